@@ -1,0 +1,1 @@
+"""CLI commands, one module per area of the product (see pbem/cli.py)."""

@@ -1,0 +1,83 @@
+"""Small crash-safe file helpers for the mail layer (raw mail is stored before anything else)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a rename/create inside `path` durable (no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_tmp(directory: Path, data: bytes) -> Path:
+    """Write `data` to a fresh hidden temp file in `directory`, fsynced; return its path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    tmp = directory / f".tmp-{uuid.uuid4().hex}"
+    with open(tmp, "xb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return tmp
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` atomically (tmp file + fsync + rename + directory fsync)."""
+    tmp = write_tmp(path.parent, data)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+
+
+def write_once(path: Path, data: bytes) -> bool:
+    """Store `data` at `path` unless a file with the same bytes is already there.
+
+    Used for content-addressed files (`<sha256>.eml`): rewriting is idempotent. Returns True when
+    the file was (re)written.
+    """
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    atomic_write(path, data)
+    return True
+
+
+def link_new(tmp: Path, directory: Path, names) -> Path:
+    """Give the written temp file `tmp` the first name from `names` not taken yet, never overwriting.
+
+    Uses a hard link (fails atomically if the name exists), falling back to an existence check
+    plus rename on file systems without hard links.
+    """
+    for name in names:
+        final = directory / name
+        try:
+            os.link(tmp, final)
+        except FileExistsError:
+            continue
+        except OSError:
+            if final.exists():
+                continue
+            os.replace(tmp, final)
+            fsync_dir(directory)
+            return final
+        tmp.unlink(missing_ok=True)
+        fsync_dir(directory)
+        return final
+    tmp.unlink(missing_ok=True)
+    raise FileExistsError(f"no free name in {directory}")

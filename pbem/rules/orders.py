@@ -1,0 +1,186 @@
+"""Typed orders (shared/spec/ORDERS.md), as the parser produces them and the engine and bots use them.
+
+Ids only (areas, seas, nations, leaders). `line` and `text` say where an order came from (1-based line
+of the message; 0 when made by code) and are not part of an order's identity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Order:
+    line: int = field(default=0, compare=False, kw_only=True)
+    text: str = field(default="", compare=False, kw_only=True)
+
+
+# --- a nation's turn -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Place(Order):
+    """PLACE A[, B ...] — new armies from population increase (rule 10.2)."""
+
+    areas: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlaceLeader(Order):
+    """LEADER <name> IN A — where an arriving leader is placed (rule 9.0)."""
+
+    leader: str
+    area: str
+
+
+UNIT_KINDS = ("armies", "cavalry", "leader")
+
+
+@dataclass(frozen=True)
+class Move(Order):
+    """N A -> B [-> C ...] (armies), N cavalry A -> ..., <leader> A -> ... (rules 5.1, 9.1).
+
+    `cycle` is 2 for moves after SECOND MOVEMENT (major invasion, rule 7.3).
+    """
+
+    count: int
+    kind: str            # armies | cavalry | leader
+    path: tuple[str, ...]
+    leader: str | None = None
+    cycle: int = 1
+
+
+@dataclass(frozen=True)
+class Stay(Order):
+    """STAY N <sea> — armies at sea stay there (rule 7.11(3))."""
+
+    count: int
+    sea: str
+
+
+@dataclass(frozen=True)
+class SecondMovement(Order):
+    """SECOND MOVEMENT — later moves belong to the second cycle of a major invasion (rule 7.3)."""
+
+
+@dataclass(frozen=True)
+class Battles(Order):
+    """BATTLES A, B ... — the order in which this nation's battles are fought."""
+
+    areas: tuple[str, ...]
+
+
+ATTACK_MODES = ("fight", "retreat_after", "retreat_if_outnumbered")
+
+
+@dataclass(frozen=True)
+class Attack(Order):
+    """ATTACK A: FIGHT | RETREAT AFTER ROUND K | RETREAT IF OUTNUMBERED (rule 8.3)."""
+
+    area: str
+    mode: str = "fight"
+    after_round: int | None = None
+
+
+@dataclass(frozen=True)
+class Withdraw(Order):
+    """WITHDRAW A — raiders in A return to their sea (rule 7.13)."""
+
+    area: str
+
+
+@dataclass(frozen=True)
+class Settle(Order):
+    """SETTLE A — raiders in A stay ashore and lose raider status (rule 7.13)."""
+
+    area: str
+
+
+@dataclass(frozen=True)
+class Disband(Order):
+    """DISBAND A[, B ...] — which areas lose armies first if overpopulated (rule 6.0)."""
+
+    areas: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Vote(Order):
+    """VOTE <nation> — Bretwalda vote (rule 12.2)."""
+
+    nation: str
+
+
+@dataclass(frozen=True)
+class Submit(Order):
+    """SUBMIT TO <nation> — submission (rules 11.1, 11.2)."""
+
+    to: str
+
+
+@dataclass(frozen=True)
+class Pass(Order):
+    """PASS — nothing this turn."""
+
+
+# --- standing orders ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Defend(Order):
+    """DEFEND A|ALL: HOLD | RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K] (rule 8.2)."""
+
+    area: str                  # area id or "all"
+    hold: bool = True
+    to: str | None = None
+    if_outnumbered: bool = False
+    after_round: int | None = None
+
+
+@dataclass(frozen=True)
+class ClearDefend(Order):
+    """CLEAR DEFEND A — drop a standing order."""
+
+    area: str
+
+
+LOSS_PREFERENCES = ("raiders_first", "settlers_first", "cavalry_last")
+
+
+@dataclass(frozen=True)
+class Losses(Order):
+    """LOSSES A: RAIDERS FIRST | SETTLERS FIRST | CAVALRY LAST (rule 8.0: the owner chooses)."""
+
+    area: str                  # area id or "all"
+    preference: str = "raiders_first"
+
+
+# --- message header lines (not orders of a turn) --------------------------------------------------
+@dataclass(frozen=True)
+class GameLine(Order):
+    game: str
+
+
+@dataclass(frozen=True)
+class NationLine(Order):
+    nation: str
+
+
+@dataclass(frozen=True)
+class TokenLine(Order):
+    token: str
+
+
+STANDING_TYPES = (Defend, ClearDefend, Losses)
+
+
+@dataclass
+class NationOrders:
+    """The orders of one nation from one message, in line order."""
+
+    nation: str
+    orders: list[Order] = field(default_factory=list)
+
+    def of(self, cls: type) -> list:
+        return [o for o in self.orders if isinstance(o, cls)]
+
+    def turn_orders(self) -> list[Order]:
+        return [o for o in self.orders if not isinstance(o, STANDING_TYPES)]
+
+    def standing_orders(self) -> list[Order]:
+        return [o for o in self.orders if isinstance(o, STANDING_TYPES)]

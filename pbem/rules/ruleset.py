@@ -1,0 +1,208 @@
+"""A ruleset as immutable data: map, nations, timeline, victory-point cards, constants.
+
+The classic ruleset's facts live in pbem/data/classic/*.yaml; this module only reads and checks them.
+Rule numbers in comments are seed 001's (Avalon Hill classic rules, PBEM edition).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+SEA = "sea"
+
+
+def _freeze(d: dict) -> Mapping:
+    return MappingProxyType(dict(d))
+
+
+@dataclass(frozen=True)
+class LandArea:
+    """Rule 2.1 — one of the 37 land areas."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    region: str            # wales | scotland | england (rule 2.11)
+    terrain: str           # clear | hiland
+    land: frozenset[str]   # land neighbours (rule 5.14 corners already removed)
+    straits: frozenset[str]  # rule 5.15
+    seas: frozenset[str]   # bordering seas (rule 5.16)
+
+    @property
+    def hiland(self) -> bool:
+        return self.terrain == "hiland"
+
+    @property
+    def coastal(self) -> bool:
+        return bool(self.seas)
+
+
+@dataclass(frozen=True)
+class SeaArea:
+    """Rule 5.5 — one of the six seas."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    seas: frozenset[str]
+    coast: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Leader:
+    """Rule 9.0 — a leader piece."""
+
+    id: str
+    name: str
+    nation: str
+    round: int
+    aliases: tuple[str, ...] = ()
+    stays_until_end: bool = False   # Harold, Harald, William (9.0)
+    place_in: str | None = None     # only placed in this area, if occupied (doubt 6)
+    doubt: str = ""
+
+
+@dataclass(frozen=True)
+class Landing:
+    """Rule 7.4 (read with 15.3) — where a nation's armies may come ashore from the sea."""
+
+    areas: frozenset[str] | None     # None: anywhere
+    from_seas: frozenset[str] | None  # None: from any sea
+
+
+@dataclass(frozen=True)
+class Nation:
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    code: str
+    colour: str
+    order: int                       # position in the order of play (4.0)
+    max_armies: int
+    max_cavalry: int
+    max_forts: int
+    max_burhs: int
+    start: Mapping[str, int]         # rule 3.0
+    increases_population: bool       # rule 2.24
+    landing: Landing
+    sea_moves: bool                  # False: may not move from sea to sea (7.41, 7.46, 7.49)
+    leaders: tuple[Leader, ...]
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """A line of the Turn Record Chart: pieces placed at sea (or as reinforcement) in a round."""
+
+    nation: str
+    armies: int
+    cavalry: int
+    sea: str | None      # None: placed as population increase (Romano-British turn 7)
+    raider: bool
+
+
+@dataclass(frozen=True)
+class RoundInfo:
+    number: int
+    years: tuple[int, int]
+    arrivals: tuple[Arrival, ...]
+    major_invasions: frozenset[str]
+    leaders: tuple[tuple[str, str], ...]   # (nation, leader id)
+    boats: frozenset[str]
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class KillRule:
+    """A kill line of a victory-point card: `points` for each unit of `kind` destroyed in `rounds`."""
+
+    kind: str                        # armies | roman_forts | leaders
+    points: int
+    rounds: frozenset[int]           # empty: any round
+    of: frozenset[str] | None = None  # nations whose armies count (None: any other nation)
+    leaders: frozenset[str] = frozenset()
+
+    def applies(self, rnd: int) -> bool:
+        return not self.rounds or rnd in self.rounds
+
+
+@dataclass(frozen=True)
+class VPCard:
+    """Rule 14.3 — a nation's victory-point card."""
+
+    nation: str
+    hold: Mapping[int, Mapping[str, int]]          # scoring occasion (1..5) -> area -> points
+    capture: tuple[tuple[frozenset[int], Mapping[str, int]], ...]   # (rounds, area -> points)
+    kills: tuple[KillRule, ...]
+    limes: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    name: str
+    data_version: int
+    areas: Mapping[str, LandArea]
+    seas: Mapping[str, SeaArea]
+    nations: Mapping[str, Nation]
+    order_of_play: tuple[str, ...]
+    rounds: Mapping[int, RoundInfo]
+    vp: Mapping[str, VPCard]
+    constants: Mapping[str, Any]
+    scoring: Mapping[str, Any]
+    submission: Mapping[str, Any]
+    overpopulation_exempt: Mapping[str, Any]
+    control: Mapping[int, Mapping[str, tuple[str, ...]]]
+    doubts: tuple[Mapping[str, Any], ...]
+    leaders: Mapping[str, Leader]
+    overrides: tuple[str, ...] = ()
+
+    # --- map queries -------------------------------------------------------------------------
+    def is_sea(self, place: str) -> bool:
+        return place in self.seas
+
+    def is_land(self, place: str) -> bool:
+        return place in self.areas
+
+    def display(self, ident: str) -> str:
+        for table in (self.areas, self.seas, self.nations, self.leaders):
+            if ident in table:
+                return table[ident].name
+        return ident
+
+    def hiland(self, area: str) -> bool:
+        return area in self.areas and self.areas[area].hiland
+
+    def region(self, area: str) -> str:
+        return self.areas[area].region if area in self.areas else SEA
+
+    def neighbours(self, place: str) -> frozenset[str]:
+        """Places one ordinary step away (land-land, land-sea, sea-land, sea-sea; not straits)."""
+        if place in self.areas:
+            a = self.areas[place]
+            return a.land | a.seas
+        s = self.seas[place]
+        return s.seas | s.coast
+
+    def strait(self, a: str, b: str) -> bool:
+        """Rule 5.15 — a and b are linked by a straits symbol."""
+        return a in self.areas and b in self.areas[a].straits
+
+    def english_areas(self) -> tuple[str, ...]:
+        return tuple(a for a, v in self.areas.items() if v.region == "england")
+
+    def nation_of_leader(self, leader: str) -> str:
+        return self.leaders[leader].nation
+
+    def c(self, key: str) -> Any:
+        """A rule constant (ruleset.yaml `constants`)."""
+        return self.constants[key]
+
+    def round_info(self, rnd: int) -> RoundInfo:
+        return self.rounds[rnd]
+
+    def players_table(self, players: int) -> Mapping[str, tuple[str, ...]]:
+        return self.control[players]
+

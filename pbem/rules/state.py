@@ -1,0 +1,197 @@
+"""The position: what stands where, saved population counts, scores, and the turn marker.
+
+Pure data. Engine functions take a state and return a new one (they work on `state.copy()`).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Stack:
+    """One nation's pieces in one area (rule 2.2)."""
+
+    armies: int = 0        # ordinary armies, raiders included
+    cavalry: int = 0       # rule 2.22
+    raiders: int = 0       # how many of `armies` are raiders (rule 7.1)
+    fort: bool = False     # a Roman fort (rule 10.4); only in Roman stacks
+    burhs: int = 0
+    leaders: list[str] = field(default_factory=list)
+
+    @property
+    def units(self) -> int:
+        """Armies and cavalry: what counts for stacking, overpopulation and occupation."""
+        return self.armies + self.cavalry
+
+    @property
+    def fighters(self) -> int:
+        """Pieces that roll dice and can be killed (rule 8.0; a fort acts as an army, 10.4)."""
+        return self.armies + self.cavalry + int(self.fort) + self.burhs
+
+    def empty(self) -> bool:
+        return not (self.armies or self.cavalry or self.fort or self.burhs or self.leaders)
+
+    def to_dict(self) -> dict[str, Any] | int:
+        if not (self.cavalry or self.raiders or self.fort or self.burhs or self.leaders):
+            return self.armies
+        d: dict[str, Any] = {}
+        if self.armies:
+            d["armies"] = self.armies
+        if self.cavalry:
+            d["cavalry"] = self.cavalry
+        if self.raiders:
+            d["raiders"] = self.raiders
+        if self.fort:
+            d["fort"] = True
+        if self.burhs:
+            d["burhs"] = self.burhs
+        if self.leaders:
+            d["leaders"] = list(self.leaders)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Stack:
+        if isinstance(d, int) and not isinstance(d, bool):
+            return cls(armies=d)
+        if not isinstance(d, dict):
+            raise ValueError(f"a stack is a number of armies or a mapping, not {d!r}")
+        unknown = set(d) - {"armies", "cavalry", "raiders", "fort", "burhs", "leaders"}
+        if unknown:
+            raise ValueError(f"unknown piece kind(s): {', '.join(sorted(unknown))}")
+        armies = int(d.get("armies", 0))
+        raiders = d.get("raiders", 0)
+        if raiders is True:
+            raiders = armies
+        elif raiders is False or raiders is None:
+            raiders = 0
+        return cls(armies=armies, cavalry=int(d.get("cavalry", 0)), raiders=int(raiders),
+                   fort=bool(d.get("fort", False)), burhs=int(d.get("burhs", 0)),
+                   leaders=list(d.get("leaders", []) or []))
+
+
+@dataclass
+class GameState:
+    """Everything the rules need to play on. Ids only (areas, nations, leaders)."""
+
+    ruleset: str = "classic"
+    game: str = "game"
+    round: int = 1
+    next_nation: str | None = None        # the nation whose turn comes next (None: round start)
+    areas: dict[str, dict[str, Stack]] = field(default_factory=dict)
+    population: dict[str, float] = field(default_factory=dict)   # saved increase counts (10.1)
+    vp: dict[str, int] = field(default_factory=dict)
+    ledger: list[dict[str, Any]] = field(default_factory=list)   # every VP entry with its reason
+    forts_built: set[str] = field(default_factory=set)           # areas where a Roman fort was ever built
+    captured: dict[str, set[str]] = field(default_factory=dict)  # nation -> areas whose capture points it took
+    raided_from: dict[str, str] = field(default_factory=dict)    # nation -> sea its raiders ashore came from
+    subjects: dict[str, str] = field(default_factory=dict)       # subject nation -> overlord (11.1, 11.2)
+    roman_permission: set[str] = field(default_factory=set)      # subjects allowed to increase this round
+    bretwalda: str | None = None
+    kings: list[str] = field(default_factory=list)               # Kings of this round (12.3, 12.4)
+    dead_leaders: set[str] = field(default_factory=set)
+    leader_killed_by: dict[str, str] = field(default_factory=dict)
+    standing: dict[str, dict[str, str]] = field(default_factory=dict)   # nation -> key -> canonical line
+    danes_withdraw_shortfall: int = 0
+    finished: bool = False
+
+    # --- pieces ---------------------------------------------------------------------------
+    def stack(self, area: str, nation: str) -> Stack:
+        """The stack (created empty if absent); call `prune()` after removing pieces."""
+        return self.areas.setdefault(area, {}).setdefault(nation, Stack())
+
+    def get(self, area: str, nation: str) -> Stack | None:
+        return self.areas.get(area, {}).get(nation)
+
+    def nations_in(self, area: str) -> list[str]:
+        return [n for n, s in self.areas.get(area, {}).items() if not s.empty()]
+
+    def occupants(self, area: str) -> list[str]:
+        """Nations with armies, cavalry, forts or burhs in the area (leaders alone do not occupy)."""
+        return [n for n, s in self.areas.get(area, {}).items() if s.fighters]
+
+    def prune(self) -> None:
+        for area in list(self.areas):
+            for n in [n for n, s in self.areas[area].items() if s.empty()]:
+                del self.areas[area][n]
+            if not self.areas[area]:
+                del self.areas[area]
+
+    def areas_of(self, nation: str) -> list[str]:
+        return [a for a, st in self.areas.items() if nation in st and not st[nation].empty()]
+
+    def units_of(self, nation: str) -> int:
+        return sum(st[nation].units for st in self.areas.values() if nation in st)
+
+    def leaders_on_board(self, nation: str | None = None) -> dict[str, str]:
+        """leader -> area."""
+        out = {}
+        for a, st in self.areas.items():
+            for n, s in st.items():
+                if nation is None or n == nation:
+                    for ld in s.leaders:
+                        out[ld] = a
+        return out
+
+    def score(self, nation: str, points: int, reason: str, kind: str, nation_turn: str | None = None) -> None:
+        """Add a victory-point entry to the ledger (rule 14.3) and the nation's total."""
+        if not points:
+            return
+        self.vp[nation] = self.vp.get(nation, 0) + points
+        self.ledger.append({"round": self.round, "nation": nation, "points": points, "kind": kind,
+                            "reason": reason, "turn": nation_turn or self.next_nation})
+
+    def copy(self) -> GameState:
+        return copy.deepcopy(self)
+
+    # --- serialisation ------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        areas = {}
+        for a in sorted(self.areas):
+            st = {n: s.to_dict() for n, s in sorted(self.areas[a].items()) if not s.empty()}
+            if st:
+                areas[a] = st
+        return {
+            "ruleset": self.ruleset, "game": self.game, "round": self.round, "next_nation": self.next_nation,
+            "areas": areas,
+            "population": {k: v for k, v in sorted(self.population.items()) if v},
+            "vp": dict(sorted(self.vp.items())),
+            "ledger": [dict(e) for e in self.ledger],
+            "forts_built": sorted(self.forts_built),
+            "captured": {k: sorted(v) for k, v in sorted(self.captured.items()) if v},
+            "raided_from": dict(sorted(self.raided_from.items())),
+            "subjects": dict(sorted(self.subjects.items())),
+            "roman_permission": sorted(self.roman_permission),
+            "bretwalda": self.bretwalda, "kings": list(self.kings),
+            "dead_leaders": sorted(self.dead_leaders),
+            "leader_killed_by": dict(sorted(self.leader_killed_by.items())),
+            "standing": {n: dict(sorted(v.items())) for n, v in sorted(self.standing.items()) if v},
+            "danes_withdraw_shortfall": self.danes_withdraw_shortfall,
+            "finished": self.finished,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameState:
+        st = cls(
+            ruleset=d.get("ruleset", "classic"), game=d.get("game", "game"), round=int(d.get("round", 1)),
+            next_nation=d.get("next_nation"),
+            areas={a: {n: Stack.from_dict(s) for n, s in (nat or {}).items()} for a, nat in (d.get("areas") or {}).items()},
+            population={k: float(v) for k, v in (d.get("population") or {}).items()},
+            vp={k: int(v) for k, v in (d.get("vp") or {}).items()},
+            ledger=[dict(e) for e in d.get("ledger") or []],
+            forts_built=set(d.get("forts_built") or []),
+            captured={k: set(v) for k, v in (d.get("captured") or {}).items()},
+            raided_from=dict(d.get("raided_from") or {}),
+            subjects=dict(d.get("subjects") or {}),
+            roman_permission=set(d.get("roman_permission") or []),
+            bretwalda=d.get("bretwalda"), kings=list(d.get("kings") or []),
+            dead_leaders=set(d.get("dead_leaders") or []),
+            leader_killed_by=dict(d.get("leader_killed_by") or {}),
+            standing={n: dict(v) for n, v in (d.get("standing") or {}).items()},
+            danes_withdraw_shortfall=int(d.get("danes_withdraw_shortfall", 0)),
+            finished=bool(d.get("finished", False)),
+        )
+        st.prune()
+        return st
