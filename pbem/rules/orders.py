@@ -184,3 +184,33 @@ class NationOrders:
 
     def standing_orders(self) -> list[Order]:
         return [o for o in self.orders if isinstance(o, STANDING_TYPES)]
+
+
+ORDER_TYPES = {cls.__name__: cls for cls in (
+    Place, PlaceLeader, Move, Stay, SecondMovement, Battles, Attack, Withdraw, Settle, Disband, Vote, Submit,
+    Pass, Defend, ClearDefend, Losses, GameLine, NationLine, TokenLine)}
+
+
+def order_to_dict(order: Order) -> dict:
+    """A plain mapping for saves and logs: {"type": "Defend", "area": ..., ...}."""
+    from dataclasses import fields
+
+    d: dict = {"type": type(order).__name__}
+    for f in fields(order):
+        if f.name in ("line", "text"):
+            continue
+        v = getattr(order, f.name)
+        d[f.name] = list(v) if isinstance(v, tuple) else v
+    return d
+
+
+def order_from_dict(d: dict) -> Order:
+    cls = ORDER_TYPES[d["type"]]
+    kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k != "type"}
+    return cls(**kwargs)
+
+
+def standing_key(order: Order) -> str:
+    """Standing orders are kept per kind and area: a later DEFEND York replaces an earlier one."""
+    kind = "losses" if isinstance(order, Losses) else "defend"
+    return f"{kind}:{getattr(order, 'area', '')}"

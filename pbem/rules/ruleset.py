@@ -6,7 +6,8 @@ Rule numbers in comments are seed 001's (Avalon Hill classic rules, PBEM edition
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -16,6 +17,13 @@ SEA = "sea"
 
 def _freeze(d: dict) -> Mapping:
     return MappingProxyType(dict(d))
+
+
+def path_overlaps(a: str, b: str) -> bool:
+    """Two dotted data paths overlap when one is a prefix of the other, segment by segment; `*` matches
+    any one segment. `map.seas.*.seas` overlaps `map.seas.irish_sea` and `map.seas.irish_sea.seas`."""
+    pa, pb = a.split("."), b.split(".")
+    return all(x == y or x == "*" or y == "*" for x, y in zip(pa, pb))
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,12 @@ class Landing:
     areas: frozenset[str] | None     # None: anywhere
     from_seas: frozenset[str] | None  # None: from any sea
 
+    def allows(self, area: str, sea: str | None = None) -> bool:
+        """May this nation land in `area` (coming from `sea`, if given)? Adjacency is not checked here."""
+        if self.areas is not None and area not in self.areas:
+            return False
+        return sea is None or self.from_seas is None or sea in self.from_seas
+
 
 @dataclass(frozen=True)
 class Nation:
@@ -101,6 +115,13 @@ class Arrival:
     cavalry: int
     sea: str | None      # None: placed as population increase (Romano-British turn 7)
     raider: bool
+
+    @property
+    def kind(self) -> str:
+        """raider | invader | reinforcement (placed as population increase, no sea)."""
+        if self.sea is None:
+            return "reinforcement"
+        return "raider" if self.raider else "invader"
 
 
 @dataclass(frozen=True)
@@ -158,6 +179,50 @@ class Ruleset:
     doubts: tuple[Mapping[str, Any], ...]
     leaders: Mapping[str, Leader]
     overrides: tuple[str, ...] = ()
+    # --- added by issue 3 (all optional, so older constructors keep working) ----------------
+    override_values: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    digest: str = ""                 # sha256 (first 12 hex) of the tables after overrides
+    data_doubts: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """inline `# doubt:` comments of the data files, by data path (`map.land_areas.clwyd.terrain`)"""
+    settled: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """inline doubts that the rules text settles: data path -> the rule that settles it"""
+
+    # --- provenance ---------------------------------------------------------------------------
+    def header(self) -> str:
+        """One line (more when there are overrides) naming the ruleset, data version and overrides."""
+        head = f"Ruleset {self.id}, data version {self.data_version}"
+        if self.digest:
+            head += f" ({self.digest[:8]})"
+        if not self.overrides:
+            return head + ", no overrides"
+        lines = [head + f", {len(self.overrides)} override{'s' if len(self.overrides) > 1 else ''}:"]
+        for key in self.overrides:
+            if key in self.override_values:
+                value = json.dumps(self.override_values[key], sort_keys=True, separators=(",", ":"))
+                if len(value) > 40:
+                    value = value[:37] + "..."
+                lines.append(f"  {key} = {value}")
+            else:
+                lines.append(f"  {key}")
+        return "\n".join(lines)
+
+    def doubts_about(self, paths: Iterable[str]) -> list[Mapping[str, Any]]:
+        """The numbered doubts (ruleset.yaml `doubts`) whose `refs` touch any of these data paths."""
+        paths = list(paths)
+        return [d for d in self.doubts
+                if any(path_overlaps(ref, p) for ref in d.get("refs", ()) for p in paths)]
+
+    def doubt_notes(self, paths: Iterable[str]) -> list[tuple[str, str, str]]:
+        """Inline doubt comments at or under these data paths: (path, comment, settled-by or "")."""
+        paths = list(paths)
+        return [(k, v, self.settled.get(k, "")) for k, v in self.data_doubts.items()
+                if any(path_overlaps(p, k) for p in paths)]
+
+    # --- scoring queries ------------------------------------------------------------------------
+    def hold_occasion(self, rnd: int) -> int | None:
+        """1..5 when holdings are scored at the end of turn `rnd` (14.2), else None (VPCard.hold keys)."""
+        rounds = list(self.scoring["hold_rounds"])
+        return rounds.index(rnd) + 1 if rnd in rounds else None
 
     # --- map queries -------------------------------------------------------------------------
     def is_sea(self, place: str) -> bool:

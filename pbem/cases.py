@@ -1,0 +1,300 @@
+"""Conformance cases (shared/spec/CASES.md): a position, orders, scripted dice, and what must follow.
+
+`run_case_file(path)` loads one case, plays the nation's turn from `start` to `stop` with the rules
+core, and compares the outcome with `expect`. A malformed case is a CaseError naming file and key.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from pbem.data.loader import load
+from pbem.errors import CaseError, PbemError
+from pbem.orders.names import NameProblem, resolve
+from pbem.orders.parser import parse_message
+from pbem.rules.dice import ScriptedDice, ScriptError
+from pbem.rules.orders import NationOrders
+from pbem.rules.ruleset import Ruleset
+from pbem.rules.state import GameState, Stack
+from pbem.rules.turn import STARTS, STOPS, new_game_state, play_nation_turn
+
+TOP_KEYS = {"id", "rules", "cite", "round", "nation", "start", "stop", "setup", "state", "orders", "dice", "expect",
+            "description", "notes"}
+EXPECT_KEYS = {"accepted", "rejected", "line", "map", "vp", "eliminated", "population"}
+STATE_KEYS = {"population", "vp", "forts_built", "raided_from", "captured", "subjects", "dead_leaders", "standing"}
+
+
+@dataclass
+class CaseResult:
+    id: str
+    file: str
+    passed: bool
+    differences: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        return f"PASS {self.id}" if self.passed else f"FAIL {self.id}: {'; '.join(self.differences)}"
+
+
+class _Case:
+    def __init__(self, path: Path, data: Any) -> None:
+        self.path = str(path)
+        if not isinstance(data, dict):
+            raise CaseError(f"{self.path}: the case must be a mapping")
+        self.data = data
+        unknown = set(data) - TOP_KEYS
+        if unknown:
+            self.fail(sorted(unknown)[0], "unknown key")
+        for key in ("id", "rules", "round", "nation", "start", "stop", "expect"):
+            if key not in data:
+                self.fail(key, "missing")
+        rules = data["rules"]
+        try:
+            self.rs: Ruleset = load(str(rules))
+        except PbemError as e:
+            self.fail("rules", str(e))
+        if data["start"] not in STARTS:
+            self.fail("start", f"must be one of {', '.join(STARTS)}")
+        if data["stop"] not in STOPS:
+            self.fail("stop", f"must be one of {', '.join(STOPS)}")
+        if not isinstance(data["round"], int) or not 1 <= data["round"] <= self.rs.c("max_rounds"):
+            self.fail("round", "must be a round number 1-16")
+        self.nation = self.name(data["nation"], "nation", ("nation",))
+
+    def fail(self, key: str, msg: str):
+        raise CaseError(f"{self.path}: {key}: {msg}")
+
+    def name(self, text: Any, key: str, kinds=("area", "sea")) -> str:
+        try:
+            return resolve(self.rs, str(text), kinds)
+        except NameProblem as e:
+            self.fail(key, str(e))
+            raise  # unreachable
+
+    def setup(self) -> GameState:
+        state = GameState(ruleset=self.rs.id, game=str(self.data["id"]), round=self.data["round"])
+        setup = self.data.get("setup") or {}
+        if not isinstance(setup, dict):
+            self.fail("setup", "must map areas to their pieces")
+        for area_name, nations in setup.items():
+            area = self.name(area_name, f"setup.{area_name}")
+            if not isinstance(nations, dict):
+                self.fail(f"setup.{area_name}", "must map nations to pieces")
+            for nat_name, pieces in nations.items():
+                nation = self.name(nat_name, f"setup.{area_name}.{nat_name}", ("nation",))
+                try:
+                    stack = Stack.from_dict(pieces)
+                except (ValueError, TypeError) as e:
+                    self.fail(f"setup.{area_name}.{nat_name}", str(e))
+                stack.leaders = [self.name(x, f"setup.{area_name}.{nat_name}.leaders", ("leader",)) for x in stack.leaders]
+                state.areas.setdefault(area, {})[nation] = stack
+        st = self.data.get("state") or {}
+        unknown = set(st) - STATE_KEYS
+        if unknown:
+            self.fail(f"state.{sorted(unknown)[0]}", "unknown key")
+        for nat, v in (st.get("population") or {}).items():
+            state.population[self.name(nat, f"state.population.{nat}", ("nation",))] = float(v)
+        for nat, v in (st.get("vp") or {}).items():
+            state.vp[self.name(nat, f"state.vp.{nat}", ("nation",))] = int(v)
+        state.forts_built = {self.name(a, "state.forts_built") for a in st.get("forts_built") or []}
+        for nat, sea in (st.get("raided_from") or {}).items():
+            state.raided_from[self.name(nat, f"state.raided_from.{nat}", ("nation",))] = self.name(sea, f"state.raided_from.{nat}")
+        for nat, areas in (st.get("captured") or {}).items():
+            state.captured[self.name(nat, "state.captured", ("nation",))] = {self.name(a, "state.captured") for a in areas}
+        for nat, over in (st.get("subjects") or {}).items():
+            state.subjects[self.name(nat, "state.subjects", ("nation",))] = self.name(over, "state.subjects", ("nation",))
+        state.dead_leaders = {self.name(x, "state.dead_leaders", ("leader",)) for x in st.get("dead_leaders") or []}
+        if not setup and "setup" not in self.data:
+            state = new_game_state(self.rs, str(self.data["id"]))
+            state.round = self.data["round"]
+        state.next_nation = self.nation
+        return state
+
+    def orders(self) -> tuple[dict[str, NationOrders], list]:
+        out: dict[str, NationOrders] = {}
+        problems = []
+        for nat_name, text in (self.data.get("orders") or {}).items():
+            nation = self.name(nat_name, f"orders.{nat_name}", ("nation",))
+            parsed = parse_message(str(text), self.rs, default_nation=nation)
+            merged = NationOrders(nation)
+            for sec in parsed.sections:
+                if sec.nation == nation:
+                    merged.orders += sec.orders
+            out[nation] = merged
+            problems += [(nation, p) for p in parsed.problems]
+        return out, problems
+
+    def dice(self) -> ScriptedDice:
+        script: dict[str, list] = {}
+        for area_name, rounds in (self.data.get("dice") or {}).items():
+            area = self.name(area_name, f"dice.{area_name}")
+            if not isinstance(rounds, list):
+                self.fail(f"dice.{area_name}", "must be a list of rounds")
+            conv = []
+            for i, rnd in enumerate(rounds):
+                if not isinstance(rnd, dict):
+                    self.fail(f"dice.{area_name}[{i}]", "must map nations to faces")
+                conv.append({self.name(n, f"dice.{area_name}[{i}].{n}", ("nation",)): self._faces(f, f"dice.{area_name}[{i}].{n}")
+                             for n, f in rnd.items()})
+            script[area] = conv
+        return ScriptedDice(script)
+
+    def _faces(self, faces: Any, key: str):
+        if isinstance(faces, list):
+            if not all(isinstance(f, int) and 1 <= f <= 6 for f in faces):
+                self.fail(key, "faces must be whole numbers 1-6")
+            return list(faces)
+        if isinstance(faces, dict):
+            return {str(k): self._faces(v, f"{key}.{k}") for k, v in faces.items()}
+        self.fail(key, "must be a list of faces or a split {vs-kind: [faces]}")
+
+
+def load_case(path: Path) -> _Case:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = YAML(typ="safe").load(f)
+    except (OSError, YAMLError) as e:
+        raise CaseError(f"{path}: cannot read: {e}") from e
+    return _Case(path, data)
+
+
+def run_case(case: _Case) -> CaseResult:
+    data = case.data
+    expect = data["expect"]
+    if not isinstance(expect, dict):
+        case.fail("expect", "must be a mapping")
+    unknown = set(expect) - EXPECT_KEYS
+    if unknown:
+        case.fail(f"expect.{sorted(unknown)[0]}", "unknown key")
+    state = case.setup()
+    orders, parse_problems = case.orders()
+    dice = case.dice()
+    result = CaseResult(str(data["id"]), case.path, True)
+    diffs = result.differences
+    if parse_problems:
+        problems = [p for _, p in parse_problems]
+        outcome_state, events = state, []
+    else:
+        try:
+            tr = play_nation_turn(case.rs, state, case.nation, orders, dice, start=data["start"], stop=data["stop"])
+        except ScriptError as e:
+            diffs.append(f"dice: {e}")
+            result.passed = False
+            return result
+        problems = [p for p in tr.problems]
+        outcome_state, events = tr.state, tr.events
+    active_problems = [p for n, p in parse_problems if n == case.nation] if parse_problems else problems
+    if "rejected" in expect:
+        kind = expect["rejected"]
+        if not problems:
+            diffs.append(f"expected rejected: {kind}, but the orders were accepted")
+        else:
+            kinds = [p.kind for p in active_problems or problems]
+            if kind not in kinds:
+                diffs.append(f"expected rejected: {kind}, got {', '.join(f'{p.kind} (line {p.line}: {p.message})' for p in problems)}")
+            elif "line" in expect:
+                lines = [p.line for p in (active_problems or problems) if p.kind == kind]
+                if expect["line"] not in lines:
+                    diffs.append(f"expected {kind} on line {expect['line']}, got line(s) {lines}")
+        if outcome_state.to_dict() != state.to_dict():
+            diffs.append("a rejected case must leave the state unchanged")
+    else:
+        want = expect.get("accepted", True)
+        if want and problems:
+            diffs.append("expected accepted, got " + "; ".join(p.describe() for p in problems))
+        elif not want and not problems:
+            diffs.append("expected not accepted")
+    if "rejected" not in expect:
+        if "unused" not in diffs:
+            for u in dice.unused():
+                diffs.append(f"dice not used: {u}")
+        _compare_map(case, expect.get("map") or {}, outcome_state, diffs)
+        for nat, v in (expect.get("vp") or {}).items():
+            n = case.name(nat, f"expect.vp.{nat}", ("nation",))
+            got = outcome_state.vp.get(n, 0)
+            if got != v:
+                diffs.append(f"vp {nat}: expected {v}, got {got}")
+        for nat, v in (expect.get("population") or {}).items():
+            n = case.name(nat, f"expect.population.{nat}", ("nation",))
+            got = outcome_state.population.get(n, 0)
+            if abs(got - float(v)) > 1e-9:
+                diffs.append(f"population {nat}: expected {v}, got {got:g}")
+        if "eliminated" in expect:
+            lost = _eliminated(events)
+            for nat, v in (expect.get("eliminated") or {}).items():
+                n = case.name(nat, f"expect.eliminated.{nat}", ("nation",))
+                if lost.get(n, 0) != v:
+                    diffs.append(f"eliminated {nat}: expected {v}, got {lost.get(n, 0)}")
+    result.passed = not diffs
+    return result
+
+
+def _eliminated(events: list[dict]) -> Counter:
+    lost: Counter = Counter()
+    for ev in events:
+        if ev["type"] == "eliminated":
+            lost[ev["nation"]] += sum(ev["losses"].values())
+        elif ev["type"] == "overpopulation":
+            lost[ev["nation"]] += sum(ev["removed"].values())
+    return lost
+
+
+def _compare_map(case: _Case, expected: dict, state: GameState, diffs: list[str]) -> None:
+    rs = case.rs
+    for area_name, nations in expected.items():
+        area = case.name(area_name, f"expect.map.{area_name}")
+        want: dict[str, dict] = {}
+        for nat_name, pieces in (nations or {}).items():
+            n = case.name(nat_name, f"expect.map.{area_name}.{nat_name}", ("nation",))
+            try:
+                st = Stack.from_dict(pieces)
+            except (ValueError, TypeError) as e:
+                case.fail(f"expect.map.{area_name}.{nat_name}", str(e))
+            st.leaders = sorted(case.name(x, f"expect.map.{area_name}.{nat_name}.leaders", ("leader",)) for x in st.leaders)
+            want[n] = st.to_dict() if isinstance(st.to_dict(), dict) else {"armies": st.armies}
+        got: dict[str, dict] = {}
+        for n, st in state.areas.get(area, {}).items():
+            if st.empty():
+                continue
+            s2 = Stack(st.armies, st.cavalry, st.raiders, st.fort, st.burhs, sorted(st.leaders))
+            d = s2.to_dict()
+            got[n] = d if isinstance(d, dict) else {"armies": d}
+        if want != got:
+            diffs.append(f"{rs.display(area)}: expected {_fmt(rs, want)}, got {_fmt(rs, got)}")
+
+
+def _fmt(rs: Ruleset, d: dict) -> str:
+    if not d:
+        return "{}"
+    return "{" + ", ".join(f"{rs.display(n)}: {v}" for n, v in sorted(d.items())) + "}"
+
+
+def case_files(paths: list[str]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out += sorted(x for x in path.rglob("*.yaml") if x.is_file())
+            out += sorted(x for x in path.rglob("*.yml") if x.is_file())
+        elif path.is_file():
+            out.append(path)
+        else:
+            raise CaseError(f"{p}: no such file or folder")
+    return out
+
+
+def run_paths(paths: list[str]) -> tuple[list[CaseResult], list[str]]:
+    """Run every case under the paths; returns results and case-file errors (one line each)."""
+    results: list[CaseResult] = []
+    errors: list[str] = []
+    for f in case_files(paths):
+        try:
+            results.append(run_case(load_case(f)))
+        except PbemError as e:
+            errors.append(f"ERROR {f}: {e}" if not str(e).startswith(str(f)) else f"ERROR {e}")
+    return results, errors

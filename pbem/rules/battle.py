@@ -1,0 +1,407 @@
+"""Rule 8 — battles: simultaneous dice, casualties, retreats (8.1-8.4), leaders (9.2), forts (10.4).
+
+Hit numbers (our reading, doubt 25 in ruleset.yaml): a modified 5 or 6 kills an ordinary army, fort or
+burh; 6 is needed against defenders in a hiland (8.0), against Roman armies (10.4: "a die roll of 5
+will not eliminate the fort unless any Roman armies present are eliminated by rolls of 6") and against
+cavalry (seed 000's table). A leader adds one to each die of its nation's armies and cavalry (9.2).
+
+Which target each die is aimed at is the roller's choice (8.0 "announce the type of unit being attacked
+before each die roll"); by default the engine aims to kill the most: 5s at ordinary armies, 6s at Roman
+armies first (they shield forts), then cavalry, then what is left, forts last. Which of the owner's
+ordinary armies die is the owner's choice (LOSSES orders); the default is raiders first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.rules.context import Kill, TurnContext
+from pbem.rules.dice import RollRequest, ScriptError
+from pbem.rules.movement import kill_leader, occupy
+from pbem.rules.orders import Attack, Battles, Defend, Losses
+from pbem.rules.stacking import can_add
+from pbem.rules.state import Stack
+
+KIND_ORDER = ("cavalry", "roman_armies", "armies", "forts")
+
+
+def battle_order(ctx: TurnContext) -> list[str]:
+    """Battles are fought in the attacker's BATTLES order, else in the order of its moves."""
+    areas = [a for a in ctx.state.areas if _is_battle(ctx, a)]
+    ordered: list[str] = []
+    for b in ctx.own().of(Battles):
+        for a in b.areas:
+            if a in areas and a not in ordered:
+                ordered.append(a)
+    for rec in ctx.moves:
+        if rec.cycle == ctx.cycle and rec.dest in areas and rec.dest not in ordered:
+            ordered.append(rec.dest)
+    ordered += [a for a in areas if a not in ordered]
+    return ordered
+
+
+def _is_battle(ctx: TurnContext, area: str) -> bool:
+    if not ctx.rs.is_land(area):
+        return False
+    own = ctx.state.get(area, ctx.nation)
+    return bool(own and own.units) and any(n != ctx.nation for n in ctx.state.occupants(area))
+
+
+def fight_all(ctx: TurnContext) -> None:
+    """Rule 4.4 — every battle of the nation's battle phase."""
+    queue = battle_order(ctx)
+    while queue:
+        area = queue.pop(0)
+        if _is_battle(ctx, area):
+            fight(ctx, area)
+        for extra in ctx.pending_battles:
+            if extra not in queue:
+                queue.append(extra)
+        ctx.pending_battles.clear()
+
+
+def fight(ctx: TurnContext, area: str) -> None:
+    for defender in [n for n in ctx.state.occupants(area) if n != ctx.nation]:
+        own = ctx.state.get(area, ctx.nation)
+        if not own or not own.units:
+            break
+        _fight_pair(ctx, area, defender)
+    ctx.state.prune()
+    if ctx.state.occupants(area) == [ctx.nation]:
+        occupy(ctx, area)
+
+
+@dataclass
+class Side:
+    nation: str
+    stack: Stack
+
+    def leader_bonus(self) -> int:
+        return 1 if self.stack.leaders else 0
+
+
+def _fight_pair(ctx: TurnContext, area: str, defender: str) -> None:
+    _rs, state = ctx.rs, ctx.state
+    attacker = ctx.nation
+    ctx.emit("battle", area=area, attacker=attacker, defender=defender, cycle=ctx.cycle)
+    br = 0
+    outcome = None
+    while True:
+        a = state.get(area, attacker)
+        d = state.get(area, defender)
+        if not a or not a.fighters or not d or not d.fighters:
+            break
+        br += 1
+        a_faces = _roll(ctx, area, br, attacker, a, d, defender)
+        d_faces = _roll(ctx, area, br, defender, d, a, attacker)
+        a_loss = casualties(ctx, area, d_faces, d, defender, a, attacker, defending=False)
+        d_loss = casualties(ctx, area, a_faces, a, attacker, d, defender, defending=True)
+        a_raiders = a.raiders > 0
+        _apply_losses(ctx, area, attacker, a, a_loss, killer=defender, by_raiders=False)
+        _apply_losses(ctx, area, defender, d, d_loss, killer=attacker, by_raiders=a_raiders)
+        ctx.emit("battle_round", area=area, battle_round=br, cycle=ctx.cycle,
+                 dice={attacker: _labelled(ctx, area, br, attacker, a_faces), defender: _labelled(ctx, area, br, defender, d_faces)},
+                 losses={attacker: a_loss, defender: d_loss})
+        _leaders_left_alone(ctx, area)
+        a = state.get(area, attacker)
+        d = state.get(area, defender)
+        if not a or not a.fighters or not d or not d.fighters:
+            break
+        # Rule 8.1 — the defender may retreat; if not, the attacker may.
+        if _defender_retreats(ctx, area, defender, br):
+            continue
+        if _attacker_retreats(ctx, area, br):
+            outcome = "attacker retreated"
+            break
+    state.prune()
+    a = state.get(area, attacker)
+    d = state.get(area, defender)
+    if outcome is None:
+        if a and a.fighters and not (d and d.fighters):
+            outcome = f"{attacker} won"
+        elif d and d.fighters and not (a and a.fighters):
+            outcome = f"{defender} won"
+        else:
+            outcome = "both destroyed" if not (a and a.fighters) else "undecided"
+    winner = attacker if (a and a.fighters and not (d and d.fighters)) else (defender if d and d.fighters and not (a and a.fighters) else None)
+    ctx.emit("battle_end", area=area, attacker=attacker, defender=defender, rounds=br, outcome=outcome, winner=winner)
+
+
+def _labelled(ctx, area, br, side, faces):
+    req = _request(ctx, area, br, side, 0)
+    if isinstance(faces, dict):
+        return {k: list(v) for k, v in faces.items()}
+    return [{"label": req.label(i), "face": f} for i, f in enumerate(faces)]
+
+
+def _request(ctx: TurnContext, area: str, br: int, side: str, count: int, targets=()) -> RollRequest:
+    return RollRequest(game=ctx.state.game, round=ctx.state.round, nation=ctx.nation, area=area, cycle=ctx.cycle,
+                       battle_round=br, side=side, count=count, targets=tuple(targets))
+
+
+def _target_kinds(target: Stack, target_nation: str) -> list[str]:
+    kinds = []
+    if target.cavalry:
+        kinds.append("cavalry")
+    if target.armies:
+        kinds.append("roman_armies" if target_nation == "romans" else "armies")
+    if target.fort or target.burhs:
+        kinds.append("forts")
+    return kinds
+
+
+def _roll(ctx: TurnContext, area: str, br: int, side: str, stack: Stack, target: Stack, target_nation: str):
+    """One die per army, cavalry, fort and burh (8.0, 10.4), in the order cavalry, armies, forts."""
+    req = _request(ctx, area, br, side, stack.fighters, _target_kinds(target, target_nation))
+    faces = ctx.dice.faces(req)
+    if isinstance(faces, list) and any(not (1 <= f <= 6) for f in faces):
+        raise ScriptError(f"die faces must be 1-6, got {faces}")
+    return faces
+
+
+def _modified(faces: list[int], stack: Stack, bonus: int) -> list[int]:
+    """Leader bonus on the dice of armies and cavalry (9.2), not on forts and burhs."""
+    n_units = stack.cavalry + stack.armies
+    return [f + (bonus if i < n_units else 0) for i, f in enumerate(faces)]
+
+
+def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation: str, target: Stack,
+               target_nation: str, defending: bool) -> dict[str, int]:
+    """How many of each kind of the target's pieces the roller's faces kill this round."""
+    rs = ctx.rs
+    soft = 6 if (defending and rs.hiland(area)) else rs.c("hit")
+    hard = rs.c("hit_hard")
+    bonus = rs.c("leader_bonus") if roller.leaders else 0
+    left = {"cavalry": target.cavalry, "roman_armies": target.armies if target_nation == "romans" else 0,
+            "armies": 0 if target_nation == "romans" else target.armies, "forts": int(target.fort) + target.burhs}
+    need = {"cavalry": hard, "roman_armies": hard, "armies": soft, "forts": soft}
+    killed = dict.fromkeys(KIND_ORDER, 0)
+    if isinstance(faces, dict):
+        return _split_casualties(faces, roller, bonus, left, need, killed)
+    mods = sorted(_modified(list(faces), roller, bonus), reverse=True)
+    pref = loss_preference(ctx, target_nation, area)
+    # soft dice (that kill only what needs a 5) go to ordinary armies first
+    pool = list(mods)
+    def spend(kind: str, allow_hard: bool) -> None:
+        nonlocal pool
+        while left[kind] - killed[kind] > 0:
+            usable = [m for m in pool if m >= need[kind] and (allow_hard or m < hard)]
+            if not usable:
+                return
+            pool.remove(min(usable))
+            killed[kind] += 1
+    spend("armies", allow_hard=False)
+    hard_order = ["roman_armies", "armies", "cavalry"] if pref == "cavalry_last" else ["roman_armies", "cavalry", "armies"]
+    for kind in hard_order:
+        spend(kind, allow_hard=True)
+    if killed["roman_armies"] == left["roman_armies"]:
+        spend("forts", allow_hard=True)     # 10.4 — forts fall only once no Roman army stands
+    return {k: v for k, v in killed.items() if v}
+
+
+def _split_casualties(split, roller, bonus, left, need, killed) -> dict[str, int]:
+    """Case dice aimed explicitly: {vs-cavalry: [...], vs-armies: [...], vs-forts: [...]}."""
+    names = {"vs-cavalry": "cavalry", "vs-armies": "armies", "vs-roman-armies": "roman_armies", "vs-forts": "forts"}
+    for key, faces in split.items():
+        kind = names.get(key)
+        if kind is None:
+            raise ScriptError(f"unknown dice target {key!r}")
+        if kind == "armies" and left["armies"] == 0:
+            kind = "roman_armies"
+        for f in faces:
+            if f + bonus >= need[kind] and killed[kind] < left[kind]:
+                killed[kind] += 1
+    return {k: v for k, v in killed.items() if v}
+
+
+def loss_preference(ctx: TurnContext, nation: str, area: str) -> str:
+    pref = "raiders_first"
+    for o in standing_orders(ctx, nation, Losses):
+        if o.area in (area, "all"):
+            pref = o.preference
+            if o.area == area:
+                break
+    return pref
+
+
+def standing_orders(ctx: TurnContext, nation: str, cls: type) -> list:
+    """Standing orders of a nation: those in this adjudication's orders, then the saved ones.
+    An order for the area itself comes before an ALL order."""
+    from pbem.rules.orders import order_from_dict
+
+    found = []
+    sent = ctx.orders.get(nation)
+    if sent:
+        found += [o for o in sent.of(cls)]
+    for d in ctx.state.standing.get(nation, {}).values():
+        o = order_from_dict(d)
+        if isinstance(o, cls) and not any(getattr(x, "area", None) == getattr(o, "area", None) for x in found):
+            found.append(o)
+    found.sort(key=lambda o: getattr(o, "area", "") == "all")
+    return found
+
+
+def _apply_losses(ctx: TurnContext, area: str, nation: str, stack: Stack, loss: dict[str, int], killer: str, by_raiders: bool) -> None:
+    pref = loss_preference(ctx, nation, area)
+    for kind, n in loss.items():
+        for _ in range(n):
+            if kind == "cavalry":
+                stack.cavalry -= 1
+            elif kind in ("armies", "roman_armies"):
+                settlers = stack.armies - stack.raiders
+                if stack.raiders and (pref == "raiders_first" or settlers == 0):
+                    stack.raiders -= 1
+                stack.armies -= 1
+            elif kind == "forts":
+                if stack.fort:
+                    stack.fort = False
+                    kind_name = "roman_forts"
+                else:
+                    stack.burhs -= 1
+                    kind_name = "burhs"
+                ctx.kills.append(Kill(killer=killer, victim=nation, kind=kind_name, area=area, by_raiders=by_raiders))
+                continue
+            ctx.kills.append(Kill(killer=killer, victim=nation, kind=kind, area=area, by_raiders=by_raiders))
+    if loss:
+        ctx.emit("eliminated", area=area, nation=nation, losses=dict(loss), by=killer)
+
+
+def _leaders_left_alone(ctx: TurnContext, area: str) -> None:
+    """Rule 9.2 — a leader left alone in the area with another nation's armies is eliminated."""
+    st = ctx.state.areas.get(area, {})
+    armed = [n for n, s in st.items() if s.fighters]
+    for n, s in list(st.items()):
+        if s.leaders and not s.fighters and any(o != n for o in armed):
+            killer = next(o for o in armed if o != n)
+            for ld in list(s.leaders):
+                kill_leader(ctx, area, n, ld, killer=killer)
+
+
+# --- retreats -----------------------------------------------------------------------------------
+def attacker_origins(ctx: TurnContext, area: str) -> list[str]:
+    """Rule 8.3 — the areas from which the attacker's groups entered the battle area."""
+    return [m.came_from for m in ctx.moves if m.dest == area and m.nation == ctx.nation and m.kind != "leader"]
+
+
+def defender_retreat_problem(ctx: TurnContext, area: str, defender: str, target: str, count: int) -> str:
+    """Rule 8.2 — why the defender may not retreat to `target` ('' if it may)."""
+    rs, state = ctx.rs, ctx.state
+    if not rs.is_land(target):
+        return "defenders never retreat out to sea (8.2)"
+    if target not in rs.areas[area].land and target not in rs.areas[area].straits:
+        return f"{rs.display(target)} does not border {rs.display(area)}"
+    if target in attacker_origins(ctx, area):
+        return f"the attackers came from {rs.display(target)} (8.2)"
+    there = [n for n in state.nations_in(target)]
+    if there and there != [defender]:
+        return f"{rs.display(target)} is not solely occupied by the {rs.nations[defender].name} (8.2)"
+    if not there:
+        for nb in rs.areas[target].land | rs.areas[target].straits:
+            if nb == area:
+                continue
+            st = state.get(nb, ctx.nation)
+            if st and st.units:
+                return f"{rs.display(target)} is vacant but next to the attackers in {rs.display(nb)} (8.2)"
+    if not can_add(rs, state, defender, target, count):
+        return f"stacking limits in {rs.display(target)} (5.21)"
+    return ""
+
+
+def _defender_retreats(ctx: TurnContext, area: str, defender: str, br: int) -> bool:
+    state = ctx.state
+    d = state.get(area, defender)
+    a = state.get(area, ctx.nation)
+    for o in standing_orders(ctx, defender, Defend):
+        if o.area not in (area, "all"):
+            continue
+        if o.hold or not o.to:
+            return False
+        if o.after_round is not None and br < o.after_round:
+            return False
+        if o.if_outnumbered and d.units >= a.units:
+            return False
+        count = d.units
+        why = defender_retreat_problem(ctx, area, defender, o.to, count)
+        if why:
+            ctx.emit("retreat_refused", area=area, nation=defender, to=o.to, reason=why)
+            return False
+        _move_units(ctx, area, o.to, defender, Stack(armies=d.armies, cavalry=d.cavalry, raiders=d.raiders))
+        ctx.emit("retreated", area=area, nation=defender, to=o.to, count=count, side="defender")
+        return True
+    return False
+
+
+def _attack_order(ctx: TurnContext, area: str) -> Attack | None:
+    found = None
+    for o in ctx.own().of(Attack):
+        if o.area == area:
+            found = o
+    return found
+
+
+def _attacker_retreats(ctx: TurnContext, area: str, br: int) -> bool:
+    """Rules 8.3, 8.4, 7.22 — the attacker goes back where it came from (raiders: towards their sea)."""
+    o = _attack_order(ctx, area)
+    if not o or o.mode == "fight":
+        return False
+    a = ctx.state.get(area, ctx.nation)
+    d_units = sum(s.units + int(s.fort) + s.burhs for n, s in ctx.state.areas.get(area, {}).items() if n != ctx.nation)
+    if o.mode == "retreat_after" and br < (o.after_round or 1):
+        return False
+    if o.mode == "retreat_if_outnumbered" and a.fighters >= d_units:
+        return False
+    return retreat_attacker(ctx, area)
+
+
+def retreat_attacker(ctx: TurnContext, area: str) -> bool:
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    a = state.get(area, nation)
+    groups = [m for m in ctx.moves if m.dest == area and m.nation == nation and m.kind != "leader"]
+    if not groups:
+        return False
+    moved_any = False
+    remaining_cav, remaining_armies = a.cavalry, a.armies
+    for m in groups:
+        take = min(m.count, remaining_cav if m.kind == "cavalry" else remaining_armies)
+        if take <= 0:
+            continue
+        target = m.came_from
+        if rs.is_land(target):
+            blocked = any(n != nation for n in state.occupants(target))
+            if blocked or not can_add(rs, state, nation, target, take):
+                ctx.emit("retreat_refused", area=area, nation=nation, to=target,
+                         reason="held by another nation (8.3)" if blocked else "stacking limits (5.21)")
+                continue
+        part = Stack(armies=take if m.kind != "cavalry" else 0, cavalry=take if m.kind == "cavalry" else 0)
+        if m.kind != "cavalry":
+            part.raiders = min(a.raiders, take)
+        _move_units(ctx, area, target, nation, part, whole=False)
+        if m.kind == "cavalry":
+            remaining_cav -= take
+        else:
+            remaining_armies -= take
+        ctx.emit("retreated", area=area, nation=nation, to=target, count=take, side="attacker")
+        moved_any = True
+    rest = state.get(area, nation)
+    if rest and not rest.units and rest.leaders:
+        # leaders go with their armies (they moved with them)
+        dest = groups[0].came_from
+        state.stack(dest, nation).leaders.extend(rest.leaders)
+        rest.leaders.clear()
+    state.prune()
+    return moved_any
+
+
+def _move_units(ctx: TurnContext, src: str, dst: str, nation: str, part: Stack, whole: bool = True) -> None:
+    st = ctx.state.stack(src, nation)
+    to = ctx.state.stack(dst, nation)
+    to.armies += part.armies
+    to.cavalry += part.cavalry
+    to.raiders += part.raiders
+    st.armies -= part.armies
+    st.cavalry -= part.cavalry
+    st.raiders -= part.raiders
+    if whole:
+        to.leaders.extend(st.leaders)
+        st.leaders.clear()
+    ctx.state.prune()

@@ -1,0 +1,73 @@
+"""The working context of one nation's turn: ruleset, state, orders, dice, events, and what moved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.rules.dice import Dice
+from pbem.rules.orders import NationOrders
+from pbem.rules.ruleset import Ruleset
+from pbem.rules.state import GameState
+
+
+@dataclass
+class MoveRecord:
+    """A group that moved this turn: where from, by which path, how many raiders among it."""
+
+    nation: str
+    kind: str            # armies | cavalry | leader
+    count: int
+    raiders: int
+    path: tuple[str, ...]
+    cycle: int
+    line: int = 0
+    leader: str | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.path[-1]
+
+    @property
+    def came_from(self) -> str:
+        """Rule 8.3 — the area from which the group entered its destination."""
+        return self.path[-2]
+
+
+@dataclass
+class Kill:
+    """A unit destroyed in battle: credited to `killer` for victory points (rule 14.3)."""
+
+    killer: str
+    victim: str
+    kind: str            # armies | cavalry | roman_armies | roman_forts | burhs | leaders
+    area: str
+    leader: str | None = None
+    by_raiders: bool = False
+
+
+@dataclass
+class TurnContext:
+    ruleset: Ruleset
+    state: GameState
+    nation: str
+    orders: dict[str, NationOrders]       # every nation's orders (standing orders answer decisions)
+    dice: Dice
+    events: list[dict[str, Any]] = field(default_factory=list)
+    moves: list[MoveRecord] = field(default_factory=list)
+    kills: list[Kill] = field(default_factory=list)
+    entered: set[str] = field(default_factory=set)     # areas the nation occupied at some time (capture)
+    cycle: int = 1
+    pending_battles: list[str] = field(default_factory=list)
+
+    @property
+    def rs(self) -> Ruleset:
+        return self.ruleset
+
+    def own(self) -> NationOrders:
+        return self.orders.get(self.nation) or NationOrders(self.nation)
+
+    def emit(self, type_: str, **data: Any) -> dict[str, Any]:
+        ev = {"type": type_, "round": self.state.round, "turn": self.nation, **data}
+        self.events.append(ev)
+        return ev

@@ -1,0 +1,116 @@
+"""Rule 12 — Bretwalda and King (12.1-12.5)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from pbem.rules.ruleset import Ruleset
+from pbem.rules.scoring import may_score, sole_occupant
+from pbem.rules.state import GameState
+
+
+def english_areas_held(rs: Ruleset, state: GameState) -> Counter:
+    """Areas of England each nation occupies alone (leaders count: 9.0 'hold it to qualify')."""
+    held: Counter = Counter()
+    for area in rs.english_areas():
+        holder = sole_occupant(state, area)
+        if holder:
+            held[holder] += 1
+    return held
+
+
+def votes_by_nation(rs: Ruleset, state: GameState) -> Counter:
+    """Rule 12.2 — one vote per English area occupied; Brigante Galloway votes with the Angles when
+    the Brigantes are subject to them."""
+    votes = english_areas_held(rs, state)
+    if state.subjects.get("brigantes") == "angles" and sole_occupant(state, "galloway") == "brigantes":
+        votes["brigantes"] -= 1
+        votes["angles"] += 1
+    return +votes
+
+
+def king_candidate(rs: Ruleset, state: GameState) -> str | None:
+    """Rule 12.3 — at least four English areas and at least twice as many as any other nation."""
+    held = english_areas_held(rs, state)
+    for nation, n in held.most_common():
+        others = max((m for k, m in held.items() if k != nation), default=0)
+        if n >= 4 and n >= 2 * others:
+            return nation
+        break
+    return None
+
+
+def elect(rs: Ruleset, state: GameState, ballots: Mapping[str, str]) -> tuple[str | None, dict]:
+    """Rule 12.2 — each voting nation casts its votes for one nation (abstention not allowed: a nation
+    without a ballot votes for itself); a majority of the votes cast elects the Bretwalda."""
+    votes = votes_by_nation(rs, state)
+    tally: Counter = Counter()
+    for voter, n in votes.items():
+        choice = ballots.get(voter, voter)
+        tally[choice] += n
+    cast = sum(tally.values())
+    if not cast:
+        return None, {}
+    winner, top = tally.most_common(1)[0]
+    return (winner if top * 2 > cast else None), dict(tally)
+
+
+def round_start(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list) -> str | None:
+    """Rules 12.1, 12.3 — the beginning of turns 9-15: a King (12-15), else a Bretwalda vote.
+
+    Returns the King's nation (who gets an extra army placed as population increase) or None.
+    """
+    rnd = state.round
+    state.bretwalda = None
+    state.kings = []
+    sc = rs.scoring
+    if rnd in sc["king_rounds"]:
+        king = king_candidate(rs, state)
+        if king:
+            state.kings.append(king)
+            if may_score(state, king):
+                state.score(king, sc["awards"]["king"], f"King of England (turn {rnd})", "king", None)
+            events.append({"type": "king", "round": rnd, "nation": king})
+            return king
+    if rnd in sc["bretwalda_rounds"] or rnd in sc["king_rounds"]:
+        winner, tally = elect(rs, state, ballots)
+        events.append({"type": "bretwalda_vote", "round": rnd, "tally": tally, "winner": winner})
+        if winner:
+            state.bretwalda = winner
+            if may_score(state, winner):
+                state.score(winner, sc["awards"]["bretwalda"], f"Bretwalda (turn {rnd})", "bretwalda", None)
+    return None
+
+
+def canute(rs: Ruleset, state: GameState, events: list) -> None:
+    """Rule 12.4 — end of the Danish turn 14: Canute King if the Danes hold twice as many English areas
+    as any other nation and Sweyn/Canute lives; 4 points, no extra army."""
+    held = english_areas_held(rs, state)
+    danes = held.get("danes", 0)
+    others = max((n for k, n in held.items() if k != "danes"), default=0)
+    if danes and danes >= 2 * others and "cnut" not in state.dead_leaders and "cnut" in state.leaders_on_board("danes"):
+        state.kings.append("danes")
+        state.score("danes", rs.scoring["awards"]["canute_king"], "Canute King of England (turn 14)", "king", "danes")
+        events.append({"type": "king", "round": state.round, "nation": "danes", "canute": True})
+
+
+def king_turn16(rs: Ruleset, state: GameState, events: list) -> None:
+    """Rule 12.5 — end of turn 16: only Harold, William and Harald (if alive) may be King."""
+    eligible = {n: ld for n, ld in rs.scoring["king_turn16_leaders"].items() if ld not in state.dead_leaders}
+    held = english_areas_held(rs, state)
+    king = None
+    if len(eligible) == 1:
+        (n, _), = eligible.items()
+        if not any(held.get(o, 0) >= 2 * max(held.get(n, 0), 1) for o in held if o not in rs.scoring["king_turn16_leaders"]):
+            king = n
+    else:
+        for n in eligible:
+            others = max((m for k, m in held.items() if k != n), default=0)
+            if held.get(n, 0) >= 4 and held.get(n, 0) >= 2 * others:
+                king = n
+    if king:
+        pts = rs.scoring["king_turn16"][king]
+        state.kings.append(king)
+        state.score(king, pts, "King of England at the end of the game (12.5)", "king", None)
+        events.append({"type": "king", "round": 16, "nation": king})

@@ -1,0 +1,177 @@
+"""Rule 10 — population increase (10.1, 10.2), leaders entering (9.0), arrivals at sea (4.2, 7.0)."""
+
+from __future__ import annotations
+
+import math
+
+from pbem.errors import OrderProblem
+from pbem.rules.context import TurnContext
+from pbem.rules.orders import Place, PlaceLeader
+from pbem.rules.stacking import can_add
+
+
+def pieces_in_play(ctx: TurnContext, nation: str) -> tuple[int, int]:
+    """(armies, cavalry) of the nation on the board, at sea included."""
+    armies = cav = 0
+    for st in ctx.state.areas.values():
+        s = st.get(nation)
+        if s:
+            armies += s.armies
+            cav += s.cavalry
+    return armies, cav
+
+
+def free_armies(ctx: TurnContext, nation: str) -> int:
+    """Rule 10.1 — 'from among the eliminated and unused pieces': the counter mix limits new armies."""
+    armies, _ = pieces_in_play(ctx, nation)
+    return max(0, ctx.rs.nations[nation].max_armies - armies)
+
+
+def occupied_value(ctx: TurnContext, nation: str) -> float:
+    """Rule 10.1 — land areas occupied by the nation's armies: clear 1, hiland 1/2."""
+    rs = ctx.rs
+    total = 0.0
+    for area, st in ctx.state.areas.items():
+        s = st.get(nation)
+        if rs.is_land(area) and s and s.units:
+            total += rs.c("pop_hiland") if rs.hiland(area) else rs.c("pop_clear")
+    return total
+
+
+def may_increase(ctx: TurnContext, nation: str) -> bool:
+    """2.24 (never: Romans, Norwegians, Normans), 10.5 (Romano-British from turn 7), 11.1 (subjects)."""
+    rs, state = ctx.rs, ctx.state
+    if not rs.nations[nation].increases_population:
+        return False
+    if nation == "romano_british" and state.round < rs.c("romano_british_increase_from"):
+        return False
+    if nation in state.subjects and nation not in state.roman_permission:
+        return False
+    return True
+
+
+def increase(ctx: TurnContext) -> list[OrderProblem]:
+    """Rules 10.1-10.2 — count, raise armies (one per 3), save the rest, place them."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    if not may_increase(ctx, nation):
+        return []
+    saved = state.population.get(nation, 0.0)
+    total = saved + occupied_value(ctx, nation)
+    due = math.floor(total / rs.c("pop_per_army") + 1e-9)
+    free = free_armies(ctx, nation)
+    new = min(due, free)
+    rest = total - new * rs.c("pop_per_army")
+    if new < due:   # no army piece available: at most 2 1/2 saved (10.1)
+        rest = min(rest, rs.c("pop_max_saved_without_army"))
+    state.population[nation] = rest
+    ctx.emit("population", nation=nation, saved_before=saved, count=total, new_armies=new, saved=rest)
+    return place_new_armies(ctx, nation, new, ctx.own().of(Place))
+
+
+def placement_areas(ctx: TurnContext, nation: str) -> list[str]:
+    """Rule 10.2 — new armies go to land areas occupied by the nation's armies."""
+    return [a for a, st in ctx.state.areas.items() if ctx.rs.is_land(a) and nation in st and st[nation].units]
+
+
+def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place]) -> list[OrderProblem]:
+    """Rule 10.2 — one per area unless stacking (5.2) leaves no alternative; never over the limits (5.21)."""
+    rs, state = ctx.rs, ctx.state
+    problems: list[OrderProblem] = []
+    eligible = placement_areas(ctx, nation)
+    wanted: list[tuple[str, Place | None]] = [(a, p) for p in places for a in p.areas]
+    placed: list[str] = []
+    for area, p in wanted:
+        if len(placed) >= new:
+            break
+        if area not in eligible:
+            problems.append(OrderProblem("not-now", p.line if p else 0, p.text if p else "",
+                                         f"new armies go only to areas the {rs.nations[nation].name} occupy (rule 10.2)",
+                                         "occupied: " + ", ".join(rs.display(a) for a in eligible)))
+            continue
+        if not _may_place(ctx, nation, area, placed, eligible):
+            problems.append(OrderProblem("stacking", p.line if p else 0, p.text if p else "",
+                                         f"no second army in {rs.display(area)} while other areas can take one (rule 10.2, 5.2)"))
+            continue
+        _put(ctx, nation, area)
+        placed.append(area)
+    # anything left: the default placement (the largest stacks' neighbours first would be a strategy;
+    # the documented default is the order of the areas by size, smallest first, one each)
+    while len(placed) < new:
+        options = sorted((a for a in eligible if _may_place(ctx, nation, a, placed, eligible)),
+                         key=lambda a: (a in placed, state.stack(a, nation).units, a))
+        if not options:
+            break
+        _put(ctx, nation, options[0])
+        placed.append(options[0])
+    if placed:
+        ctx.emit("placed", nation=nation, areas=placed)
+    return problems
+
+
+def _may_place(ctx: TurnContext, nation: str, area: str, placed: list[str], eligible: list[str]) -> bool:
+    if not can_add(ctx.rs, ctx.state, nation, area):
+        return False
+    if area not in placed:
+        return True
+    # a second one here only if no unused area can take one (10.2)
+    return not any(a not in placed and can_add(ctx.rs, ctx.state, nation, a) for a in eligible)
+
+
+def _put(ctx: TurnContext, nation: str, area: str) -> None:
+    ctx.state.stack(area, nation).armies += 1
+
+
+def arrivals(ctx: TurnContext) -> None:
+    """Rule 4.2 / 7.0 — the nation's invaders and raiders of this round appear in their seas."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    for arr in rs.round_info(state.round).arrivals:
+        if arr.nation != nation or arr.sea is None:
+            continue
+        free = free_armies(ctx, nation)
+        n = min(arr.armies, free)
+        if n <= 0:
+            continue
+        st = state.stack(arr.sea, nation)
+        st.armies += n
+        if arr.raider:
+            st.raiders += n
+        ctx.emit("arrived", nation=nation, sea=arr.sea, armies=n, raiders=arr.raider)
+
+
+def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
+    """Rule 9.0 — leaders of the Turn Record Chart enter in any area with the nation's pieces."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    problems: list[OrderProblem] = []
+    wanted = {o.leader: o for o in ctx.own().of(PlaceLeader)}
+    for nat, leader in rs.round_info(state.round).leaders:
+        if nat != nation or leader in state.dead_leaders or leader in state.leaders_on_board():
+            continue
+        places = [a for a, st in state.areas.items() if nation in st and (st[nation].units)]
+        if not places:
+            continue   # never played if the nation has been eliminated (9.0)
+        o = wanted.get(leader)
+        if o and o.area in places:
+            area = o.area
+        else:
+            if o:
+                problems.append(OrderProblem("not-now", o.line, o.text, f"{rs.display(leader)} may enter only where the "
+                                             f"{rs.nations[nation].name} have pieces (rule 9.0)",
+                                             "possible: " + ", ".join(rs.display(a) for a in places)))
+            area = max(places, key=lambda a: (state.areas[a][nation].units, rs.is_land(a), a))
+        state.stack(area, nation).leaders.append(leader)
+        ctx.emit("leader_entered", nation=nation, leader=leader, area=area)
+    return problems
+
+
+def leaders_leave(ctx: TurnContext) -> None:
+    """Rule 9.0 — a leader is removed at the start of its nation's next turn (not Harold, Harald, William)."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    for leader, area in state.leaders_on_board(nation).items():
+        ld = rs.leaders.get(leader)
+        if ld and ld.stays_until_end:
+            continue
+        if ld and ld.round == state.round:
+            continue
+        state.stack(area, nation).leaders.remove(leader)
+        ctx.emit("leader_left", nation=nation, leader=leader, area=area)
+    state.prune()

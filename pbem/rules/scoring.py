@@ -1,0 +1,116 @@
+"""Rule 14 — victory points: captures and kills in the nation's turn (4.5), holdings at the end of the
+scoring rounds (14.2), the Roman Limes (14.4). Every point goes through GameState.score with its reason.
+"""
+
+from __future__ import annotations
+
+from pbem.rules.context import TurnContext
+from pbem.rules.ruleset import Ruleset
+from pbem.rules.state import GameState
+
+
+def may_score(state: GameState, nation: str) -> bool:
+    """Rule 11.1 — a subject nation cannot receive any victory points."""
+    return nation not in state.subjects
+
+
+def score_captures(ctx: TurnContext) -> None:
+    """Rule 14.3 — capture points for areas occupied during the turn, once per area per game."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    card = rs.vp.get(nation)
+    if not card or not may_score(state, nation):
+        return
+    taken = state.captured.setdefault(nation, set())
+    for rounds, table in card.capture:
+        if rounds and state.round not in rounds:
+            continue
+        for area in sorted(ctx.entered):
+            if area in table and area not in taken:
+                taken.add(area)
+                state.score(nation, table[area], f"captured {rs.display(area)}", "capture", ctx.nation)
+                ctx.emit("scored", nation=nation, points=table[area], kind="capture", area=area)
+
+
+def kill_points(rs: Ruleset, killer: str, kill, rnd: int) -> int:
+    card = rs.vp.get(killer)
+    if not card:
+        return 0
+    best = 0
+    for rule in card.kills:
+        if not rule.applies(rnd):
+            continue
+        if rule.kind == "leaders" and kill.kind == "leaders" and kill.leader in rule.leaders:
+            best = max(best, rule.points)
+        elif rule.kind == "roman_forts" and kill.kind == "roman_forts":
+            best = max(best, rule.points)
+        elif rule.kind == "armies" and kill.kind in ("armies", "cavalry", "roman_armies"):
+            if (rule.of is None and kill.victim != killer) or (rule.of is not None and kill.victim in rule.of):
+                best = max(best, rule.points)
+    return best
+
+
+def score_kills(ctx: TurnContext, raiders_all_back: bool) -> None:
+    """Rules 14.3, 7.12-7.14 — points for destroying the pieces a card lists. Raiders' points count only
+    if every surviving raider returned to sea; eliminated raiders do not cancel them (7.14)."""
+    rs, state = ctx.rs, ctx.state
+    for k in ctx.kills:
+        if not may_score(state, k.killer):
+            continue
+        if k.by_raiders and k.killer == ctx.nation and not raiders_all_back:
+            ctx.emit("raid_points_lost", nation=k.killer, area=k.area, kind=k.kind)
+            continue
+        pts = kill_points(rs, k.killer, k, state.round)
+        if pts:
+            what = rs.display(k.leader) if k.leader else f"{rs.display(k.victim)} {k.kind.replace('_', ' ')}"
+            state.score(k.killer, pts, f"destroyed {what} in {rs.display(k.area)}", "kill", ctx.nation)
+            ctx.emit("scored", nation=k.killer, points=pts, kind="kill", area=k.area, victim=k.victim)
+
+
+def sole_occupant(state: GameState, area: str) -> str | None:
+    """Rule 14.3 — holding means being sole occupant; two opposing leaders alone control nothing (9.2)."""
+    present = state.nations_in(area)
+    if len(present) != 1:
+        return None
+    return present[0]
+
+
+def scoring_occasion(rs: Ruleset, rnd: int) -> int | None:
+    rounds = list(rs.scoring["hold_rounds"])
+    return rounds.index(rnd) + 1 if rnd in rounds else None
+
+
+def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
+    """Rule 14.2 — at the end of turns 4, 7, 10, 13 and 16 each nation scores the areas it holds.
+
+    Rule 11.2: the Angles also score areas held by Brigantes subject to them (end of turn 10).
+    """
+    occ = scoring_occasion(rs, state.round)
+    if occ is None:
+        return
+    for nation in rs.order_of_play:
+        card = rs.vp.get(nation)
+        if not card or occ not in card.hold or not may_score(state, nation):
+            continue
+        table = card.hold[occ]
+        for area in sorted(table):
+            holder = sole_occupant(state, area)
+            if holder == nation or (holder and state.subjects.get(holder) == nation):
+                state.score(nation, table[area], f"held {rs.display(area)} (scoring turn {state.round})", "hold", None)
+                events.append({"type": "scored", "round": state.round, "nation": nation, "points": table[area],
+                               "kind": "hold", "area": area})
+
+
+def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
+    """Rule 14.4 (text truncated in seed 001; doubt 18) and 11.1 — at the end of turn 5 the Romans
+    score their Limes table for each area they solely occupy or a nation subject to them occupies."""
+    if state.round != rs.scoring["limes_round"]:
+        return
+    card = rs.vp.get("romans")
+    if not card:
+        return
+    for area in sorted(card.limes):
+        holder = sole_occupant(state, area)
+        if holder == "romans" or (holder and state.subjects.get(holder) == "romans"):
+            state.score("romans", card.limes[area], f"Limes: {rs.display(area)}", "limes", None)
+            events.append({"type": "scored", "round": state.round, "nation": "romans",
+                           "points": card.limes[area], "kind": "limes", "area": area})

@@ -1,0 +1,55 @@
+"""Rule 5.2 — stacking limits, checked at the end of each movement phase (15.1), and never exceeded by
+population increase or retreats (5.21)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pbem.rules.ruleset import Ruleset
+from pbem.rules.state import GameState
+
+
+def normal_limit(rs: Ruleset, nation: str, area: str) -> int | None:
+    """The plain limit for one area: 3 clear / 2 hiland (5.2); Romans: none, but 4 in a hiland (5.22)."""
+    if nation == "romans":
+        return rs.c("roman_stack_hiland") if rs.hiland(area) else None
+    return rs.c("stack_hiland") if rs.hiland(area) else rs.c("stack_clear")
+
+
+def land_counts(rs: Ruleset, state: GameState, nation: str) -> dict[str, int]:
+    return {a: st[nation].units for a, st in state.areas.items()
+            if rs.is_land(a) and nation in st and st[nation].units}
+
+
+def over_limit(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> list[str]:
+    """Rule 5.2 — the areas that break the limits, given the nation's army counts per land area.
+
+    Each nation may have ONE group above the plain limit: any size in one clear area, or up to four in
+    one hiland area (not both). Romans: any number except more than four in a hiland (5.22).
+    """
+    over = []
+    for area, n in counts.items():
+        lim = normal_limit(rs, nation, area)
+        if lim is not None and n > lim:
+            over.append(area)
+    if nation == "romans" or not over:
+        return over
+    if len(over) == 1:
+        area = over[0]
+        if not rs.hiland(area) or counts[area] <= rs.c("big_stack_hiland"):
+            return []
+        return over
+    return over
+
+
+def stacking_ok(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> bool:
+    return not over_limit(rs, nation, counts)
+
+
+def can_add(rs: Ruleset, state: GameState, nation: str, area: str, n: int = 1) -> bool:
+    """Rule 5.21 — may `n` more of the nation's armies stand in `area` without breaking 5.2?"""
+    if not rs.is_land(area):
+        return True
+    counts = land_counts(rs, state, nation)
+    counts[area] = counts.get(area, 0) + n
+    return stacking_ok(rs, nation, counts)

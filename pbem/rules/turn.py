@@ -1,0 +1,301 @@
+"""Rule 4 — the sequence of play: game turns 1-16, nations in the order of play, the phases of a
+nation's turn, and the steps at the start and end of each game turn.
+
+`play_nation_turn` is the one entry point that adjudicates (and, with `dry_run`, validates) a nation's
+turn: the same code refuses illegal orders and carries out legal ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.errors import OrderProblem
+from pbem.rules import battle, endturn, kingship, movement, population, scoring
+from pbem.rules.context import TurnContext
+from pbem.rules.dice import Dice
+from pbem.rules.orders import Move, NationOrders, Stay, Submit, order_to_dict, standing_key
+from pbem.rules.ruleset import Ruleset
+from pbem.rules.state import GameState, Stack
+
+STARTS = ("population", "movement", "battles")
+STOPS = ("after_population", "after_movement", "after_battles", "end_of_turn")
+
+
+@dataclass
+class TurnResult:
+    state: GameState
+    events: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[OrderProblem] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return not self.problems
+
+
+def new_game_state(rs: Ruleset, game_id: str = "game") -> GameState:
+    """Rule 3.0 — one army in each starting area; fifteen Romans in the English Channel."""
+    state = GameState(ruleset=rs.id, game=game_id, round=1)
+    for nid, nat in rs.nations.items():
+        for area, n in nat.start.items():
+            state.stack(area, nid).armies += n
+    state.next_nation = None
+    return state
+
+
+def cycles(rs: Ruleset, state: GameState, nation: str) -> int:
+    """Rule 7.3 — a major invasion gives two cycles of movement and battle."""
+    return 2 if nation in rs.round_info(state.round).major_invasions else 1
+
+
+def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[str, NationOrders], dice: Dice, *,
+                     start: str = "population", stop: str = "end_of_turn", strict: bool = True) -> TurnResult:
+    """Play one nation's turn (rule 4.1-4.5). With `strict`, any illegal order refuses the whole turn
+    and the state is returned unchanged; otherwise illegal orders are dropped and reported."""
+    ctx = TurnContext(rs, state.copy(), nation, dict(orders), dice)
+    ctx.state.next_nation = nation
+    problems: list[OrderProblem] = []
+    _keep_standing_orders(ctx)
+    if start == "population":
+        population.leaders_leave(ctx)
+        _roman_reinforcements(ctx)
+        population.arrivals(ctx)
+        problems += population.increase(ctx)
+        problems += population.leaders_enter(ctx)
+        if problems and strict:
+            return TurnResult(state, [], problems)
+        if stop == "after_population":
+            return TurnResult(ctx.state, ctx.events, problems)
+    _submission(ctx)
+    own = ctx.own()
+    n_cycles = cycles(rs, ctx.state, nation)
+    moves = own.of(Move)
+    stays = own.of(Stay)
+    if n_cycles == 1 and any(m.cycle == 2 for m in moves):
+        bad = next(m for m in moves if m.cycle == 2)
+        problems.append(OrderProblem("not-now", bad.line, bad.text, f"the {rs.nations[nation].name} have no major invasion this turn (rule 7.3)"))
+        if strict:
+            return TurnResult(state, [], problems)
+        moves = [m for m in moves if m.cycle == 1]
+    for c in range(1, n_cycles + 1):
+        ctx.cycle = c
+        if start in ("population", "movement"):
+            planned, cycle_problems = movement.plan_cycle(ctx, [m for m in moves if m.cycle == c], stays if c == 1 else [])
+            if cycle_problems:
+                problems += cycle_problems
+                if strict:
+                    return TurnResult(state, [], problems)
+                bad_lines = {p.line for p in cycle_problems}
+                planned = [p for p in planned if p.order.line not in bad_lines]
+                if any(p.kind == "stacking" for p in cycle_problems):
+                    planned = []
+            movement.execute_cycle(ctx, planned)
+            if stop == "after_movement":
+                return TurnResult(ctx.state, ctx.events, problems)
+        battle.fight_all(ctx)
+    if stop == "after_battles":
+        return TurnResult(ctx.state, ctx.events, problems)
+    end_of_nation_turn(ctx)
+    return TurnResult(ctx.state, ctx.events, problems)
+
+
+def end_of_nation_turn(ctx: TurnContext) -> None:
+    """Raider withdrawal (7.13), victory points (4.5), overpopulation (6.0), Danish specials (10.6, 12.4)."""
+    all_back = endturn.withdraw_raiders(ctx)
+    ctx.state.raided_from.pop(ctx.nation, None)
+    scoring.score_captures(ctx)
+    scoring.score_kills(ctx, all_back)
+    endturn.overpopulation(ctx)
+    if ctx.nation == "danes" and ctx.state.round == ctx.rs.c("danes_withdrawal")["round"]:
+        kingship.canute(ctx.rs, ctx.state, ctx.events)
+        _danish_withdrawal(ctx)
+
+
+def _keep_standing_orders(ctx: TurnContext) -> None:
+    """Standing orders (DEFEND, LOSSES) sent with a nation's orders are kept until changed."""
+    from pbem.rules.orders import ClearDefend
+
+    for nation, no in ctx.orders.items():
+        keep = ctx.state.standing.setdefault(nation, {})
+        for o in no.standing_orders():
+            if isinstance(o, ClearDefend):
+                keep.pop(f"defend:{o.area}", None)
+            else:
+                keep[standing_key(o)] = order_to_dict(o)
+        if not keep:
+            ctx.state.standing.pop(nation, None)
+
+
+def _roman_reinforcements(ctx: TurnContext) -> None:
+    """Rule 10.3 — at the beginning of turns 4 and 5 the Romans are brought up to 10 armies in the Channel."""
+    rs, state = ctx.rs, ctx.state
+    if ctx.nation != "romans" or state.round not in rs.c("roman_reinforce_rounds"):
+        return
+    have, _ = population.pieces_in_play(ctx, "romans")
+    if not have and not state.areas_of("romans"):
+        return
+    n = max(0, rs.c("roman_reinforce_to") - have)
+    if n:
+        state.stack("english_channel", "romans").armies += n
+        ctx.emit("reinforced", nation="romans", sea="english_channel", armies=n)
+
+
+def _submission(ctx: TurnContext) -> None:
+    """Rules 11.1, 11.2 — SUBMIT TO Romans/Angles when under the area threshold."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    for o in ctx.own().of(Submit):
+        if can_submit(rs, state, nation, o.to):
+            state.subjects[nation] = o.to
+            ctx.emit("submitted", nation=nation, to=o.to)
+            if o.to == "romans":
+                card = rs.vp.get("romans")
+                taken = state.captured.setdefault("romans", set())
+                for area in state.areas_of(nation):
+                    for _rounds, table in (card.capture if card else ()):
+                        if area in table and area not in taken:
+                            taken.add(area)
+                            state.score("romans", table[area], f"{rs.display(nation)} submitted: {rs.display(area)}", "capture", nation)
+
+
+def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
+    """Rule 11.1 (while Roman armies are on the board) and 11.2 (Brigantes to the Angles)."""
+    areas = [a for a in state.areas_of(nation) if rs.is_land(a)]
+    if to == "romans":
+        limit = rs.submission["to_romans"].get(nation)
+        return limit is not None and len(areas) < limit and state.units_of("romans") > 0
+    if to == "angles" and nation == "brigantes":
+        rule = rs.submission["to_angles"]["brigantes"]
+        counted = [a for a in areas if rs.region(a) in rule["count_in"] or a in rule["plus"]]
+        return len(counted) < rule["fewer_than"] and state.units_of("angles") > 0 and state.round < rs.c("angle_submission_ends")
+    return False
+
+
+def _danish_withdrawal(ctx: TurnContext) -> None:
+    """Rule 10.6 — end of the Danish turn 14: four armies (less the invasion shortfall) and Canute leave."""
+    rs, state = ctx.rs, ctx.state
+    n = max(0, rs.c("danes_withdrawal")["armies"] - state.danes_withdraw_shortfall)
+    removed = {}
+    while n > 0:
+        areas = [a for a in state.areas_of("danes") if state.areas[a]["danes"].armies]
+        if not areas:
+            break
+        area = max(areas, key=lambda a: (state.areas[a]["danes"].armies, a))
+        state.areas[area]["danes"].armies -= 1
+        removed[area] = removed.get(area, 0) + 1
+        n -= 1
+    for leader, area in state.leaders_on_board("danes").items():
+        if leader == "cnut":
+            state.areas[area]["danes"].leaders.remove(leader)
+    state.prune()
+    ctx.emit("danes_withdrew", removed=removed)
+
+
+# --- the game turn ------------------------------------------------------------------------------
+def has_something_to_do(rs: Ruleset, state: GameState, nation: str) -> bool:
+    """Rule 4.0 — a nation with no pieces on the board and no arrivals this turn is skipped."""
+    if state.units_of(nation) or state.leaders_on_board(nation):
+        return True
+    rnd = rs.round_info(state.round)
+    if any(a.nation == nation for a in rnd.arrivals):
+        return True
+    if nation == "romano_british" and state.round == rs.c("romano_british_reinforcement_round"):
+        return True
+    return False
+
+
+def next_nation_after(rs: Ruleset, state: GameState, nation: str | None) -> str | None:
+    order = list(rs.order_of_play)
+    rest = order if nation is None else order[order.index(nation) + 1:]
+    for n in rest:
+        if has_something_to_do(rs, state, n):
+            return n
+    return None
+
+
+def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = None) -> tuple[GameState, list[dict]]:
+    """The beginning of a game turn: Roman departure (10.5, turn 6), end of subjection (11.1, 11.2),
+    King or Bretwalda (12.1-12.3), turn-16 reinforcements (10.7)."""
+    state = state.copy()
+    events: list[dict] = [{"type": "round_started", "round": state.round}]
+    rnd = state.round
+    if rnd == rs.c("roman_departure_round"):
+        _romans_leave(rs, state, events)
+    if rnd == rs.c("angle_submission_ends") and state.subjects.get("brigantes") == "angles":
+        del state.subjects["brigantes"]
+        events.append({"type": "subjection_ended", "round": rnd, "nation": "brigantes"})
+    king = kingship.round_start(rs, state, ballots or {}, events)
+    if king:
+        ctx = TurnContext(rs, state, king, {}, None)  # type: ignore[arg-type]
+        population.place_new_armies(ctx, king, 1 if population.free_armies(ctx, king) else 0, [])
+        events += ctx.events
+    if rnd == 16:
+        _turn16_reinforcements(rs, state, events)
+    state.next_nation = next_nation_after(rs, state, None)
+    return state, events
+
+
+def _romans_leave(rs: Ruleset, state: GameState, events: list) -> None:
+    """Rule 10.5 — each surviving Roman army (up to 8) becomes a Romano-British army; forts go (10.4)."""
+    budget = rs.c("romano_british_max")
+    replaced = {}
+    for area in sorted(state.areas):
+        st = state.areas[area].get("romans")
+        if not st:
+            continue
+        n = min(st.armies, budget) if rs.is_land(area) else 0
+        if n:
+            state.stack(area, "romano_british").armies += n
+            replaced[area] = n
+            budget -= n
+        del state.areas[area]["romans"]
+    state.subjects = {k: v for k, v in state.subjects.items() if v != "romans"}
+    state.prune()
+    events.append({"type": "romans_left", "round": state.round, "replaced": replaced})
+
+
+def _turn16_reinforcements(rs: Ruleset, state: GameState, events: list) -> None:
+    """Rule 10.7 — Harald: one army per area his forces occupy; William: one each for Essex, Wessex,
+    Hwicce, South Mercia held, three if the Normans killed Harold; none if the leader is dead."""
+    if "harald_hardrada" not in state.dead_leaders:
+        n = len([a for a in state.areas_of("norwegians") if rs.is_land(a)])
+        n = min(n, rs.nations["norwegians"].max_armies - sum(s.armies for st in state.areas.values() for k, s in st.items() if k == "norwegians"))
+        if n > 0:
+            state.stack("north_sea", "norwegians").armies += n
+            events.append({"type": "reinforced", "nation": "norwegians", "sea": "north_sea", "armies": n})
+    if "william" not in state.dead_leaders:
+        n = sum(1 for a in ("essex", "wessex", "hwicce", "south_mercia") if scoring.sole_occupant(state, a) == "normans")
+        if state.leader_killed_by.get("harold") == "normans":
+            n += 3
+        n = min(n, rs.nations["normans"].max_armies - sum(s.armies for st in state.areas.values() for k, s in st.items() if k == "normans"))
+        if n > 0:
+            state.stack("english_channel", "normans").armies += n
+            events.append({"type": "reinforced", "nation": "normans", "sea": "english_channel", "armies": n})
+
+
+def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[dict]]:
+    """The end of a game turn: holdings (14.2), Limes (14.4), turn-16 King (12.5), game end (14.1)."""
+    state = state.copy()
+    events: list[dict] = []
+    scoring.score_holdings(rs, state, events)
+    scoring.score_limes(rs, state, events)
+    if state.round == rs.c("max_rounds"):
+        kingship.king_turn16(rs, state, events)
+        state.finished = True
+        state.next_nation = None
+        events.append({"type": "game_over", "round": state.round, "vp": dict(state.vp)})
+        return state, events
+    state.round += 1
+    state.roman_permission = set()
+    state.next_nation = None
+    events.append({"type": "round_ended", "round": state.round - 1})
+    return state, events
+
+
+def add_stack(state: GameState, area: str, nation: str, stack: Stack) -> None:
+    st = state.stack(area, nation)
+    st.armies += stack.armies
+    st.cavalry += stack.cavalry
+    st.raiders += stack.raiders
+    st.fort = st.fort or stack.fort
+    st.burhs += stack.burhs
+    st.leaders += stack.leaders
