@@ -125,7 +125,10 @@ def arrivals(ctx: TurnContext) -> None:
     """Rule 4.2 / 7.0 — the nation's invaders and raiders of this round appear in their seas."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     for arr in rs.round_info(state.round).arrivals:
-        if arr.nation != nation or arr.sea is None:
+        if arr.nation != nation:
+            continue
+        if arr.sea is None:
+            _reinforcements_as_increase(ctx, arr)
             continue
         free = free_armies(ctx, nation)
         n = min(arr.armies, free)
@@ -175,3 +178,29 @@ def leaders_leave(ctx: TurnContext) -> None:
         state.stack(area, nation).leaders.remove(leader)
         ctx.emit("leader_left", nation=nation, leader=leader, area=area)
     state.prune()
+
+
+def _reinforcements_as_increase(ctx: TurnContext, arr) -> None:
+    """Rule 10.5 — the Romano-British turn-7 reinforcements are placed as population increase; if no
+    Romano-British army is left they enter together in a vacant area south of (and including) York."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    n = min(arr.cavalry, max(0, rs.nations[nation].max_cavalry - pieces_in_play(ctx, nation)[1]))
+    if n <= 0:
+        return
+    areas = placement_areas(ctx, nation)
+    placed: list[str] = []
+    for _ in range(n):
+        options = [a for a in sorted(areas, key=lambda a: (a in placed, state.stack(a, nation).units, a))
+                   if can_add(rs, state, nation, a)]
+        if not options:
+            break
+        state.stack(options[0], nation).cavalry += 1
+        placed.append(options[0])
+    left = n - len(placed)
+    if left and not areas:
+        vacant = [a for a in rs.constants_list("south_of_york") if not state.nations_in(a)]
+        if vacant:
+            state.stack(vacant[0], nation).cavalry += left
+            placed += [vacant[0]] * left
+    if placed:
+        ctx.emit("reinforced", nation=nation, cavalry=len(placed), areas=placed)

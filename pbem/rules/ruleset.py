@@ -179,6 +179,7 @@ class Ruleset:
     doubts: tuple[Mapping[str, Any], ...]
     leaders: Mapping[str, Leader]
     overrides: tuple[str, ...] = ()
+    lists: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     # --- added by issue 3 (all optional, so older constructors keep working) ----------------
     override_values: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     digest: str = ""                 # sha256 (first 12 hex) of the tables after overrides
@@ -264,6 +265,10 @@ class Ruleset:
     def c(self, key: str) -> Any:
         """A rule constant (ruleset.yaml `constants`)."""
         return self.constants[key]
+
+    def constants_list(self, key: str) -> tuple[str, ...]:
+        """A list-valued ruleset fact kept beside the constants (e.g. `south_of_york`)."""
+        return tuple(self.lists.get(key, ()))
 
     def round_info(self, rnd: int) -> RoundInfo:
         return self.rounds[rnd]

@@ -1,0 +1,78 @@
+"""Rule 4.0 — stepping a game along: round start, each nation's turn in the order of play, round end.
+
+The position says where the game stands: `next_nation is None` (and not finished) means the start of
+round `state.round` is still to be played (Bretwalda votes are owed then in rounds 9-15).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pbem.errors import OrderProblem
+from pbem.rules.dice import Dice
+from pbem.rules.orders import NationOrders, Vote
+from pbem.rules.ruleset import Ruleset
+from pbem.rules.state import GameState
+from pbem.rules.turn import end_round, next_nation_after, play_nation_turn, start_round
+
+
+@dataclass
+class Step:
+    """What one step did: `kind` is round_start | nation_turn | finished."""
+
+    kind: str
+    state: GameState
+    events: list[dict] = field(default_factory=list)
+    problems: list[OrderProblem] = field(default_factory=list)
+    nation: str | None = None
+    round: int = 0
+
+
+def votes_owed(rs: Ruleset, state: GameState) -> bool:
+    """Rule 12.1 — the next step is the start of a round with a Bretwalda vote (or a King check)."""
+    sc = rs.scoring
+    return (not state.finished and state.next_nation is None
+            and (state.round in sc["bretwalda_rounds"] or state.round in sc["king_rounds"]))
+
+
+def ballots_from(orders: dict[str, NationOrders]) -> dict[str, str]:
+    """VOTE orders of every nation (simultaneous secret orders, rule 12.2)."""
+    out = {}
+    for nation, no in orders.items():
+        votes = no.of(Vote)
+        if votes:
+            out[nation] = votes[-1].nation
+    return out
+
+
+def step(rs: Ruleset, state: GameState, orders: dict[str, NationOrders], dice: Dice) -> Step:
+    """Play the next step: a round start, or the next nation's turn (then a round end if it was last)."""
+    if state.finished:
+        return Step("finished", state, round=state.round)
+    if state.next_nation is None:
+        new, events = start_round(rs, state, ballots_from(orders))
+        return Step("round_start", new, events, round=state.round)
+    nation = state.next_nation
+    rnd = state.round
+    result = play_nation_turn(rs, state, nation, orders, dice, strict=False)
+    new = result.state
+    events = list(result.events)
+    new.next_nation = next_nation_after(rs, new, nation)
+    if new.next_nation is None:
+        new, end_events = end_round(rs, new)
+        events += end_events
+    return Step("nation_turn", new, events, result.problems, nation=nation, round=rnd)
+
+
+def play_game(rs: Ruleset, state: GameState, orders_for: Callable[[GameState], dict[str, NationOrders]], dice: Dice,
+              on_step: Callable[[Step], None] | None = None, max_steps: int = 10_000) -> GameState:
+    """Play to the end of turn 16, asking `orders_for(state)` before each step."""
+    for _ in range(max_steps):
+        if state.finished:
+            return state
+        s = step(rs, state, orders_for(state), dice)
+        if on_step:
+            on_step(s)
+        state = s.state
+    raise RuntimeError("the game did not end")  # a bug, not a user error
