@@ -33,8 +33,8 @@ from itertools import combinations
 from pathlib import Path
 
 import shapely
-import yaml
-from shapely.geometry import LineString, MultiPoint, Point, Polygon, box, shape
+from ruamel.yaml import YAML
+from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 from shapely.ops import linemerge, polygonize, unary_union
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,8 +83,8 @@ ANCHORS: dict[str, tuple[float, float]] = {
     "avalon": (-2.8, 51.15),
     "hwicce": (-2.2, 52.0),
     # Wales (rule 2.11: Devon and Cornwall are in Wales)
-    "clwyd": (-3.35, 53.1),
-    "gwynedd": (-4.0, 52.95),
+    "clwyd": (-3.42, 53.12),
+    "gwynedd": (-4.05, 52.9),
     "powys": (-3.6, 52.4),
     "dyfed": (-4.6, 51.9),
     "gwent": (-3.3, 51.7),
@@ -92,8 +92,24 @@ ANCHORS: dict[str, tuple[float, float]] = {
     "cornwall": (-4.9, 50.4),
 }
 
+# where stacks and names are drawn, when not the pole of inaccessibility of the area's main part
+ANCHOR_OVERRIDES: dict[str, tuple[float, float]] = {
+    "gwynedd": (-4.08, 52.87),  # a little south-west: more room from Clwyd's name
+}
+
 # extra seeds (lon, lat) that shape the cells; they carry no label
 HELPERS: dict[str, list[tuple[float, float]]] = {
+    "skye": [(-5.0, 57.05), (-5.6, 56.99)],
+    "dalriada": [(-5.2, 56.75), (-4.55, 56.3), (-5.6, 56.67)],
+    "dunedin": [(-4.0, 56.2)],
+    "bernicia": [(-1.45, 54.75)],
+    "york": [(-1.0, 54.45), (-1.75, 53.2)],
+    "cheshire": [(-2.5, 53.15)],
+    "hwicce": [(-2.4, 51.75)],
+    "wessex": [(-2.9, 50.75), (-1.3, 50.9)],
+    "devon": [(-3.25, 50.8)],
+    "sussex": [(-0.9, 50.88)],
+    "essex": [(-0.3, 51.45)],
 }
 
 # rule 5.14 four-corner point and the corner each area takes (NW, NE, SE, SW)
@@ -106,7 +122,7 @@ ISLAND_AREAS = ("hebrides", "orkneys")  # no mainland part
 # (area, lon_min, lon_max, lat_min, lat_max) on the island's centroid; first match wins
 ISLAND_RULES = [
     ("orkneys", -4.0, -2.0, 58.6, 59.6),
-    ("hebrides", -9.0, -6.8, 56.7, 58.7),
+    ("hebrides", -9.0, -6.45, 56.7, 58.7),  # Lewis and Harris: centroid -6.66
     ("skye", -6.8, -5.5, 56.85, 57.8),
     ("dalriada", -7.2, -5.45, 55.5, 56.85),
     ("strathclyde", -5.45, -4.7, 55.3, 56.0),
@@ -118,11 +134,21 @@ ISLAND_RULES = [
 SEA_LABELS: dict[str, tuple[float, float]] = {
     "icelandic_sea": (-6.2, 59.05),
     "north_sea": (0.6, 57.2),
-    "frisian_sea": (1.7, 53.2),
-    "english_channel": (-2.6, 50.2),
+    "frisian_sea": (1.75, 53.2),
+    "english_channel": (-3.3, 50.22),
     "atlantic_ocean": (-6.4, 51.1),
     "irish_sea": (-5.1, 54.45),
 }
+# where units at sea are drawn
+SEA_ANCHORS: dict[str, tuple[float, float]] = {
+    "icelandic_sea": (-6.2, 58.78),
+    "north_sea": (0.6, 56.93),
+    "frisian_sea": (1.25, 53.62),
+    "english_channel": (-1.2, 50.3),
+    "atlantic_ocean": (-6.4, 50.83),
+    "irish_sea": (-5.3, 54.15),
+}
+STRAIT_MIN_KM = 44.0  # short straits get a symbol of at least this length (centred on the gap)
 # cuts between neighbouring seas: (sea a, sea b, polyline lon/lat from inside the land to the frame)
 # "skye|dalriada" as first point means: the coast point where Skye and Dalriada meet.
 SEA_CUTS = [
@@ -131,18 +157,21 @@ SEA_CUTS = [
     ("frisian_sea", "english_channel", [(1.25, 51.2), (2.0, 50.6)]),
     ("english_channel", "atlantic_ocean", [(-5.6, 50.1), (-6.6, 49.7)]),
     ("atlantic_ocean", "irish_sea", [(-2.95, 53.65), (-6.2, 53.65), (-7.5, 53.65)]),
-    ("irish_sea", "icelandic_sea", ["skye|dalriada", (-6.0, 56.8), (-6.6, 56.78), (-7.5, 56.7),
+    ("irish_sea", "icelandic_sea", ["skye|dalriada", (-7.0, 56.75), (-7.5, 56.7),
                                     (-9.0, 56.6)]),
 ]
 # strait symbols: endpoints chosen automatically (nearest coast points), optional override here
 STRAIT_OVERRIDES: dict[tuple[str, str], tuple[tuple[float, float], tuple[float, float]]] = {}
 
 
+ZOOMS = [("west-scotland", -5.6, 56.8, 120), ("arisaig", -5.75, 56.87, 30), ("wales", -3.8, 52.6, 70)]
+
+
 # ---------------------------------------------------------------------------------------------------
 def load_map() -> dict:
     for p in MAP_CANDIDATES:
         if p.exists():
-            return yaml.safe_load(p.read_text())
+            return YAML(typ="safe").load(p.read_text())
     raise SystemExit("map yaml not found")
 
 
@@ -210,6 +239,7 @@ def build(debug: str | None) -> int:
         if a in ISLAND_AREAS:
             continue
         areas[a] = unary_union(owner[a]).intersection(britain)
+    reassign_fragments(areas)
     # snap the four-corner point exactly (Qhull may leave two vertices 1e-12 apart)
     for a in FOUR_CORNER_SEEDS:
         areas[a] = shapely.set_precision(areas[a], 0.001)
@@ -217,6 +247,7 @@ def build(debug: str | None) -> int:
     # islands
     extra: dict[str, list] = {a: [] for a in lands}
     for f, g in islands:
+        g = g.difference(britain)
         lon, lat = f["lonlat"]
         target = None
         for a, x0, x1, y0, y1 in ISLAND_RULES:
@@ -235,15 +266,25 @@ def build(debug: str | None) -> int:
     water = frame.difference(land_all)
     coastline = britain.exterior
     cut_lines = []
-    for sa, sb, line in SEA_CUTS:
+    for _sa, _sb, line in SEA_CUTS:
         pts_xy = []
         for item in line:
             if item == "skye|dalriada":
-                p = areas["skye"].intersection(areas["dalriada"]).intersection(coastline.buffer(EPS))
-                c = p.centroid
-                # start a little inside the land, along the land border, so the cut is noded
-                pts_xy.append((c.x + 2.0, c.y))
-                pts_xy.append((c.x, c.y))
+                # continue the straight Skye/Dalriada land border (a Voronoi edge) 45 km out to sea,
+                # so Skye's coast stays on the Icelandic side and Dalriada's on the Irish side
+                border = areas["skye"].boundary.intersection(areas["dalriada"].boundary.buffer(EPS))
+                if border.geom_type != "LineString":
+                    border = linemerge(border)
+                border = max(getattr(border, "geoms", [border]), key=lambda g: g.length)
+                ends = [Point(border.coords[0]), Point(border.coords[-1])]
+                i = min((0, 1), key=lambda k: ends[k].distance(coastline))
+                coords = list(border.coords) if i == 1 else list(border.coords)[::-1]
+                x1, y1 = coords[-1]
+                x0, y0 = next(c for c in coords[::-1] if math.dist(c, (x1, y1)) > 3.0)
+                d = math.hypot(x1 - x0, y1 - y0)
+                ux, uy = (x1 - x0) / d, (y1 - y0) / d
+                print(f"note: skye|dalriada coast point ({x1:.1f}, {y1:.1f}) direction ({ux:.2f}, {uy:.2f})")
+                pts_xy += [(x1 - 2 * ux, y1 - 2 * uy), (x1, y1), (x1 + 45 * ux, y1 + 45 * uy)]
             else:
                 pts_xy.append(proj(*item))
         cut_lines.append(LineString(pts_xy))
@@ -264,8 +305,12 @@ def build(debug: str | None) -> int:
             orphans.append(face)
     sea_geoms = {s: unary_union(v) for s, v in seas.items()}
     for face in orphans:  # small pieces (e.g. between two cuts and an island): nearest sea
-        s = min(sea_geoms, key=lambda s: sea_geoms[s].distance(face.representative_point()))
-        print(f"note: orphan water piece {face.area:.0f} km2 -> {s}")
+        rp = face.representative_point()
+        if rp.x < frame.bounds[0] + 40:  # water west of Ireland (cut off by Ireland): open Atlantic
+            s = "atlantic_ocean"
+        else:
+            s = min(sea_geoms, key=lambda s: label_pts[s].distance(rp))
+        print(f"note: orphan water piece {face.area:.0f} km2 at {face.representative_point()} -> {s}")
         sea_geoms[s] = sea_geoms[s].union(face)
 
     problems = check(data, areas, sea_geoms, britain, four_corner)
@@ -273,7 +318,11 @@ def build(debug: str | None) -> int:
         print("PROBLEM:", p)
     if debug:
         draw_debug(debug, areas, sea_geoms, seeds, context, proj, data, four_corner)
-    write(data, coast, proj, areas, sea_geoms, context, four_corner, cut_lines)
+        for name, lon0, lat0, r in ZOOMS:
+            x, y = proj(lon0, lat0)
+            draw_debug(debug.replace(".png", f"-{name}.png"), areas, sea_geoms, seeds, context, proj, data,
+                       four_corner, zoom=(x - r, y - 1.4 * r, x + r, y + 1.4 * r))
+    write(data, coast, proj, areas, sea_geoms, context, four_corner)
     print(f"{len(problems)} problems")
     return 1 if problems else 0
 
@@ -289,7 +338,11 @@ def check(data, areas, seas, britain, four_corner) -> list[str]:
             out.append(f"{a}: invalid geometry")
         parts = [p for p in getattr(g, "geoms", [g]) if p.intersects(britain.buffer(-0.01))]
         if a not in ISLAND_AREAS and len(parts) != 1:
-            out.append(f"{a}: mainland part in {len(parts)} pieces")
+            out.append(f"{a}: mainland part in {len(parts)} pieces {[round(p.area, 1) for p in parts]}")
+    for a in ISLAND_AREAS:
+        for b in lands:
+            if b != a and areas[a].distance(areas[b]) < 5.0:
+                out.append(f"island cluster {a} within 5 km of {b}")
     for a, b in combinations(sorted(lands), 2):
         want = b in lands[a]["land"]
         ln = shared_length(areas[a], areas[b])
@@ -315,7 +368,8 @@ def check(data, areas, seas, britain, four_corner) -> list[str]:
             if want and ln < BORDER_MIN:
                 out.append(f"missing coast {a}-{s} ({ln:.1f} km)")
             if not want and ln > POINT_MAX:
-                out.append(f"extra coast {a}-{s} ({ln:.1f} km)")
+                where = areas[a].boundary.intersection(seas[s].buffer(EPS)).centroid
+                out.append(f"extra coast {a}-{s} ({ln:.1f} km) near {where}")
     for s, t in combinations(sorted(seas), 2):
         want = t in data["seas"][s]["seas"]
         ln = shared_length(seas[s], seas[t])
@@ -326,25 +380,59 @@ def check(data, areas, seas, britain, four_corner) -> list[str]:
     return out
 
 
-def label_point(geom, anchor: Point) -> Point:
-    return anchor
+def reassign_fragments(areas: dict) -> None:
+    """A Voronoi cell cut by a sea loch leaves a fragment of an area on the far side: give every
+    fragment (all but the largest piece) to the neighbour it shares most border with."""
+    for _ in range(5):
+        moved = False
+        for a in list(areas):
+            parts = sorted(getattr(areas[a], "geoms", [areas[a]]), key=lambda p: -p.area)
+            if len(parts) < 2:
+                continue
+            keep = [parts[0]]
+            for frag in parts[1:]:
+                best = max((b for b in areas if b != a), key=lambda b: shared_length(frag, areas[b]))
+                if shared_length(frag, areas[best]) <= 0.0:
+                    keep.append(frag)
+                    continue
+                print(f"note: fragment of {a} ({frag.area:.0f} km2) -> {best}")
+                areas[best] = unary_union([areas[best], frag])
+                moved = True
+            areas[a] = unary_union(keep)
+        if not moved:
+            return
 
 
-def write(data, coast, proj, areas, seas, context, four_corner, cut_lines) -> None:
+def write(data, coast, proj, areas, seas, context, four_corner) -> None:
     lands = data["land_areas"]
     out_areas = {}
     for a in sorted(lands):
-        ax, ay = proj(*ANCHORS[a])
+        if a in ANCHOR_OVERRIDES or a in ISLAND_AREAS:
+            ax, ay = proj(*ANCHOR_OVERRIDES.get(a, ANCHORS[a]))
+        else:  # the point of the main part farthest from its border: room for the name and stacks
+            main = max(getattr(areas[a], "geoms", [areas[a]]), key=lambda g: g.area)
+            c = shapely.ops.polylabel(main, tolerance=0.5)
+            ax, ay = c.x, c.y
         out_areas[a] = {
             "anchor": [round(ax, 2), round(ay, 2)],
-            "anchor_lonlat": list(ANCHORS[a]),
+            "seed_lonlat": list(ANCHORS[a]),
             "polygons": rings_of(areas[a]),
         }
     out_seas = {}
     for s in sorted(seas):
         lx, ly = proj(*SEA_LABELS[s])
-        out_seas[s] = {"anchor": [round(lx, 2), round(ly, 2)], "anchor_lonlat": list(SEA_LABELS[s]),
+        sx, sy = proj(*SEA_ANCHORS[s])
+        out_seas[s] = {"label": [round(lx, 2), round(ly, 2)],
+                       "anchor": [round(sx, 2), round(sy, 2)],
                        "polygons": rings_of(seas[s])}
+    sea_lines = []
+    for s, t in combinations(sorted(seas), 2):
+        shared = seas[s].boundary.intersection(seas[t].boundary.buffer(EPS))
+        if shared.length > POINT_MAX:
+            sea_lines.append(shared)
+    merged = linemerge(unary_union(sea_lines))
+    sea_borders = [[[round(x, 2), round(y, 2)] for x, y in ln.coords]
+                   for ln in getattr(merged, "geoms", [merged]) if ln.length > 1]
     # region borders: shared boundaries of areas in different regions
     region_of = {a: v["region"] for a, v in lands.items()}
     lines = []
@@ -363,6 +451,12 @@ def write(data, coast, proj, areas, seas, context, four_corner, cut_lines) -> No
         else:
             na, nb = shapely.ops.nearest_points(areas[a], areas[b])
             pa, pb = (na.x, na.y), (nb.x, nb.y)
+            d = math.dist(pa, pb)
+            if d < STRAIT_MIN_KM:
+                mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
+                k = STRAIT_MIN_KM / 2 / max(d, 1e-9)
+                pa = (mx + (pa[0] - mx) * 2 * k, my + (pa[1] - my) * 2 * k)
+                pb = (mx + (pb[0] - mx) * 2 * k, my + (pb[1] - my) * 2 * k)
         straits.append({"areas": [a, b], "line": [[round(v, 2) for v in pa], [round(v, 2) for v in pb]]})
     out = {
         "format": 1,
@@ -376,14 +470,14 @@ def write(data, coast, proj, areas, seas, context, four_corner, cut_lines) -> No
         "context": [p for g in context for p in rings_of(g)],
         "region_borders": region_lines,
         "straits": straits,
-        "sea_cuts": [[[round(x, 2), round(y, 2)] for x, y in ln.coords] for ln in cut_lines],
+        "sea_borders": sea_borders,
     }
     text = json.dumps(out, separators=(",", ":"))
     (GEO / "areas.json").write_text(text + "\n")
     print(f"wrote {GEO / 'areas.json'} ({len(text)} bytes)")
 
 
-def draw_debug(path, areas, seas, seeds, context, proj, data, four_corner) -> None:
+def draw_debug(path, areas, seas, seeds, context, proj, data, four_corner, zoom=None) -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.patches import Polygon as MPoly
@@ -406,10 +500,10 @@ def draw_debug(path, areas, seas, seeds, context, proj, data, four_corner) -> No
             ax.add_patch(MPoly(list(p.exterior.coords), fc=col, ec="k", lw=0.6))
         x, y = proj(*ANCHORS[a])
         ax.text(x, y, a, ha="center", va="center", fontsize=9, weight="bold")
-    for a, (x, y) in seeds:
+    for _a, (x, y) in seeds:
         ax.plot([x], [y], "k.", ms=3)
     ax.plot([four_corner.x], [four_corner.y], "r+", ms=10)
-    x0, y0, x1, y1 = json.loads((GEO / "coast.json").read_text())["frame"]
+    x0, y0, x1, y1 = zoom or json.loads((GEO / "coast.json").read_text())["frame"]
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
     ax.set_aspect("equal")

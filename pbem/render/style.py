@@ -1,0 +1,118 @@
+"""Colours, codes and sizes of the map picture.
+
+Player colours: the four colours of the 4-player game (purple, green, red, blue) are drawn with
+Okabe-Ito colours, which stay distinct for the common kinds of colour blindness. Every counter also
+carries the nation's 2-letter code, so colour is never the only clue.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Okabe & Ito (2008) "Color Universal Design" palette
+OKABE_ITO = {
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+    "black": "#000000",
+}
+
+PLAYER_COLOURS = {
+    "purple": OKABE_ITO["reddish_purple"],
+    "green": OKABE_ITO["bluish_green"],
+    "red": OKABE_ITO["vermillion"],
+    "blue": OKABE_ITO["blue"],
+}
+PLAYER_ORDER = ("purple", "green", "red", "blue")
+
+# the 4-player sets (AH classic); used when the ruleset does not say
+NATION_PLAYER = {
+    "romans": "purple", "romano_british": "purple", "scots": "purple", "dubliners": "purple",
+    "norwegians": "purple",
+    "welsh": "green", "caledonians": "green", "jutes": "green", "danes": "green",
+    "brigantes": "red", "irish": "red", "norsemen": "red", "saxons": "red",
+    "belgae": "blue", "picts": "blue", "angles": "blue", "normans": "blue",
+}
+
+# 2-letter codes, used when the ruleset gives none
+NATION_CODES = {
+    "romans": "RO", "romano_british": "RB", "belgae": "BE", "welsh": "WE", "brigantes": "BR",
+    "caledonians": "CA", "picts": "PI", "irish": "IR", "scots": "SC", "norsemen": "NS",
+    "dubliners": "DU", "danes": "DA", "norwegians": "NW", "jutes": "JU", "saxons": "SX",
+    "angles": "AN", "normans": "NO",
+}
+
+SEA = "#cfe3f1"
+SEA_BORDER = "#7fa7c6"
+SEA_TEXT = "#2b5b84"
+LAND = "#f1e8cf"
+HILAND = "#d5c095"
+HILAND_HATCH = "#a98d5c"
+AREA_EDGE = "#7a6a4f"
+REGION_EDGE = "#3d2b1f"
+CONTEXT_LAND = "#dedcd6"
+CONTEXT_EDGE = "#b9b6ae"
+CONTEXT_TEXT = "#8f8b82"
+AREA_TEXT = "#2a2218"
+STRAIT = "#5b3a1a"
+BATTLE = OKABE_ITO["yellow"]
+PANEL = "#faf8f2"
+UNKNOWN_NATION = "#777777"
+
+
+def _get(obj: Any, key: str, default: Any = None) -> Any:
+    if obj is None:
+        return default
+    if isinstance(obj, dict):
+        return obj.get(key, default)
+    return getattr(obj, key, default)
+
+
+def nations_of(ruleset: Any) -> dict:
+    return dict(_get(ruleset, "nations", None) or {})
+
+
+def player_of(nation: str, ruleset: Any = None) -> str | None:
+    """'purple' | 'green' | 'red' | 'blue' (or None for an unknown nation)."""
+    colour = _get(nations_of(ruleset).get(nation), "colour")
+    if isinstance(colour, str) and colour.lower() in PLAYER_COLOURS:
+        return colour.lower()
+    return NATION_PLAYER.get(nation)
+
+
+def nation_colour(nation: str, ruleset: Any = None) -> str:
+    player = player_of(nation, ruleset)
+    if player:
+        return PLAYER_COLOURS[player]
+    colour = _get(nations_of(ruleset).get(nation), "colour")
+    if isinstance(colour, str) and colour.startswith("#") and len(colour) == 7:
+        return colour
+    return UNKNOWN_NATION
+
+
+def nation_code(nation: str, ruleset: Any = None) -> str:
+    code = _get(nations_of(ruleset).get(nation), "code")
+    if isinstance(code, str) and code:
+        return code
+    return NATION_CODES.get(nation, nation[:2].upper())
+
+
+def nation_name(nation: str, ruleset: Any = None) -> str:
+    name = _get(nations_of(ruleset).get(nation), "name")
+    return name if isinstance(name, str) and name else nation.replace("_", " ").title()
+
+
+def text_colour_on(hex_colour: str) -> str:
+    """Black or white, whichever reads better on the given background (WCAG relative luminance)."""
+    rgb = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return "#000000" if (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) else "#ffffff"
+
+
+def hex_to_rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]

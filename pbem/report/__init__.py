@@ -1,0 +1,20 @@
+"""Turn reports: the facts (report.json) and their text (templates/report.txt.j2)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pbem.report.facts import build_report
+from pbem.templating import render
+
+
+def report_text(report: dict[str, Any]) -> str:
+    return render("report.txt.j2", r=report)
+
+
+def report_json(report: dict[str, Any]) -> str:
+    return json.dumps(report, indent=2, sort_keys=True, default=str) + "\n"
+
+
+__all__ = ["build_report", "report_json", "report_text"]
