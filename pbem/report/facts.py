@@ -94,7 +94,7 @@ def battles(rs: Ruleset, events: Sequence[Mapping[str, Any]]) -> list[dict]:
         if t == "battle":
             cur = {"area": ev["area"], "area_name": rs.display(ev["area"]), "attacker": ev["attacker"],
                    "defender": ev["defender"], "attacker_name": rs.display(ev["attacker"]),
-                   "defender_name": rs.display(ev["defender"]), "rounds": [], "notes": [], "outcome": "", "winner": None, "result": ""}
+                   "defender_name": rs.display(ev["defender"]), "rounds": [], "notes": [], "outcome": "", "winner": None, "result": "", "label_pattern": ""}
             out.append(cur)
         elif cur is None:
             continue
@@ -113,6 +113,10 @@ def battles(rs: Ruleset, events: Sequence[Mapping[str, Any]]) -> list[dict]:
                               "lost": lost, "losses": losses,
                               "text": f"{rs.display(nation)} roll {' '.join(map(str, faces))} (lose {lost})"})
             cur["rounds"].append({"n": ev["battle_round"], "sides": sides})
+            first = next((sd["labels"][0] for sd in sides if sd["labels"]), "")
+            if first and not cur.get("label_pattern"):
+                # game/rR/nation/area/[cC/]bB/side/dI: the labels the dice secret is applied to
+                cur["label_pattern"] = first.rsplit("/b", 1)[0] + "/b<round>/<side>/d<die>"
         elif t in ("retreated", "retreat_refused", "leader_killed") and ev.get("area") == cur["area"]:
             cur["notes"].append(describe(rs, ev))
         elif t == "battle_end":
