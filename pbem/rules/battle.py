@@ -9,6 +9,16 @@ Which target each die is aimed at is the roller's choice (8.0 "announce the type
 before each die roll"); by default the engine aims to kill the most: 5s at ordinary armies, 6s at Roman
 armies first (they shield forts), then cavalry, then what is left, forts last. Which of the owner's
 ordinary armies die is the owner's choice (LOSSES orders); the default is raiders first.
+
+Retreats (8.1-8.4), readings where the rules are silent:
+- a DEFEND retreat takes all the defender's armies and cavalry (leaders with them); a fort stays;
+- an attacker retreats group by group to where each group entered from (8.3); which group lost the
+  armies is the owner's choice, which the order language cannot say, so losses come off the groups of
+  the LAST move lines; a group that cannot go back (origin held by another nation, or 5.21) fights on
+  alone, and the others still leave;
+- a raider fighting its way back to sea through a blocked area (8.4) fights that battle to the end.
+Battle rounds are numbered per area and movement cycle across every battle fought there in the turn
+(the label of each die, dice.py), so a second battle in the same area never reuses dice.
 """
 
 from __future__ import annotations
@@ -60,12 +70,16 @@ def fight_all(ctx: TurnContext) -> None:
         ctx.pending_battles.clear()
 
 
-def fight(ctx: TurnContext, area: str) -> None:
+def fight(ctx: TurnContext, area: str, *, may_retreat: bool = True) -> None:
+    """Rule 8.0 — the battle in `area`: the nation whose turn it is against each other nation there.
+
+    `may_retreat=False` (a raider fighting its way back to sea, 8.4): the attacker does not retreat.
+    """
     for defender in [n for n in ctx.state.occupants(area) if n != ctx.nation]:
         own = ctx.state.get(area, ctx.nation)
         if not own or not own.units:
             break
-        _fight_pair(ctx, area, defender)
+        _fight_pair(ctx, area, defender, may_retreat)
     ctx.state.prune()
     if ctx.state.occupants(area) == [ctx.nation]:
         occupy(ctx, area)
@@ -80,7 +94,19 @@ class Side:
         return 1 if self.stack.leaders else 0
 
 
-def _fight_pair(ctx: TurnContext, area: str, defender: str) -> None:
+def _die_round(ctx: TurnContext, area: str) -> int:
+    """The number that labels this round's dice: it keeps counting across every battle fought in the
+    area in this movement cycle, so no two rounds share dice labels (dice.py)."""
+    key = (area, ctx.cycle)
+    ctx.battle_rounds[key] = ctx.battle_rounds.get(key, 0) + 1
+    return ctx.battle_rounds[key]
+
+
+def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = True) -> None:
+    """Rules 8.0-8.1 — rounds of simultaneous dice until one side is gone or retreats.
+
+    After each round the defender may retreat (8.2); if it does not, the attacker may (8.3). Attackers
+    that cannot retreat (their origin is held by another nation, or 5.21) stay and fight again."""
     _rs, state = ctx.rs, ctx.state
     attacker = ctx.nation
     ctx.emit("battle", area=area, attacker=attacker, defender=defender, cycle=ctx.cycle)
@@ -92,15 +118,16 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str) -> None:
         if not a or not a.fighters or not d or not d.fighters:
             break
         br += 1
-        a_faces = _roll(ctx, area, br, attacker, a, d, defender)
-        d_faces = _roll(ctx, area, br, defender, d, a, attacker)
+        dr = _die_round(ctx, area)
+        a_faces = _roll(ctx, area, dr, attacker, a, d, defender)
+        d_faces = _roll(ctx, area, dr, defender, d, a, attacker)
         a_loss = casualties(ctx, area, d_faces, d, defender, a, attacker, defending=False)
         d_loss = casualties(ctx, area, a_faces, a, attacker, d, defender, defending=True)
         a_raiders = a.raiders > 0
         _apply_losses(ctx, area, attacker, a, a_loss, killer=defender, by_raiders=False)
         _apply_losses(ctx, area, defender, d, d_loss, killer=attacker, by_raiders=a_raiders)
         ctx.emit("battle_round", area=area, battle_round=br, cycle=ctx.cycle,
-                 dice={attacker: _labelled(ctx, area, br, attacker, a_faces), defender: _labelled(ctx, area, br, defender, d_faces)},
+                 dice={attacker: _labelled(ctx, area, dr, attacker, a_faces), defender: _labelled(ctx, area, dr, defender, d_faces)},
                  losses={attacker: a_loss, defender: d_loss})
         _leaders_left_alone(ctx, area)
         a = state.get(area, attacker)
@@ -110,9 +137,12 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str) -> None:
         # Rule 8.1 — the defender may retreat; if not, the attacker may.
         if _defender_retreats(ctx, area, defender, br):
             continue
-        if _attacker_retreats(ctx, area, br):
-            outcome = "attacker retreated"
-            break
+        if may_retreat and _attacker_retreats(ctx, area, br):
+            a = state.get(area, attacker)
+            if not a or not a.units:
+                outcome = "attacker retreated"
+                break
+            # 8.3 — the armies whose origin is closed remain in the battle area and fight again
     state.prune()
     a = state.get(area, attacker)
     d = state.get(area, defender)
@@ -278,9 +308,15 @@ def _leaders_left_alone(ctx: TurnContext, area: str) -> None:
 
 
 # --- retreats -----------------------------------------------------------------------------------
+def attacker_groups(ctx: TurnContext, area: str) -> list:
+    """Rule 8.3 — the attacker's groups that entered the battle area in this movement cycle."""
+    return [m for m in ctx.moves if m.dest == area and m.nation == ctx.nation and m.kind != "leader"
+            and m.cycle == ctx.cycle]
+
+
 def attacker_origins(ctx: TurnContext, area: str) -> list[str]:
     """Rule 8.3 — the areas from which the attacker's groups entered the battle area."""
-    return [m.came_from for m in ctx.moves if m.dest == area and m.nation == ctx.nation and m.kind != "leader"]
+    return [m.came_from for m in attacker_groups(ctx, area)]
 
 
 def defender_retreat_problem(ctx: TurnContext, area: str, defender: str, target: str, count: int) -> str:
@@ -300,9 +336,9 @@ def defender_retreat_problem(ctx: TurnContext, area: str, defender: str, target:
             if nb == area:
                 continue
             st = state.get(nb, ctx.nation)
-            if st and st.units:
+            if st and st.fighters:
                 return f"{rs.display(target)} is vacant but next to the attackers in {rs.display(nb)} (8.2)"
-    if not can_add(rs, state, defender, target, count):
+    if not can_add(rs, state, defender, target, count, leaving=area):
         return f"stacking limits in {rs.display(target)} (5.21)"
     return ""
 
@@ -318,9 +354,11 @@ def _defender_retreats(ctx: TurnContext, area: str, defender: str, br: int) -> b
             return False
         if o.after_round is not None and br < o.after_round:
             return False
-        if o.if_outnumbered and d.units >= a.units:
+        if o.if_outnumbered and d.fighters >= a.fighters:
             return False
         count = d.units
+        if not count:
+            return False
         why = defender_retreat_problem(ctx, area, defender, o.to, count)
         if why:
             ctx.emit("retreat_refused", area=area, nation=defender, to=o.to, reason=why)
@@ -345,7 +383,7 @@ def _attacker_retreats(ctx: TurnContext, area: str, br: int) -> bool:
     if not o or o.mode == "fight":
         return False
     a = ctx.state.get(area, ctx.nation)
-    d_units = sum(s.units + int(s.fort) + s.burhs for n, s in ctx.state.areas.get(area, {}).items() if n != ctx.nation)
+    d_units = sum(s.fighters for n, s in ctx.state.areas.get(area, {}).items() if n != ctx.nation)
     if o.mode == "retreat_after" and br < (o.after_round or 1):
         return False
     if o.mode == "retreat_if_outnumbered" and a.fighters >= d_units:
@@ -354,42 +392,48 @@ def _attacker_retreats(ctx: TurnContext, area: str, br: int) -> bool:
 
 
 def retreat_attacker(ctx: TurnContext, area: str) -> bool:
+    """Rule 8.3 — each surviving attacker goes back to the area its group entered from.
+
+    Which group the survivors belong to is the owner's choice (8.3's example); the order language has
+    no words for it, so our reading is: losses come off the groups listed LAST in the orders, the
+    survivors fill the groups in the order of the move lines. A group whose origin holds another
+    nation's army (8.3), or which would break the stacking limits there (5.21), stays and fights on.
+    A group that came from the sea goes back to it: raiders (8.4) and, on the turn of landing,
+    invaders (7.22). Returns True if any unit retreated."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     a = state.get(area, nation)
-    groups = [m for m in ctx.moves if m.dest == area and m.nation == nation and m.kind != "leader"]
-    if not groups:
+    groups = attacker_groups(ctx, area)
+    if not a or not groups:
         return False
-    moved_any = False
-    remaining_cav, remaining_armies = a.cavalry, a.armies
+    remaining = {"cavalry": a.cavalry, "armies": a.armies}
+    went: list[str] = []
     for m in groups:
-        take = min(m.count, remaining_cav if m.kind == "cavalry" else remaining_armies)
+        kind = "cavalry" if m.kind == "cavalry" else "armies"
+        take = min(m.count - m.retreated, remaining[kind])
         if take <= 0:
             continue
+        remaining[kind] -= take
         target = m.came_from
         if rs.is_land(target):
             blocked = any(n != nation for n in state.occupants(target))
-            if blocked or not can_add(rs, state, nation, target, take):
+            if blocked or not can_add(rs, state, nation, target, take, leaving=area):
                 ctx.emit("retreat_refused", area=area, nation=nation, to=target,
                          reason="held by another nation (8.3)" if blocked else "stacking limits (5.21)")
                 continue
-        part = Stack(armies=take if m.kind != "cavalry" else 0, cavalry=take if m.kind == "cavalry" else 0)
-        if m.kind != "cavalry":
+        part = Stack(armies=take if kind == "armies" else 0, cavalry=take if kind == "cavalry" else 0)
+        if kind == "armies":
             part.raiders = min(a.raiders, take)
         _move_units(ctx, area, target, nation, part, whole=False)
-        if m.kind == "cavalry":
-            remaining_cav -= take
-        else:
-            remaining_armies -= take
+        m.retreated += take
         ctx.emit("retreated", area=area, nation=nation, to=target, count=take, side="attacker")
-        moved_any = True
+        went.append(target)
     rest = state.get(area, nation)
-    if rest and not rest.units and rest.leaders:
-        # leaders go with their armies (they moved with them)
-        dest = groups[0].came_from
-        state.stack(dest, nation).leaders.extend(rest.leaders)
+    if went and rest and not rest.units and rest.leaders:
+        # leaders go with their armies (9.1: they moved with them)
+        state.stack(went[0], nation).leaders.extend(rest.leaders)
         rest.leaders.clear()
     state.prune()
-    return moved_any
+    return bool(went)
 
 
 def _move_units(ctx: TurnContext, src: str, dst: str, nation: str, part: Stack, whole: bool = True) -> None:

@@ -23,6 +23,8 @@ class MoveRecord:
     cycle: int
     line: int = 0
     leader: str | None = None
+    retreated: int = 0   # units of this group that have since retreated from its destination (8.3)
+    withdrawal: bool = False   # a raider stepping back along its route after combat (8.4)
 
     @property
     def dest(self) -> str:
@@ -59,6 +61,9 @@ class TurnContext:
     entered: set[str] = field(default_factory=set)     # areas the nation occupied at some time (capture)
     cycle: int = 1
     pending_battles: list[str] = field(default_factory=list)
+    battle_rounds: dict[tuple[str, int], int] = field(default_factory=dict)
+    """(area, cycle) -> battle rounds fought there so far: numbers keep counting across the pairs of a
+    battle and a later battle in the same area (8.4 withdrawal), so every die has its own label."""
 
     @property
     def rs(self) -> Ruleset:

@@ -1,8 +1,14 @@
-"""The end of a nation's turn: raiders withdraw or settle (7.13, 8.4) and overpopulation (6.0)."""
+"""The end of a nation's turn: raiders withdraw or settle (7.13, 8.4) and overpopulation (6.0).
+
+Raiders go back along the route they came by (8.4); where an area of that route holds another nation's
+pieces they step into it and fight until one side is gone (no retreat), then go on to their sea.
+Raid points are cancelled if any raider settles or stays ashore alive (7.13), not by raiders that
+died (7.14).
+"""
 
 from __future__ import annotations
 
-from pbem.rules.context import TurnContext
+from pbem.rules.context import MoveRecord, TurnContext
 from pbem.rules.orders import Disband, Settle, Withdraw
 
 
@@ -46,9 +52,11 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
         for step in route[:-1]:
             if any(n != nation for n in state.occupants(step)):
                 # 8.4: they must retreat into the blocking area and fight there
-                _move_raiders(ctx, here, step)
+                n = _move_raiders(ctx, here, step)
+                ctx.moves.append(MoveRecord(nation, "armies", n, n, (here, step), ctx.cycle, withdrawal=True))
+                ctx.emit("withdrawing", nation=nation, area=here, to=step, armies=n)
                 here = step
-                fight(ctx, step)
+                fight(ctx, step, may_retreat=False)
                 st2 = state.get(step, nation)
                 if st2 and st2.raiders and any(n != nation for n in state.occupants(step)):
                     blocked = True

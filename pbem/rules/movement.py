@@ -2,6 +2,14 @@
 
 One function checks a movement phase's orders and, when asked, carries them out: validation and
 adjudication are the same code. Problems carry the error kinds of ORDERS.md.
+
+Readings where seed 001 is silent (each pinned by a case in tests/cases/classic):
+- an army is a leader's escort (9.1) when it moves on exactly the leader's path in the same cycle;
+- a landing counts as the first move (7.11 (1)); fast units (Romans, cavalry, escorts) may land and
+  move two more (7.24), or take the next sea and then land and move one more;
+- the 5.3 ratio counts forts as armies (10.4) and never leaders (9.0); armies of a nation subject to
+  the mover do not stop it (11.1), for the Angles only in the Brigante areas that submitted (11.2);
+- a leader that ends its move alone in an area held by another nation's armies is eliminated (9.2).
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from pbem.errors import OrderProblem
 from pbem.rules.context import MoveRecord, TurnContext
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
+from pbem.rules.scoring import submitted_area
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
 
@@ -39,10 +48,13 @@ def enemy_armies(state: GameState, area: str, nation: str) -> int:
     return sum(s.fighters for n, s in state.areas.get(area, {}).items() if n != nation)
 
 
-def passable_enemy(state: GameState, area: str, nation: str) -> bool:
-    """Rule 11.1 — Roman armies move freely through areas of nations subject to Rome."""
+def passable_enemy(state: GameState, area: str, nation: str, rs: Ruleset | None = None) -> bool:
+    """Rule 11.1 — Roman armies move freely through areas of nations subject to Rome (and, 11.2, the
+    Angles through the Brigante areas that submitted to them)."""
     others = [n for n, s in state.areas.get(area, {}).items() if n != nation and s.fighters]
-    return bool(others) and all(state.subjects.get(n) == nation for n in others)
+    if rs is None:
+        return bool(others) and all(state.subjects.get(n) == nation for n in others)
+    return bool(others) and all(submitted_area(rs, state, n, area) == nation for n in others)
 
 
 def check_path(rs: Ruleset, state: GameState, nation: str, order: Move, escorted: bool) -> list[OrderProblem]:
@@ -113,8 +125,6 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
         if m.count < 1:
             problems.append(_problem("syntax", m, "the number of units must be at least 1"))
             continue
-        if nation == "romano_british" or nation in state.subjects:
-            pass
         if any(not (rs.is_land(p) or rs.is_sea(p)) for p in m.path):
             problems.append(_problem("unknown-name", m, "unknown place in the path"))
             continue
@@ -162,10 +172,10 @@ def _check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
     if nation == "romano_british" and any(n in ("brigantes", "welsh") for n in others):
         return [_problem("not-now", m, "the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)")]
     for n in others:
-        if state.subjects.get(n) == nation:
-            return [_problem("not-now", m, f"the {rs.nations[n].name} are subject to you: you may pass through but not end there (rule 11.1)")]
-        if state.subjects.get(nation) == n:
-            return [_problem("not-now", m, f"a subject nation cannot attack the {rs.nations[n].name} (rule 11.1)")]
+        if submitted_area(rs, state, n, end) == nation:
+            return [_problem("not-now", m, f"the {rs.nations[n].name} in {rs.display(end)} are subject to you: you may pass through but not end there (rules 11.1, 11.2)")]
+        if submitted_area(rs, state, nation, end) == n:
+            return [_problem("not-now", m, f"a subject nation cannot attack the {rs.nations[n].name} (rules 11.1, 11.2)")]
     return []
 
 
@@ -183,7 +193,7 @@ def _check_enemy_stops(ctx: TurnContext, planned: list[PlannedMove]) -> list[Ord
             if not rs.is_land(area):
                 continue
             enemies = enemy_armies(state, area, nation)
-            if not enemies or passable_enemy(state, area, nation):
+            if not enemies or passable_enemy(state, area, nation, rs):
                 continue
             own_there = state.get(area, nation)
             stopping = stoppers.get(area, 0) + (own_there.units if own_there else 0)
@@ -256,7 +266,22 @@ def execute_cycle(ctx: TurnContext, planned: list[PlannedMove]) -> None:
         for area in m.path[1:]:
             if rs.is_land(area) and m.kind != "leader":
                 enter_area(ctx, area, passing=area != m.path[-1])
+    _lone_leaders_among_enemies(ctx)
     state.prune()
+
+
+def _lone_leaders_among_enemies(ctx: TurnContext) -> None:
+    """Rule 9.2 (our reading where the rules are silent) — a leader that ends its move alone in an area
+    held by another nation's armies cannot fight (9.0) and is eliminated, as if left alone in battle."""
+    state, nation = ctx.state, ctx.nation
+    for area in list(state.areas):
+        own = state.get(area, nation)
+        if not own or own.fighters or not own.leaders:
+            continue
+        armed = [n for n in state.occupants(area) if n != nation]
+        if armed:
+            for ld in list(own.leaders):
+                kill_leader(ctx, area, nation, ld, killer=armed[0])
 
 
 def enter_area(ctx: TurnContext, area: str, passing: bool) -> None:

@@ -1,4 +1,15 @@
-"""Rule 10 — population increase (10.1, 10.2), leaders entering (9.0), arrivals at sea (4.2, 7.0)."""
+"""Rule 10 — population increase (10.1, 10.2), leaders entering (9.0), arrivals at sea (4.2, 7.0).
+
+Readings where seed 001 is silent (each pinned by a case):
+- the invaders of the turn are on the board before the increase is counted (4.0: they are placed in
+  their seas at the start of the game turn), so they are not "unused pieces" for 10.1;
+- an area holding the nation's one unlimited group (5.2) is not "occupied by the maximum number", so
+  10.2 sends a second new army there before doubling up anywhere else;
+- a new army that 5.21 leaves no room for is treated like one with no piece available (10.1): not
+  raised, and at most 2 1/2 of the count is saved;
+- a leader whose Turn Record Chart entry names an area (Offa, Oswiu: data doubt 6) enters only there,
+  and only if the nation holds it (9.0 "special conditions").
+"""
 
 from __future__ import annotations
 
@@ -63,9 +74,17 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
     rest = total - new * rs.c("pop_per_army")
     if new < due:   # no army piece available: at most 2 1/2 saved (10.1)
         rest = min(rest, rs.c("pop_max_saved_without_army"))
+    before = state.units_of(nation)
+    problems = place_new_armies(ctx, nation, new, ctx.own().of(Place))
+    placed = state.units_of(nation) - before
+    if placed < new:
+        # 5.21: no room for the rest under the stacking limits. Our reading: an army that cannot be
+        # placed is treated like one with no piece available (10.1) -- not raised, at most 2 1/2 saved
+        rest = min(total - placed * rs.c("pop_per_army"), rs.c("pop_max_saved_without_army"))
+        new = placed
     state.population[nation] = rest
     ctx.emit("population", nation=nation, saved_before=saved, count=total, new_armies=new, saved=rest)
-    return place_new_armies(ctx, nation, new, ctx.own().of(Place))
+    return problems
 
 
 def placement_areas(ctx: TurnContext, nation: str) -> list[str]:
@@ -131,7 +150,8 @@ def arrivals(ctx: TurnContext) -> None:
             _reinforcements_as_increase(ctx, arr)
             continue
         free = free_armies(ctx, nation)
-        n = min(arr.armies, free)
+        n = max(0, min(arr.armies, free))
+        _danish_shortfall(ctx, arr.armies - n)
         if n <= 0:
             continue
         st = state.stack(arr.sea, nation)
@@ -139,6 +159,15 @@ def arrivals(ctx: TurnContext) -> None:
         if arr.raider:
             st.raiders += n
         ctx.emit("arrived", nation=nation, sea=arr.sea, armies=n, raiders=arr.raider)
+
+
+def _danish_shortfall(ctx: TurnContext, short: int) -> None:
+    """Rule 10.6 — if fewer than six Danes can invade in turn 14, the shortfall is subtracted from the
+    four armies to be withdrawn at the end of that turn."""
+    rs, state = ctx.rs, ctx.state
+    rule = rs.c("danes_withdrawal")
+    if ctx.nation == "danes" and state.round == rule["round"] and short > 0:
+        state.danes_withdraw_shortfall += short
 
 
 def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
@@ -150,8 +179,12 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
         if nat != nation or leader in state.dead_leaders or leader in state.leaders_on_board():
             continue
         places = [a for a, st in state.areas.items() if nation in st and (st[nation].units)]
+        ld = rs.leaders.get(leader)
+        if ld is not None and ld.place_in is not None:
+            # 9.0 "special conditions (noted on the Turn Record Chart) must be met": only there, if held
+            places = [a for a in places if a == ld.place_in]
         if not places:
-            continue   # never played if the nation has been eliminated (9.0)
+            continue   # never played if the nation has been eliminated (9.0), or its condition fails
         o = wanted.get(leader)
         if o and o.area in places:
             area = o.area

@@ -104,6 +104,7 @@ class Nation:
     landing: Landing
     sea_moves: bool                  # False: may not move from sea to sea (7.41, 7.46, 7.49)
     leaders: tuple[Leader, ...]
+    notes: tuple[str, ...] = ()      # rule notes of nations.yaml, for people (landing, submission ...)
 
 
 @dataclass(frozen=True)

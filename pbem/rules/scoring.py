@@ -1,5 +1,9 @@
 """Rule 14 — victory points: captures and kills in the nation's turn (4.5), holdings at the end of the
 scoring rounds (14.2), the Roman Limes (14.4). Every point goes through GameState.score with its reason.
+
+Submitted areas (11.1, 11.2) count for the overlord: every area of a nation subject to Rome, but of
+the Brigantes subject to the Angles only those in Scotland and Galloway ("areas in England (except
+Galloway) ... cannot submit to the Angles").
 """
 
 from __future__ import annotations
@@ -12,6 +16,23 @@ from pbem.rules.state import GameState
 def may_score(state: GameState, nation: str) -> bool:
     """Rule 11.1 — a subject nation cannot receive any victory points."""
     return nation not in state.subjects
+
+
+def submitted_area(rs: Ruleset, state: GameState, nation: str, area: str) -> str | None:
+    """Rules 11.1, 11.2 — the overlord of `nation` if its holding of `area` is under submission.
+
+    To Rome every area of the subject submits (11.1). To the Angles only the Brigante areas in
+    Scotland and Galloway do; "areas in England (except Galloway) ... cannot submit" (11.2), so there
+    the two nations are as free as before.
+    """
+    over = state.subjects.get(nation)
+    if over is None:
+        return None
+    if over == "angles":
+        rule = rs.submission["to_angles"].get(nation)
+        if rule is None or not (rs.region(area) in rule["count_in"] or area in rule["plus"]):
+            return None
+    return over
 
 
 def score_captures(ctx: TurnContext) -> None:
@@ -94,7 +115,7 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
         table = card.hold[occ]
         for area in sorted(table):
             holder = sole_occupant(state, area)
-            if holder == nation or (holder and state.subjects.get(holder) == nation):
+            if holder == nation or (holder and submitted_area(rs, state, holder, area) == nation):
                 state.score(nation, table[area], f"held {rs.display(area)} (scoring turn {state.round})", "hold", None)
                 events.append({"type": "scored", "round": state.round, "nation": nation, "points": table[area],
                                "kind": "hold", "area": area})
@@ -110,7 +131,7 @@ def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
         return
     for area in sorted(card.limes):
         holder = sole_occupant(state, area)
-        if holder == "romans" or (holder and state.subjects.get(holder) == "romans"):
+        if holder == "romans" or (holder and submitted_area(rs, state, holder, area) == "romans"):
             state.score("romans", card.limes[area], f"Limes: {rs.display(area)}", "limes", None)
             events.append({"type": "scored", "round": state.round, "nation": "romans",
                            "points": card.limes[area], "kind": "limes", "area": area})

@@ -46,10 +46,15 @@ def stacking_ok(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> bool:
     return not over_limit(rs, nation, counts)
 
 
-def can_add(rs: Ruleset, state: GameState, nation: str, area: str, n: int = 1) -> bool:
-    """Rule 5.21 — may `n` more of the nation's armies stand in `area` without breaking 5.2?"""
+def can_add(rs: Ruleset, state: GameState, nation: str, area: str, n: int = 1, leaving: str | None = None) -> bool:
+    """Rule 5.21 — may `n` more of the nation's armies stand in `area` without breaking 5.2?
+
+    `leaving`: the area those armies come from (a retreat), which no longer counts them.
+    """
     if not rs.is_land(area):
         return True
     counts = land_counts(rs, state, nation)
+    if leaving is not None and leaving in counts:
+        counts[leaving] = max(0, counts[leaving] - n)
     counts[area] = counts.get(area, 0) + n
-    return stacking_ok(rs, nation, counts)
+    return stacking_ok(rs, nation, {a: c for a, c in counts.items() if c > 0})

@@ -34,6 +34,9 @@ class Stack:
     def empty(self) -> bool:
         return not (self.armies or self.cavalry or self.fort or self.burhs or self.leaders)
 
+    def copy(self) -> Stack:
+        return Stack(self.armies, self.cavalry, self.raiders, self.fort, self.burhs, list(self.leaders))
+
     def to_dict(self) -> dict[str, Any] | int:
         if not (self.cavalry or self.raiders or self.fort or self.burhs or self.leaders):
             return self.armies
@@ -70,6 +73,28 @@ class Stack:
         return cls(armies=armies, cavalry=int(d.get("cavalry", 0)), raiders=int(raiders),
                    fort=bool(d.get("fort", False)), burhs=int(d.get("burhs", 0)),
                    leaders=list(d.get("leaders", []) or []))
+
+
+_IMMUTABLE = (str, int, float, bool, type(None), tuple, frozenset)
+_COPIED = frozenset({"areas", "population", "vp", "ledger", "forts_built", "captured", "raided_from", "subjects",
+                     "roman_permission", "kings", "dead_leaders", "leader_killed_by", "standing"})
+
+
+def _plain_copy(x: Any) -> Any:
+    """Deep copy of plain data (dicts, lists, sets of scalars); anything else goes to copy.deepcopy."""
+    t = type(x)
+    if t is dict:
+        return {k: (v if type(v) in _SCALARS else _plain_copy(v)) for k, v in x.items()}
+    if t is list:
+        return [v if type(v) in _SCALARS else _plain_copy(v) for v in x]
+    if t in _SCALARS:
+        return x
+    if t is set:
+        return set(x)
+    return copy.deepcopy(x)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 @dataclass
@@ -144,7 +169,33 @@ class GameState:
                             "reason": reason, "turn": nation_turn or self.next_nation})
 
     def copy(self) -> GameState:
-        return copy.deepcopy(self)
+        """A deep copy, written out by hand (copy.deepcopy was the engine's hot spot): every container
+        is new; the leaves (str, int, float, bool, None) are shared, which is safe as they are immutable."""
+        new = GameState.__new__(GameState)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d["areas"] = {a: {n: s.copy() for n, s in st.items()} for a, st in self.areas.items()}
+        d["population"] = dict(self.population)
+        d["vp"] = dict(self.vp)
+        ledger = self.ledger
+        if {type(v) for e in ledger for v in e.values()} <= _SCALARS:   # the usual flat entries: fast path
+            d["ledger"] = [e.copy() for e in ledger]
+        else:
+            d["ledger"] = [_plain_copy(e) for e in ledger]
+        d["forts_built"] = set(self.forts_built)
+        d["captured"] = {k: set(v) for k, v in self.captured.items()}
+        d["raided_from"] = dict(self.raided_from)
+        d["subjects"] = dict(self.subjects)
+        d["roman_permission"] = set(self.roman_permission)
+        d["kings"] = list(self.kings)
+        d["dead_leaders"] = set(self.dead_leaders)
+        d["leader_killed_by"] = dict(self.leader_killed_by)
+        d["standing"] = {k: _plain_copy(v) for k, v in self.standing.items()}
+        for k, v in d.items():
+            # a field added later without a line above is still copied deeply
+            if k not in _COPIED and not isinstance(v, _IMMUTABLE):
+                d[k] = copy.deepcopy(v)
+        return new
 
     # --- serialisation ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

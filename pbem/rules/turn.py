@@ -14,7 +14,7 @@ from pbem.errors import OrderProblem
 from pbem.rules import battle, endturn, kingship, movement, population, scoring
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
-from pbem.rules.orders import Move, NationOrders, Stay, Submit, order_to_dict, standing_key
+from pbem.rules.orders import Disband, Move, NationOrders, Stay, Submit, order_to_dict, standing_key
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState, Stack
 
@@ -66,7 +66,9 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
             return TurnResult(state, [], problems)
         if stop == "after_population":
             return TurnResult(ctx.state, ctx.events, problems)
-    _submission(ctx)
+    problems += _submission(ctx)
+    if problems and strict:
+        return TurnResult(state, [], problems)
     own = ctx.own()
     n_cycles = cycles(rs, ctx.state, nation)
     moves = own.of(Move)
@@ -100,15 +102,20 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
 
 
 def end_of_nation_turn(ctx: TurnContext) -> None:
-    """Raider withdrawal (7.13), victory points (4.5), overpopulation (6.0), Danish specials (10.6, 12.4)."""
+    """Raider withdrawal (7.13), victory points (4.5), the Danish turn-14 specials (12.4 Canute, then
+    10.6 withdrawal), overpopulation (6.0) last: the rules give no order for the turn-14 steps; we judge
+    Canute on the position the Danes made and count overpopulation on what stays in Britain."""
     all_back = endturn.withdraw_raiders(ctx)
     ctx.state.raided_from.pop(ctx.nation, None)
     scoring.score_captures(ctx)
     scoring.score_kills(ctx, all_back)
-    endturn.overpopulation(ctx)
     if ctx.nation == "danes" and ctx.state.round == ctx.rs.c("danes_withdrawal")["round"]:
+        # 12.4 is judged on the position the Danish turn made, before the armies of 10.6 go home;
+        # overpopulation (6.0) is then counted on what stays (our reading: the rules give no order)
         kingship.canute(ctx.rs, ctx.state, ctx.events)
         _danish_withdrawal(ctx)
+        ctx.state.danes_withdraw_shortfall = 0
+    endturn.overpopulation(ctx)
 
 
 def _keep_standing_orders(ctx: TurnContext) -> None:
@@ -132,29 +139,36 @@ def _roman_reinforcements(ctx: TurnContext) -> None:
     if ctx.nation != "romans" or state.round not in rs.c("roman_reinforce_rounds"):
         return
     have, _ = population.pieces_in_play(ctx, "romans")
-    if not have and not state.areas_of("romans"):
-        return
     n = max(0, rs.c("roman_reinforce_to") - have)
     if n:
         state.stack("english_channel", "romans").armies += n
         ctx.emit("reinforced", nation="romans", sea="english_channel", armies=n)
 
 
-def _submission(ctx: TurnContext) -> None:
+def _submission(ctx: TurnContext) -> list[OrderProblem]:
     """Rules 11.1, 11.2 — SUBMIT TO Romans/Angles when under the area threshold."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    problems: list[OrderProblem] = []
     for o in ctx.own().of(Submit):
-        if can_submit(rs, state, nation, o.to):
-            state.subjects[nation] = o.to
-            ctx.emit("submitted", nation=nation, to=o.to)
-            if o.to == "romans":
-                card = rs.vp.get("romans")
-                taken = state.captured.setdefault("romans", set())
-                for area in state.areas_of(nation):
-                    for _rounds, table in (card.capture if card else ()):
-                        if area in table and area not in taken:
-                            taken.add(area)
-                            state.score("romans", table[area], f"{rs.display(nation)} submitted: {rs.display(area)}", "capture", nation)
+        if state.subjects.get(nation) == o.to:
+            continue
+        if not can_submit(rs, state, nation, o.to):
+            problems.append(OrderProblem("not-now", o.line, o.text,
+                                         f"the {rs.nations[nation].name} may not submit to the {rs.display(o.to)} now (rules 11.1, 11.2)",
+                                         "to Rome: Welsh under 5 areas, Brigantes under 4, Picts under 3, while Roman armies are on the board; "
+                                         "Brigantes to the Angles: under 3 areas in Scotland and Galloway, before turn 12"))
+            continue
+        state.subjects[nation] = o.to
+        ctx.emit("submitted", nation=nation, to=o.to)
+        if o.to == "romans":
+            card = rs.vp.get("romans")
+            taken = state.captured.setdefault("romans", set())
+            for area in state.areas_of(nation):
+                for _rounds, table in (card.capture if card else ()):
+                    if area in table and area not in taken:
+                        taken.add(area)
+                        state.score("romans", table[area], f"{rs.display(nation)} submitted: {rs.display(area)}", "capture", nation)
+    return problems
 
 
 def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
@@ -175,12 +189,16 @@ def _danish_withdrawal(ctx: TurnContext) -> None:
     rs, state = ctx.rs, ctx.state
     n = max(0, rs.c("danes_withdrawal")["armies"] - state.danes_withdraw_shortfall)
     removed = {}
+    prefs = [a for o in ctx.own().of(Disband) for a in o.areas]   # the owner's choice, as for 6.0
     while n > 0:
         areas = [a for a in state.areas_of("danes") if state.areas[a]["danes"].armies]
         if not areas:
             break
-        area = max(areas, key=lambda a: (state.areas[a]["danes"].armies, a))
-        state.areas[area]["danes"].armies -= 1
+        chosen = [a for a in prefs if a in areas and (rs.is_sea(a) or state.areas[a]["danes"].units > 1)]
+        area = chosen[0] if chosen else max(areas, key=lambda a: (state.areas[a]["danes"].armies, a))
+        st = state.areas[area]["danes"]
+        st.armies -= 1
+        st.raiders = min(st.raiders, st.armies)
         removed[area] = removed.get(area, 0) + 1
         n -= 1
     for leader, area in state.leaders_on_board("danes").items():
@@ -200,6 +218,8 @@ def has_something_to_do(rs: Ruleset, state: GameState, nation: str) -> bool:
         return True
     if nation == "romano_british" and state.round == rs.c("romano_british_reinforcement_round"):
         return True
+    if nation == "romans" and state.round in rs.c("roman_reinforce_rounds"):
+        return True   # 10.3: reinforced up to 10 armies even if none is left
     return False
 
 
