@@ -70,7 +70,8 @@ class OrderProblem:
         where = f"line {self.line}: " if self.line else ""
         quoted = f'"{self.text}": ' if self.text else ""
         tail = f" {self.hint}" if self.hint else ""
-        return f"{where}{quoted}{self.kind}: {self.message}.{tail}".replace("..", ".")
+        message = self.message if self.message.endswith((".", "!", "?")) else self.message + "."
+        return f"{where}{quoted}{self.kind}: {message}{tail}"
 
 
 class OrderError(PbemError):

@@ -1,0 +1,270 @@
+"""Names players write -> ruleset ids (areas, seas, nations, leaders).
+
+Matching (ORDERS.md "Area and sea names ..."), case-insensitive, in tiers; the first tier with any
+match decides, and more than one match there is an ambiguous name:
+
+1. exact: the id (`south_mercia`, also written `south mercia` / `south-mercia`), the display name, or a
+   documented alias (`S. Mercia`, `S Mercia`, `Harald`); dots, hyphens, underscores, quotes and spacing
+   do not matter (`Romano British`, `romano-british`, `NorthMercia`);
+2. an unambiguous prefix of at least 4 letters of one of those (`Wess`, `Atlan`);
+3. a word of at least 4 letters that starts a word of the name (`Hardrada`, `Ocean`; `Mercia` is
+   ambiguous and the error names North Mercia and South Mercia).
+
+Tiers 1 and 2 are those of the project's shared resolver, pbem.data.names (used when it is there);
+this module adds squashed spelling (`NorthMercia`), the word tier 3, the parser's error wording and a
+per-ruleset memo. Nothing matching is an `unknown-name` error with a did-you-mean (difflib) hint.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from pbem.errors import PbemError
+
+try:   # the shared resolver (pbem/data/names.py); this module works without it
+    from pbem.data import names as _shared
+except ImportError:  # pragma: no cover
+    _shared = None
+
+KINDS = ("area", "sea", "nation", "leader")
+PLACE = ("area", "sea")
+
+_KIND_WORDS = {"area": "area", "sea": "sea", "nation": "nation", "leader": "leader"}
+_TRANSLIT = str.maketrans({"æ": "ae", "Æ": "ae", "ð": "d", "Ð": "d", "þ": "th", "Þ": "th", "ø": "o", "Ø": "o"})
+_SEP = re.compile(r"[\s._\-'\"`‘’“”/]+")
+_MIN_PREFIX = 4
+
+
+def normalize(text: str) -> str:
+    """Lower case, accents off, punctuation/underscores/hyphens as single spaces."""
+    s = unicodedata.normalize("NFKD", str(text).translate(_TRANSLIT))
+    s = "".join(c for c in s if not unicodedata.combining(c))
+    return _SEP.sub(" ", s.casefold()).strip()
+
+
+def _squash(s: str) -> str:
+    return s.replace(" ", "")
+
+
+class NameProblem(PbemError):
+    """A name that matches nothing (`unknown-name`) or more than one thing (`ambiguous-name`)."""
+
+    def __init__(self, kind: str, text: str, message: str, hint: str = "",
+                 candidates: tuple[str, ...] = ()) -> None:
+        super().__init__(message, hint=hint)
+        self.kind = kind
+        self.text = text
+        self.candidates = candidates
+
+
+class UnknownName(NameProblem):
+    def __init__(self, text: str, message: str, hint: str = "", candidates: tuple[str, ...] = ()) -> None:
+        super().__init__("unknown-name", text, message, hint, candidates)
+
+
+class AmbiguousName(NameProblem):
+    def __init__(self, text: str, message: str, hint: str = "", candidates: tuple[str, ...] = ()) -> None:
+        super().__init__("ambiguous-name", text, message, hint, candidates)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    key: str          # normalized
+    ident: str
+    kind: str
+    display: str
+    squashed: str     # normalized without spaces
+    words: tuple[str, ...]   # the words after the first
+
+
+class _Index:
+    def __init__(self, ruleset) -> None:
+        self.entries: dict[str, list[_Entry]] = {k: [] for k in KINDS}
+        self.display: dict[tuple[str, str], str] = {}
+        self.kind_of: dict[str, str] = {}
+        tables = {"area": ruleset.areas, "sea": ruleset.seas, "nation": ruleset.nations, "leader": ruleset.leaders}
+        for kind, table in tables.items():
+            for ident, obj in table.items():
+                self.display[(kind, ident)] = obj.name
+                self.kind_of.setdefault(ident, kind)
+                keys = {normalize(ident), normalize(obj.name)}
+                keys.update(normalize(a) for a in getattr(obj, "aliases", ()) or ())
+                for k in sorted(keys):
+                    if k:
+                        self.entries[kind].append(_Entry(k, ident, kind, obj.name, _squash(k), tuple(k.split(" ")[1:])))
+        # exact lookups: normalized or squashed key -> entries
+        self.exact: dict[str, list[_Entry]] = {}
+        for kind in KINDS:
+            for e in self.entries[kind]:
+                for k in {e.key, e.squashed}:
+                    self.exact.setdefault(k, []).append(e)
+        self.by_kinds: dict[tuple[str, ...], list[_Entry]] = {}
+        self.memo: dict[tuple[str, tuple[str, ...]], list[tuple[str, str]]] = {}
+
+
+_cache: dict[int, tuple[object, _Index]] = {}
+
+
+def _index(ruleset) -> _Index:
+    hit = _cache.get(id(ruleset))
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
+    if len(_cache) > 32:
+        _cache.clear()
+    idx = _Index(ruleset)
+    _cache[id(ruleset)] = (ruleset, idx)
+    return idx
+
+
+def describe_kinds(kinds: Iterable[str]) -> str:
+    kinds = tuple(kinds)
+    if set(kinds) == set(PLACE):
+        return "area or sea"
+    words = [_KIND_WORDS.get(k, k) for k in kinds]
+    return " or ".join(words) if words else "name"
+
+
+def _check_kinds(kinds: str | Iterable[str]) -> tuple[str, ...]:
+    if isinstance(kinds, str):
+        kinds = (kinds,)
+    kinds = tuple(kinds)
+    for k in kinds:
+        if k not in KINDS:
+            raise ValueError(f"unknown name kind {k!r}")
+    return kinds
+
+
+def _pick(ids: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
+    return sorted(ids, key=lambda k: ids[k])
+
+
+def match(ruleset, text: str, kinds: str | Iterable[str] = PLACE) -> list[tuple[str, str]]:
+    """All (kind, id) the text could mean in the first tier that matches anything (see module doc)."""
+    kinds = _check_kinds(kinds)
+    q = normalize(text)
+    if not q:
+        return []
+    idx = _index(ruleset)
+    memo_key = (q, kinds)
+    if memo_key in idx.memo:
+        return list(idx.memo[memo_key])
+    found = _shared_match(ruleset, idx, text, kinds) or _match(idx, q, kinds)
+    if len(idx.memo) > 4096:
+        idx.memo.clear()
+    idx.memo[memo_key] = found
+    return list(found)
+
+
+def _shared_match(ruleset, idx: _Index, text: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
+    fn = getattr(_shared, "matches", None)
+    if fn is None:
+        return []
+    try:
+        ids = fn(ruleset, text, kinds)
+    except (PbemError, ValueError, TypeError):
+        return []
+    found = {(idx.kind_of[i], i): idx.display[(idx.kind_of[i], i)] for i in ids if i in idx.kind_of}
+    return _pick(found)
+
+
+def _match(idx: _Index, q: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
+    sq = _squash(q)
+    hits = idx.exact.get(q, []) + idx.exact.get(sq, [])
+    found = {(e.kind, e.ident): e.display for e in hits if e.kind in kinds}
+    if found:
+        return _pick(found)
+    if sum(c.isalnum() for c in q) < _MIN_PREFIX:
+        return []
+    entries = idx.by_kinds.get(kinds)
+    if entries is None:
+        entries = idx.by_kinds[kinds] = [e for k in kinds for e in idx.entries[k]]
+    found = {(e.kind, e.ident): e.display for e in entries if e.squashed.startswith(sq)}
+    if found:
+        return _pick(found)
+    if " " not in q:
+        found = {(e.kind, e.ident): e.display for e in entries
+                 if any(w.startswith(q) for w in e.words)}
+    return _pick(found)
+
+
+def suggestions(ruleset, text: str, kinds: str | Iterable[str] = PLACE, n: int = 3) -> list[str]:
+    """Display names close to `text` (difflib), best first."""
+    kinds = _check_kinds(kinds)
+    q = normalize(text)
+    if not q:
+        return []
+    idx = _index(ruleset)
+    by_key: dict[str, str] = {}
+    for k in kinds:
+        for e in idx.entries[k]:
+            by_key.setdefault(e.key, e.display)
+    out: list[str] = []
+    for key in difflib.get_close_matches(q[:60], list(by_key), n=n * 3, cutoff=0.6):
+        if by_key[key] not in out:
+            out.append(by_key[key])
+    return out[:n]
+
+
+def resolve(ruleset, text: str, kinds: str | Iterable[str] = PLACE, *, suggest: bool = True) -> str:
+    """The id `text` names among `kinds` ("area", "sea", "nation", "leader").
+
+    `suggest=False` skips the did-you-mean search (for very long inputs).
+
+    Raises UnknownName / AmbiguousName (both NameProblem, a PbemError with `.kind` of ORDERS.md,
+    `.message`, `.hint` and `.candidates`, display names).
+    """
+    kinds = _check_kinds(kinds)
+    what = describe_kinds(kinds)
+    shown = " ".join(str(text).split())
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    found = match(ruleset, text, kinds)
+    if len(found) == 1:
+        return found[0][1]
+    idx = _index(ruleset)
+    if found:
+        names = tuple(idx.display[f] for f in found)
+        return _raise_ambiguous(shown, what, names)
+    article = "an" if what[0] in "aeiou" else "a"
+    if not normalize(text):
+        raise UnknownName(shown, f"the name of {article} {what} is missing")
+    near = tuple(suggestions(ruleset, text, kinds)) if suggest else ()
+    hint = f"Did you mean {_or(near)}?" if near else _all_names(ruleset, kinds)
+    other = [k for k in KINDS if k not in kinds]
+    elsewhere = match(ruleset, text, other) if other else []
+    if len(elsewhere) == 1:
+        k, ident = elsewhere[0]
+        msg = f"{idx.display[(k, ident)]} is {'an' if k == 'area' else 'a'} {_KIND_WORDS[k]}, not {article} {what}"
+        raise UnknownName(shown, msg, hint, near)
+    raise UnknownName(shown, f"there is no {what} called '{shown}'", hint, near)
+
+
+def _raise_ambiguous(shown: str, what: str, names: tuple[str, ...]) -> str:
+    raise AmbiguousName(shown, f"'{shown}' matches more than one {what}: {', '.join(names)}",
+                        f"Write one of: {', '.join(names)}.", names)
+
+
+def _all_names(ruleset, kinds: tuple[str, ...]) -> str:
+    if kinds == ("nation",):
+        return "The nations are: " + ", ".join(n.name for n in ruleset.nations.values()) + "."
+    if kinds == ("leader",):
+        return "The leaders are: " + ", ".join(ld.name for ld in ruleset.leaders.values()) + "."
+    if kinds == ("sea",):
+        return "The seas are: " + ", ".join(x.name for x in ruleset.seas.values()) + "."
+    return "Write the name as it is printed on the map."
+
+
+def _or(names: Iterable[str]) -> str:
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def display(ruleset, ident: str) -> str:
+    """The display name of an id (the id itself if unknown)."""
+    return ruleset.display(ident)

@@ -1,0 +1,129 @@
+"""The answer to an orders message: orders read back, OK or errors, what is missing, the deadline.
+
+Rendered with jinja2 (StrictUndefined) from `reply.txt.j2`, found in the `templates/` folder next to
+the package (a source checkout) or else in the package data `pbem/templates/` (an installed package).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+import jinja2
+
+import pbem
+from pbem.errors import OrderProblem, PbemError
+from pbem.orders.check import CheckResult
+from pbem.orders.hygiene import quote
+from pbem.rules.orders import GameLine, NationLine, TokenLine
+
+MAX_PROBLEMS = 100   # a reply lists at most this many problems (a pasted novel should not come back whole)
+MAX_LINES = 400      # ... and at most this many lines
+
+
+def _local_template_dirs() -> list[Path]:
+    pkg = Path(pbem.__file__).resolve().parent
+    candidates = [pkg.parent / "templates", pkg / "templates"]
+    return [p for p in candidates if p.is_dir()]
+
+
+@functools.lru_cache(maxsize=4)
+def _local_environment(dirs: tuple[str, ...] | None = None) -> jinja2.Environment:
+    paths = list(dirs) if dirs else [str(p) for p in _local_template_dirs()]
+    if not paths:
+        raise PbemError("the reply templates are missing",
+                        hint="expected a templates/ folder next to the pbem package or in it")
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(paths), undefined=jinja2.StrictUndefined,
+                              autoescape=False, keep_trailing_newline=True, trim_blocks=True,
+                              lstrip_blocks=True)
+
+
+try:   # the project's shared jinja2 environment (same settings), when it is there
+    from pbem.templating import environment, template_dirs
+except ImportError:  # pragma: no cover
+    environment, template_dirs = _local_environment, _local_template_dirs
+
+
+def _problem(p: OrderProblem) -> dict:
+    return {"kind": p.kind, "line": p.line, "text": quote(p.text) if p.text else "",
+            "message": _sentence(p.message), "hint": p.hint}
+
+
+def _differs(canonical: str, text: str) -> bool:
+    return " ".join(canonical.split()).casefold() != " ".join(text.split("#", 1)[0].split()).casefold()
+
+
+def _sentence(s: str) -> str:
+    s = s.strip()
+    return s if not s or s.endswith(("?", "!", ".")) else s + "."
+
+
+def _deadline(deadline) -> str:
+    if deadline is None:
+        return ""
+    if isinstance(deadline, datetime):
+        s = deadline.strftime("%Y-%m-%d %H:%M")
+        tz = deadline.strftime("%Z")
+        return f"{s} {tz}".strip() if tz else s
+    return str(deadline)
+
+
+def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), deadline=None,
+                  game: str | None = None, max_problems: int = MAX_PROBLEMS,
+                  max_lines: int = MAX_LINES) -> dict:
+    sections: list[dict] = []
+    shown_problems = 0
+    shown_lines = 0
+    hidden = 0
+    hidden_lines = 0
+    current = object()
+    for ln in result.lines:
+        if isinstance(ln.order, (GameLine, TokenLine)) and not ln.problems:
+            continue
+        if isinstance(ln.order, NationLine) and not ln.problems:
+            continue
+        if ln.nation != current:
+            current = ln.nation
+            sections.append({"nation": ruleset.display(ln.nation) if ln.nation else "", "lines": []})
+        if shown_lines >= max_lines or (ln.problems and shown_problems >= max_problems):
+            hidden_lines += 1
+            hidden += len(ln.problems)
+            continue
+        probs = [_problem(p) for p in ln.problems]
+        shown_problems += len(probs)
+        shown_lines += 1
+        sections[-1]["lines"].append({
+            "line": ln.line, "ok": ln.ok,
+            "shown": ln.canonical if ln.ok else quote(ln.text),
+            "read_as": ln.canonical if (ln.canonical and not ln.ok and _differs(ln.canonical, ln.text)) else "",
+            "problems": probs,
+        })
+    general = [_problem(p) for p in result.general]
+    orders = [ln for ln in result.lines if ln.order is not None
+              and not isinstance(ln.order, (GameLine, TokenLine, NationLine))]
+    return {
+        "game": game if game is not None else (result.game or ""),
+        "nations": [ruleset.display(n) for n in result.nations],
+        "sections": [s for s in sections if s["lines"]],
+        "general": general,
+        "ok": result.ok,
+        "validated": result.validated,
+        "n_lines": len(orders),
+        "n_bad": sum(1 for ln in result.lines if ln.problems),
+        "hidden": hidden,
+        "hidden_lines": hidden_lines,
+        "missing": list(missing),
+        "deadline": _deadline(deadline),
+    }
+
+
+def render_reply(result: CheckResult, ruleset, *, missing: Sequence[str] = (), deadline=None,
+                 game: str | None = None, template: str = "reply.txt.j2",
+                 max_problems: int = MAX_PROBLEMS, max_lines: int = MAX_LINES) -> str:
+    """The reply text for a checked message (see templates/reply.txt.j2)."""
+    ctx = reply_context(result, ruleset, missing=missing, deadline=deadline, game=game,
+                        max_problems=max_problems, max_lines=max_lines)
+    text = environment().get_template(template).render(**ctx)
+    return text.encode("utf-8", "replace").decode("utf-8")

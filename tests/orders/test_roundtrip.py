@@ -1,0 +1,117 @@
+"""canonical(order) parses back to an equal order, for generated orders of every type."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pbem.data.loader import load
+from pbem.orders.canonical import canonical, canonical_lines, canonical_text
+from pbem.orders.parser import parse_message
+from pbem.rules.orders import (
+    LOSS_PREFERENCES,
+    Attack,
+    Battles,
+    ClearDefend,
+    Defend,
+    Disband,
+    Losses,
+    Move,
+    NationOrders,
+    Pass,
+    Place,
+    PlaceLeader,
+    SecondMovement,
+    Settle,
+    Stay,
+    Submit,
+    Vote,
+    Withdraw,
+)
+
+RS = load("classic")
+AREAS = st.sampled_from(sorted(RS.areas))
+SEAS = st.sampled_from(sorted(RS.seas))
+PLACES = st.sampled_from(sorted(RS.areas) + sorted(RS.seas))
+NATIONS = st.sampled_from(sorted(RS.nations))
+LEADERS = st.sampled_from(sorted(RS.leaders))
+COUNTS = st.integers(1, 99)
+ROUNDS = st.integers(1, 99)
+AREA_OR_ALL = st.one_of(AREAS, st.just("all"))
+PATHS = st.lists(PLACES, min_size=2, max_size=5).map(tuple)
+AREA_LISTS = st.lists(AREAS, min_size=1, max_size=5).map(tuple)
+
+MOVES = st.one_of(
+    st.builds(Move, count=COUNTS, kind=st.just("armies"), path=PATHS),
+    st.builds(Move, count=COUNTS, kind=st.just("cavalry"), path=PATHS),
+    st.builds(Move, count=st.just(1), kind=st.just("leader"), path=PATHS, leader=LEADERS),
+)
+ORDERS = st.one_of(
+    MOVES,
+    st.builds(Place, areas=AREA_LISTS),
+    st.builds(PlaceLeader, leader=LEADERS, area=AREAS),
+    st.builds(Stay, count=COUNTS, sea=SEAS),
+    st.builds(Battles, areas=AREA_LISTS),
+    st.builds(Attack, area=PLACES, mode=st.just("fight")),
+    st.builds(Attack, area=PLACES, mode=st.just("retreat_after"), after_round=ROUNDS),
+    st.builds(Attack, area=PLACES, mode=st.just("retreat_if_outnumbered")),
+    st.builds(Withdraw, area=AREAS),
+    st.builds(Settle, area=AREAS),
+    st.builds(Disband, areas=AREA_LISTS),
+    st.builds(Vote, nation=NATIONS),
+    st.builds(Submit, to=NATIONS),
+    st.just(Pass()),
+    st.builds(Defend, area=AREA_OR_ALL, hold=st.just(True)),
+    st.builds(Defend, area=AREA_OR_ALL, hold=st.just(False), to=AREAS, if_outnumbered=st.booleans(),
+              after_round=st.one_of(st.none(), ROUNDS)),
+    st.builds(ClearDefend, area=AREA_OR_ALL),
+    st.builds(Losses, area=AREA_OR_ALL, preference=st.sampled_from(LOSS_PREFERENCES)),
+)
+
+
+def _parse_one(text: str):
+    pm = parse_message(text, RS, default_nation="saxons")
+    assert pm.problems == [], (text, [p.describe() for p in pm.problems])
+    (o,) = pm.sections[0].orders
+    return o
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ORDERS)
+def test_canonical_round_trip(order):
+    text = canonical(order, RS)
+    assert _parse_one(text) == order
+    # and the canonical form is a fixed point
+    assert canonical(_parse_one(text), RS) == text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(ORDERS, max_size=6), st.lists(MOVES, max_size=4), NATIONS)
+def test_nation_orders_round_trip(first, second, nation):
+    orders = [o for o in first if not isinstance(o, SecondMovement)]
+    if second:
+        orders += [SecondMovement()] + [Move(count=m.count, kind=m.kind, path=m.path, leader=m.leader, cycle=2)
+                                        for m in second]
+    text = canonical_text([NationOrders(nation, orders)], RS)
+    pm = parse_message(text, RS)
+    assert pm.problems == []
+    if orders:
+        assert [s.nation for s in pm.sections] == [nation]
+        assert pm.sections[0].orders == orders
+        assert [m.cycle for m in pm.sections[0].of(Move)] == [m.cycle for m in orders if isinstance(m, Move)]
+
+
+def test_canonical_lines_put_in_second_movement():
+    m2 = Move(count=2, kind="armies", path=("essex", "kent"), cycle=2)
+    assert canonical_lines([m2], RS) == ["SECOND MOVEMENT", "2 Essex -> Kent"]
+
+
+def test_canonical_examples():
+    assert canonical(Move(count=3, kind="armies", path=("essex", "suffolk")), RS) == "3 Essex -> Suffolk"
+    assert canonical(Move(count=2, kind="cavalry", path=("york", "lindsey")), RS) == "2 cavalry York -> Lindsey"
+    assert canonical(Move(count=1, kind="leader", leader="egbert", path=("sussex", "downlands")), RS) \
+        == "Egbert Sussex -> Downlands"
+    assert canonical(Defend(area="north_mercia", hold=False, to="hwicce", after_round=1), RS) \
+        == "DEFEND North Mercia: RETREAT TO Hwicce AFTER ROUND 1"
+    assert canonical(Losses(area="all", preference="cavalry_last"), RS) == "LOSSES ALL: CAVALRY LAST"
+    assert canonical(Vote(nation="romano_british"), RS) == "VOTE Romano-British"
