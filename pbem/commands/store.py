@@ -1,0 +1,170 @@
+"""Game-store commands: new, status, replay, export, import, reveal, verify-dice."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from pbem.errors import GameError
+
+GAMES_DIR = click.option("--dir", "games_dir", default="games", show_default=True, metavar="GAMES_DIR",
+                         help="Directory holding the games (a GAME argument may also be a path).")
+
+
+def _open(game: str, games_dir: str):
+    from pbem.store.game import Game, resolve_game
+
+    return Game.open(resolve_game(game, games_dir))
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--ruleset", default="classic", show_default=True)
+@click.option("--players", "n_players", type=int, default=4, show_default=True, help="Number of players.")
+@click.option("--player", "player_specs", multiple=True, metavar="NAME=ADDRESS",
+              help="Name a player (in colour order); repeat. Unnamed players are named after their colour.")
+@click.option("--moderator", default="moderator@localhost", show_default=True, metavar="ADDRESS")
+@GAMES_DIR
+def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...], moderator: str, games_dir: str) -> None:
+    """Create a game: settings, start position (rule 3.0), dice secret, tokens."""
+    from pbem.store.game import create_game, parse_player_spec
+
+    specs = [parse_player_spec(s) for s in player_specs]
+    game = create_game(games_dir, game_id, ruleset=ruleset, players=n_players, player_specs=specs, moderator=moderator)
+    created = game.entry(1)
+    rs = game.ruleset()
+    click.echo(f"created {game.path} ({rs.name}, {n_players} players)")
+    if not str(created.get("start", "")).startswith("pbem.rules.turn"):
+        click.echo(f"warning: start position from {created.get('start')}", err=True)
+    click.echo(f"dice commitment: {game.commitment}")
+    click.echo("  (publish it in the first report; `pbem reveal` shows the secret when the game is over)")
+    click.echo("players (send each their token privately):")
+    for p in game.players():
+        nations = ", ".join(rs.display(n) for n in p["nations"])
+        click.echo(f"  {p['name']} <{p['address']}> ({p.get('colour', '?')}): token {p['token']} — {nations}")
+    mod = game.settings.get("moderator") or {}
+    click.echo(f"moderator <{mod.get('address')}>: token {mod.get('token')}")
+
+
+@click.command()
+@click.argument("game")
+@GAMES_DIR
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+def status(game: str, games_dir: str, as_json: bool) -> None:
+    """Round, nation to move, orders in, deadline and scores."""
+    from pbem.store.status import game_status
+
+    g = _open(game, games_dir)
+    st = game_status(g)
+    if as_json:
+        click.echo(json.dumps(st.to_dict(), indent=2, sort_keys=True))
+    else:
+        click.echo(st.text(g.ruleset()))
+
+
+@click.command()
+@click.argument("source", metavar="GAME_DIR_OR_ARCHIVE")
+@GAMES_DIR
+@click.option("--recorded-dice", is_flag=True, help="Use the logged faces even when the secret is here.")
+@click.option("--check-start", is_flag=True, help="Also compare the logged start with the engine's start position.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def replay(source: str, games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool) -> None:
+    """Re-adjudicate a game from its log and check every stored hash; exit 1 on divergence."""
+    from pbem.store.archive import open_source
+    from pbem.store.game import Game
+    from pbem.store.replay import replay as run_replay
+
+    start = None
+    if check_start:
+        try:
+            from pbem.rules.turn import new_game_state as start
+        except ImportError as e:
+            raise GameError(f"--check-start needs the engine (pbem.rules.turn): {e}") from e
+    with open_source(source, games_dir) as path:
+        game = Game.open(path)
+        n = game.last_entry_id()
+        show = not quiet and n > 1
+        with click.progressbar(length=n, label=f"replaying {game.id}", file=sys.stderr,
+                               show_pos=True) if show else _NoBar() as bar:
+            report = run_replay(game, start=start, use_secret=not recorded_dice, progress=bar.update)
+    click.echo(report.summary())
+    if not report.ok:
+        sys.exit(1)
+
+
+class _NoBar:
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        return None
+
+
+@click.command()
+@click.argument("game")
+@click.option("--to", "dest", required=True, type=click.Path(dir_okay=False), help="Archive to write (.tar.gz).")
+@click.option("--include-secret", is_flag=True, help="Include the sealed dice secret (to move a running game).")
+@click.option("--public", is_flag=True, help="Leave out raw mails; redact tokens and addresses.")
+@GAMES_DIR
+def export(game: str, dest: str, include_secret: bool, public: bool, games_dir: str) -> None:
+    """Write a portable archive of a game (everything needed to replay it)."""
+    from pbem.store.archive import export_game
+
+    g = _open(game, games_dir)
+    names = export_game(g, dest, include_secret=include_secret, public=public)
+    secret = any(n.endswith("/secret") for n in names)
+    click.echo(f"exported {g.id} to {dest}: {len(names)} files" + (" (with the dice secret)" if secret else ""))
+
+
+@click.command(name="import")
+@click.argument("archive", type=click.Path(dir_okay=False))
+@GAMES_DIR
+def import_(archive: str, games_dir: str) -> None:
+    """Unpack a game archive into GAMES_DIR/<id>."""
+    from pbem.store.archive import import_game
+
+    g = import_game(archive, games_dir)
+    click.echo(f"imported {g.id} into {g.path} (round {g.state.round}, {g.last_entry_id()} log entries)")
+    if g.secret() is None:
+        click.echo("note: the dice secret is not in the archive: the game can be replayed, not played on")
+
+
+@click.command()
+@click.argument("game")
+@GAMES_DIR
+@click.option("--who", default=None, help="Who reveals (default: the moderator's address).")
+@click.option("--why", default="game over: dice secret revealed", show_default=True)
+@click.option("--force", is_flag=True, help="Reveal even though the game is not finished.")
+def reveal(game: str, games_dir: str, who: str | None, why: str, force: bool) -> None:
+    """Publish the dice secret (into game.yaml and the log) so anyone can verify the dice."""
+    from pbem.store.dicecheck import reveal_secret
+
+    g = _open(game, games_dir)
+    secret, eid = reveal_secret(g, who=who, why=why, force=force)
+    click.echo(f"dice secret of {g.id}: {secret}")
+    click.echo(f"commitment: {g.commitment}")
+    click.echo(f"logged as entry {eid}" if eid else "(it was revealed before)")
+
+
+@click.command(name="verify-dice")
+@click.argument("source", metavar="GAME_DIR_OR_ARCHIVE")
+@GAMES_DIR
+def verify_dice(source: str, games_dir: str) -> None:
+    """Recompute every logged die with the revealed secret; exit 1 on the first mismatch."""
+    from pbem.store.archive import open_source
+    from pbem.store.dicecheck import verify_dice as run_verify
+    from pbem.store.game import Game
+
+    with open_source(source, games_dir) as path:
+        report = run_verify(Game.open(path))
+    click.echo(report.summary())
+    if not report.ok:
+        sys.exit(1)
+
+
+__all__ = ["new", "status", "replay", "export", "import_", "reveal", "verify_dice"]

@@ -1,0 +1,97 @@
+"""Crash-safe file writes for game saves: every file is written to a temp file beside it, fsynced,
+then renamed over the old one (os.replace), and the directory is fsynced.
+
+A reader therefore always sees either the old or the new file, never half a file, and a crash leaves
+at most a stray `.tmp-*` file, which `clean_temp_files` removes.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+TEMP_PREFIX = ".tmp-"
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a rename or a new file inside `path` durable (no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_temp(directory: Path, name: str, data: bytes, mode: int) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=f"-{name}", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return Path(tmp)
+
+
+def atomic_write(path: Path | str, data: bytes | str, *, mode: int = 0o644) -> None:
+    """Replace `path` with `data` atomically (temp file + fsync + os.replace + directory fsync)."""
+    path = Path(path)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    tmp = _write_temp(path.parent, path.name, data, mode)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+
+
+def create_exclusive(path: Path | str, data: bytes | str, *, mode: int = 0o644) -> None:
+    """Create `path` with `data`, complete or not at all; FileExistsError if the name is taken.
+
+    The data is written to a temp file first and then hard-linked to its name (a link never
+    overwrites), so an append-only log never holds a half-written or a replaced entry.
+    """
+    path = Path(path)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    tmp = _write_temp(path.parent, path.name, data, mode)
+    try:
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise
+        except OSError:   # file systems without hard links: exclusive create, then the data
+            with open(path, "xb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+    finally:
+        tmp.unlink(missing_ok=True)
+    fsync_dir(path.parent)
+
+
+def temp_files(directory: Path) -> list[Path]:
+    """Stray temp files a crash may have left in `directory` (not recursive)."""
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.name.startswith(TEMP_PREFIX))
+
+
+def clean_temp_files(directory: Path) -> int:
+    n = 0
+    for p in temp_files(directory):
+        p.unlink(missing_ok=True)
+        n += 1
+    return n

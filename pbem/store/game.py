@@ -1,0 +1,681 @@
+"""A game on disk (games/<id>/): settings, the current state, the append-only log, the dice secret.
+
+```
+game.yaml        settings (format 1), edited by moderators; comments survive every save
+state.yaml       the current GameState (derivable from the log) + its hash and the log entry it follows
+log/NNNNNN-<kind>.yaml   append-only entries: created, orders, turn, moderator
+secret           the dice secret (hex), never exported unless revealed
+inbox/ outbox/ mail/     the folder transport and the raw copy of every incoming mail
+.lock            the file lock that keeps two pbem processes off one game
+```
+Every file is written atomically (pbem.store.fs). See pbem/store/FORMAT.md for the file formats.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets as _secrets
+import shutil
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import filelock
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from pbem import __version__
+from pbem.errors import DataError, GameError
+from pbem.rules.dice import HmacDice, commitment
+from pbem.rules.state import GameState, Stack
+from pbem.store.fs import atomic_write, clean_temp_files, create_exclusive
+from pbem.store.hashing import plain, state_hash
+from pbem.store.yamlio import (
+    SaveError,
+    dump_roundtrip,
+    dump_yaml,
+    load_plain,
+    load_roundtrip,
+    parse_roundtrip,
+)
+
+FORMAT = 1
+KINDS = ("created", "orders", "turn", "moderator")
+RESERVED = ("entry", "kind", "time")
+SETTINGS = "game.yaml"
+STATE = "state.yaml"
+LOG = "log"
+SECRET = "secret"
+LOCK = ".lock"
+INDEX = ".log-index.json"    # a cache of parsed log entries; never exported, rebuilt when missing
+SUBDIRS = ("log", "inbox", "outbox", "mail")
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
+ENTRY_NAME = re.compile(r"^(\d{6,})-([a-z_]+)\.yaml$")
+HEX64 = re.compile(r"[0-9a-f]{64}")
+DEFAULT_LOCK_TIMEOUT = 120.0
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_time(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        t = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return t if t.tzinfo else t.replace(tzinfo=UTC)
+
+
+def check_game_id(game_id: str) -> str:
+    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id) or ".." in game_id:
+        raise GameError(f"bad game id {game_id!r}",
+                        hint="letters, digits, '-', '_' and '.', starting with a letter or digit, at most 64")
+    return game_id
+
+
+# --- log entries ------------------------------------------------------------------------------------
+@dataclass
+class LogEntry:
+    """One log entry: `entry`, `kind`, `time` and the kind's own fields (`data`)."""
+
+    id: int
+    kind: str
+    time: str | None
+    data: dict[str, Any] = field(default_factory=dict)
+    file: str = ""            # "log/000001-created.yaml" ('' before it is written)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.data
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"entry": self.id, "kind": self.kind, "time": self.time, **self.data}
+
+    @property
+    def name(self) -> str:
+        return entry_name(self.id, self.kind)
+
+
+def entry_name(entry_id: int, kind: str) -> str:
+    return f"{entry_id:06d}-{kind}.yaml"
+
+
+def entry_text(entry: LogEntry) -> str:
+    return dump_yaml(entry.to_dict())
+
+
+def parse_entry(raw: Any, entry_id: int, kind: str, file: str, label: str | None = None) -> LogEntry:
+    """A loaded entry file -> LogEntry; `file` is log/NNNNNN-kind.yaml, `label` its path for errors."""
+    label = label or file
+    if not isinstance(raw, dict):
+        raise SaveError(label, "-", "a log entry must be a mapping")
+    if raw.get("entry") != entry_id:
+        raise SaveError(label, "entry", f"says {raw.get('entry')!r}, the file name says {entry_id}")
+    if raw.get("kind") != kind:
+        raise SaveError(label, "kind", f"says {raw.get('kind')!r}, the file name says {kind!r}")
+    t = raw.get("time")
+    if t is not None and not isinstance(t, str):
+        raise SaveError(label, "time", "must be a string (ISO 8601, UTC)")
+    data = {k: v for k, v in raw.items() if k not in RESERVED}
+    return LogEntry(entry_id, kind, t, data, file)
+
+
+# --- settings --------------------------------------------------------------------------------------
+def _need(settings: Mapping, key: str, label: str, types: type | tuple[type, ...], what: str) -> Any:
+    if key not in settings:
+        raise SaveError(label, key, "missing")
+    value = settings[key]
+    if isinstance(value, bool) or not isinstance(value, types):
+        raise SaveError(label, key, f"must be {what}, not {value!r}")
+    return value
+
+
+def validate_settings(settings: Any, label: str) -> None:
+    """Check a loaded game.yaml; raise SaveError naming the file and the key."""
+    if not isinstance(settings, Mapping):
+        raise SaveError(label, "-", "the top level must be a mapping of settings")
+    if "format" not in settings:
+        raise SaveError(label, "format", "missing", hint=f"a pbem game.yaml starts with `format: {FORMAT}`")
+    fmt = settings["format"]
+    if fmt != FORMAT or isinstance(fmt, bool):
+        raise SaveError(label, "format", f"unknown format version {fmt!r} (this pbem reads format {FORMAT})",
+                        hint="use the pbem version that wrote this game")
+    _need(settings, "id", label, str, "the game id")
+    ruleset_id = _need(settings, "ruleset", label, str, "a ruleset id")
+    overrides = settings.get("overrides") or {}
+    if not isinstance(overrides, Mapping):
+        raise SaveError(label, "overrides", "must be a mapping of dotted keys to values")
+    try:
+        from pbem.data.loader import load
+
+        rs = load(ruleset_id, plain(dict(overrides)))
+    except DataError as e:
+        key = "ruleset" if e.file == ruleset_id or e.key == "ruleset" else f"overrides ({e.key})"
+        raise SaveError(label, key, e.message) from e
+    players = _need(settings, "players", label, list, "a list of players")
+    names = set()
+    for i, p in enumerate(players):
+        where = f"players[{i}]"
+        if not isinstance(p, Mapping):
+            raise SaveError(label, where, "must be a mapping with name, address, token, nations")
+        for key in ("name", "token"):
+            if not isinstance(p.get(key), str) or not p.get(key):
+                raise SaveError(label, f"{where}.{key}", "missing" if key not in p else "must be a non-empty string")
+        if p["name"] in names:
+            raise SaveError(label, f"{where}.name", f"{p['name']!r} is used twice")
+        names.add(p["name"])
+        nations = p.get("nations")
+        if not isinstance(nations, list):
+            raise SaveError(label, f"{where}.nations", "must be a list of nation ids")
+        for n in nations:
+            if n not in rs.nations:
+                raise SaveError(label, f"{where}.nations", f"unknown nation {n!r}")
+    dice = _need(settings, "dice", label, Mapping, "a mapping with the dice commitment")
+    c = dice.get("commitment")
+    if not isinstance(c, str) or not HEX64.fullmatch(c):
+        raise SaveError(label, "dice.commitment", "must be 64 lowercase hex digits (SHA-256)")
+    rev = dice.get("revealed_secret")
+    if rev is not None:
+        try:
+            secret = bytes.fromhex(str(rev))
+        except ValueError as e:
+            raise SaveError(label, "dice.revealed_secret", "must be hex") from e
+        if commitment(secret) != c:
+            raise SaveError(label, "dice.revealed_secret", "does not match dice.commitment")
+    for key in ("deadlines", "options", "mail", "moderator"):
+        if key in settings and settings[key] is not None and not isinstance(settings[key], Mapping):
+            raise SaveError(label, key, "must be a mapping")
+    for k, v in (settings.get("deadlines") or {}).items():
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
+            raise SaveError(label, f"deadlines.{k}", f"must be a number of hours, not {v!r}")
+    if "paused" in settings and not isinstance(settings["paused"], bool):
+        raise SaveError(label, "paused", "must be true or false")
+    if "observers" in settings and settings["observers"] is not None and not isinstance(settings["observers"], list):
+        raise SaveError(label, "observers", "must be a list")
+
+
+def _map(pairs: Sequence[tuple[str, Any]]) -> CommentedMap:
+    m = CommentedMap()
+    for k, v in pairs:
+        m[k] = v
+    return m
+
+
+def _seq(items: Sequence[Any]) -> CommentedSeq:
+    s = CommentedSeq()
+    s.extend(items)
+    return s
+
+
+def build_settings(game_id: str, ruleset_id: str, players: list[dict[str, Any]], *, moderator: str,
+                   commitment_hex: str) -> CommentedMap:
+    s = CommentedMap()
+    s.yaml_set_start_comment(
+        f"pbem game settings (format {FORMAT}). Moderators may edit this file: comments are kept.\n"
+        "Change nations, deadlines and options here; change the position only through the log.")
+    s["format"] = FORMAT
+    s["id"] = game_id
+    s["ruleset"] = ruleset_id
+    s["players"] = _seq([_map([("name", p["name"]), ("colour", p["colour"]), ("address", p["address"]),
+                               ("token", p["token"]), ("nations", _seq(p["nations"]))]) for p in players])
+    s["moderator"] = _map([("address", moderator), ("token", _secrets.token_hex(3))])
+    s["observers"] = _seq([])
+    s["deadlines"] = _map([("turn_hours", 72), ("decision_hours", 24), ("reminder_hours", 12)])
+    s["options"] = _map([("nmr", "hold")])
+    s["options"].yaml_add_eol_comment("hold: a nation without orders at the deadline stands still", "nmr")
+    s["overrides"] = CommentedMap()
+    s.yaml_set_comment_before_after_key(
+        "overrides", before="per-game data overrides: {\"victory_points.nations.saxons.hold\": ...}")
+    s["dice"] = _map([("commitment", commitment_hex), ("revealed_secret", None)])
+    s["dice"].yaml_add_eol_comment("sha256 of the secret; published in the first report", "commitment")
+    s["mail"] = _map([("transport", "folder"), ("inbox", "inbox"), ("outbox", "outbox")])
+    s["paused"] = False
+    return s
+
+
+# --- the start position -----------------------------------------------------------------------------
+def ruleset_start_state(ruleset: Any, game_id: str) -> GameState:
+    """Rule 3.0 from the ruleset data alone: each nation's `start` {area: armies}."""
+    st = GameState(ruleset=ruleset.id, game=game_id, round=1, next_nation=None)
+    for nid in ruleset.order_of_play:
+        for area, count in ruleset.nations[nid].start.items():
+            if count:
+                st.areas.setdefault(area, {})[nid] = Stack(armies=int(count))
+    return st
+
+
+def start_position(ruleset: Any, game_id: str) -> tuple[GameState, str]:
+    """The start position and where it came from: the engine's `new_game_state` when it can be
+    imported, else `ruleset_start_state` (the second value says which, with the reason)."""
+    try:
+        from pbem.rules import turn
+    except ImportError as e:
+        return ruleset_start_state(ruleset, game_id), f"ruleset start (engine not importable: {e})"
+    fn = getattr(turn, "new_game_state", None)
+    if fn is None:
+        return ruleset_start_state(ruleset, game_id), "ruleset start (pbem.rules.turn has no new_game_state)"
+    return fn(ruleset, game_id), "pbem.rules.turn.new_game_state"
+
+
+# --- the game -----------------------------------------------------------------------------------------
+class Game:
+    """An open game directory. Reading needs no lock; changing it takes `lock()` (re-entrant)."""
+
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT   # seconds a blocking lock() waits before "busy"
+
+    def __init__(self, path: Path, settings: CommentedMap) -> None:
+        self.path = path
+        self.settings = settings
+        self._state: GameState | None = None
+        self._state_entry: int | None = None
+        self._index: dict[str, Any] | None = None
+
+    # --- opening ---------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: Path | str) -> Game:
+        path = Path(path)
+        if not path.is_dir():
+            raise GameError(f"no game directory {path}")
+        settings_path = path / SETTINGS
+        if not settings_path.is_file():
+            raise GameError(f"{path} is not a game directory (no {SETTINGS})")
+        label = str(settings_path)
+        settings = load_roundtrip(settings_path, label)
+        validate_settings(settings, label)
+        return cls(path, settings)
+
+    def __repr__(self) -> str:
+        return f"Game({str(self.path)!r})"
+
+    @property
+    def id(self) -> str:
+        return str(self.settings["id"])
+
+    @property
+    def ruleset_id(self) -> str:
+        return str(self.settings["ruleset"])
+
+    def ruleset(self) -> Any:
+        from pbem.data.loader import load
+
+        return load(self.ruleset_id, plain(dict(self.settings.get("overrides") or {})))
+
+    def label(self, name: str) -> str:
+        """A file's name for messages: games/<id>/<name>."""
+        return str(self.path / name)
+
+    # --- settings ----------------------------------------------------------------------------------
+    def save_settings(self) -> None:
+        with self.lock():
+            text = dump_roundtrip(self.settings)
+            validate_settings(parse_roundtrip(text, self.label(SETTINGS)), self.label(SETTINGS))
+            atomic_write(self.path / SETTINGS, text)
+
+    def players(self) -> list[Mapping[str, Any]]:
+        return list(self.settings.get("players") or [])
+
+    def player(self, name: str) -> Mapping[str, Any] | None:
+        return next((p for p in self.players() if p.get("name") == name), None)
+
+    def player_of(self, nation: str) -> str | None:
+        """The name of the player who controls `nation` (None: nobody)."""
+        return next((str(p["name"]) for p in self.players() if nation in (p.get("nations") or [])), None)
+
+    def nations_of(self, player: str) -> list[str]:
+        p = self.player(player)
+        return [str(n) for n in (p.get("nations") or [])] if p else []
+
+    @property
+    def commitment(self) -> str:
+        return str(self.settings["dice"]["commitment"])
+
+    @property
+    def paused(self) -> bool:
+        return bool(self.settings.get("paused", False))
+
+    # --- state -------------------------------------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        if self._state is None:
+            self._load_state()
+        assert self._state is not None
+        return self._state.copy()
+
+    @property
+    def state_entry(self) -> int:
+        """The log entry the saved state follows."""
+        if self._state is None:
+            self._load_state()
+        return int(self._state_entry or 0)
+
+    def _load_state(self) -> None:
+        label = self.label(STATE)
+        raw = load_plain(self.path / STATE, label)
+        state, entry = parse_state_file(raw, label)
+        self._state, self._state_entry = state, entry
+
+    def save_state(self, state: GameState, *, entry: int | None = None) -> None:
+        """Write state.yaml (the position after log entry `entry`, default the last one)."""
+        with self.lock():
+            if entry is None:
+                entry = self.last_entry_id()
+            atomic_write(self.path / STATE, state_file_text(state, self.id, entry))
+            self._state, self._state_entry = state.copy(), entry
+
+    # --- the log -----------------------------------------------------------------------------------
+    def _entry_files(self) -> list[tuple[int, str, Path]]:
+        logdir = self.path / LOG
+        if not logdir.is_dir():
+            raise GameError(f"{logdir}: missing (every game has a log)")
+        out = []
+        for p in logdir.iterdir():
+            m = ENTRY_NAME.match(p.name)
+            if m:
+                out.append((int(m.group(1)), m.group(2), p))
+        out.sort()
+        return out
+
+    def last_entry_id(self) -> int:
+        files = self._entry_files()
+        return files[-1][0] if files else 0
+
+    def entries(self, kind: str | None = None, *, cached: bool = True) -> list[LogEntry]:
+        """The log in order (all kinds, or one).
+
+        Parsed entries are cached (in memory and in .log-index.json, keyed by each file's size,
+        mtime, ctime and inode) because YAML parsing is slow; `cached=False` reads every file afresh
+        (replay and verify-dice do)."""
+        files = self._entry_files()
+        index = self._read_index() if cached else {}
+        changed = False
+        out = []
+        for eid, k, p in files:
+            if kind is not None and k != kind:
+                continue
+            label = f"{LOG}/{p.name}"
+            raw = None
+            if cached:
+                st = p.stat()
+                key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+                hit = index.get(p.name)
+                if isinstance(hit, dict) and hit.get("key") == key and isinstance(hit.get("json"), str):
+                    raw = json.loads(hit["json"])
+            if raw is None:
+                raw = load_plain(p, self.label(label))
+                if cached:
+                    text = json.dumps(raw, ensure_ascii=False, separators=(",", ":"))
+                    if json.loads(text) == raw:    # int keys and the like are not cached
+                        index[p.name] = {"key": key, "json": text}
+                        changed = True
+            out.append(parse_entry(raw, eid, k, label, self.label(label)))
+        if changed:
+            self._write_index(index)
+        return out
+
+    def _read_index(self) -> dict[str, Any]:
+        if self._index is None:
+            try:
+                data = json.loads((self.path / INDEX).read_text(encoding="utf-8"))
+                self._index = data if isinstance(data, dict) and data.get("format") == FORMAT else {}
+            except (OSError, ValueError):
+                self._index = {}
+            self._index.pop("format", None)
+        return self._index
+
+    def _write_index(self, index: dict[str, Any]) -> None:
+        self._index = index
+        try:
+            atomic_write(self.path / INDEX, json.dumps({"format": FORMAT, **index}, ensure_ascii=False))
+        except OSError:
+            pass   # only a cache
+
+    def entry(self, entry_id: int) -> LogEntry:
+        for eid, k, p in self._entry_files():
+            if eid == entry_id:
+                label = f"{LOG}/{p.name}"
+                return parse_entry(load_plain(p, self.label(label)), eid, k, label, self.label(label))
+        raise GameError(f"game {self.id} has no log entry {entry_id}")
+
+    def append(self, kind: str, data: Mapping[str, Any], *, time: str | None = None) -> int:
+        """Add an entry to the log; returns its id. Never overwrites an entry."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown log entry kind {kind!r}; kinds: {', '.join(KINDS)}")
+        clash = [k for k in data if k in RESERVED]
+        if clash:
+            raise ValueError(f"log entry data may not use the keys {', '.join(clash)}")
+        with self.lock():
+            eid = self.last_entry_id() + 1
+            entry = LogEntry(eid, kind, time or utc_now(), plain(dict(data)))
+            try:
+                create_exclusive(self.path / LOG / entry.name, entry_text(entry))
+            except FileExistsError as e:   # only if someone wrote without the lock
+                raise GameError(f"{self.label(LOG)}/{entry.name} exists already (log written without the lock?)") from e
+            return eid
+
+    def record_orders(self, nation: str, player: str | None, text: str, *, mail_id: str | None = None,
+                      received: str | None = None) -> int:
+        """Log orders as received (before they are parsed or used)."""
+        return self.append("orders", {"nation": nation, "player": player, "mail_id": mail_id,
+                                      "received": received or utc_now(), "text": text})
+
+    def moderate(self, action: str, who: str, why: str, *, state: GameState | None = None,
+                 **extra: Any) -> int:
+        """Log a moderator action. With `state`, the action sets the position (replay adopts it)."""
+        data: dict[str, Any] = {"action": action, "who": who, "why": why, **extra}
+        with self.lock():
+            if state is not None:
+                data["state"] = plain(state.to_dict())
+                data["state_hash"] = state_hash(state)
+            eid = self.append("moderator", data)
+            if state is not None:
+                self.save_state(state, entry=eid)
+            return eid
+
+    # --- dice ----------------------------------------------------------------------------------------
+    def revealed_secret(self) -> bytes | None:
+        rev = self.settings["dice"].get("revealed_secret")
+        return bytes.fromhex(str(rev)) if rev else None
+
+    def local_secret(self) -> bytes | None:
+        """The sealed secret from the `secret` file (None when absent), checked against the commitment."""
+        p = self.path / SECRET
+        if not p.is_file():
+            return None
+        label = self.label(SECRET)
+        try:
+            secret = bytes.fromhex(p.read_text(encoding="ascii").strip())
+        except (ValueError, UnicodeDecodeError) as e:
+            raise SaveError(label, "-", "must hold the secret as hex") from e
+        if commitment(secret) != self.commitment:
+            raise SaveError(label, "-", "does not match dice.commitment in game.yaml")
+        return secret
+
+    def secret(self) -> bytes | None:
+        return self.revealed_secret() or self.local_secret()
+
+    def dice(self) -> HmacDice:
+        secret = self.secret()
+        if secret is None:
+            raise GameError(f"game {self.id}: no dice secret here ({self.label(SECRET)} is missing)",
+                            hint="an imported game can be replayed but not played on without its secret")
+        return HmacDice(secret)
+
+    # --- locking ---------------------------------------------------------------------------------------
+    def _filelock(self) -> filelock.BaseFileLock:
+        return filelock.FileLock(str((self.path / LOCK).resolve()), is_singleton=True)
+
+    @contextmanager
+    def lock(self, *, blocking: bool = True, timeout: float | None = None) -> Iterator[Game]:
+        """Hold the game's file lock. Re-entrant in one thread; GameError "busy" when another process
+        holds it (at once with blocking=False, else after `timeout` seconds, default `lock_timeout`)."""
+        fl = self._filelock()
+        try:
+            fl.acquire(timeout=self.lock_timeout if timeout is None else timeout, blocking=blocking)
+        except filelock.Timeout as e:
+            raise GameError(f"game {self.id} is busy: another pbem process is working on it",
+                            hint=f"lock file {self.label(LOCK)}") from e
+        try:
+            if fl.lock_counter == 1:    # the outermost hold: no writer can be half-way; sweep crash leftovers
+                for d in (self.path, self.path / LOG):
+                    clean_temp_files(d)
+            yield self
+        finally:
+            fl.release()
+
+
+# --- state.yaml -------------------------------------------------------------------------------------
+def state_file_text(state: GameState, game_id: str, entry: int) -> str:
+    d = plain(state.to_dict())
+    return dump_yaml({"format": FORMAT, "game": game_id, "entry": entry, "state_hash": state_hash(d), "state": d},
+                     header=f"The position of game {game_id} after log entry {entry}. Derived from the log:\n"
+                            "do not edit (a moderator changes the position with a moderator entry).")
+
+
+def parse_state_file(raw: Any, label: str) -> tuple[GameState, int]:
+    if not isinstance(raw, dict):
+        raise SaveError(label, "-", "the top level must be a mapping")
+    if "format" not in raw:
+        raise SaveError(label, "format", "missing")
+    if raw["format"] != FORMAT or isinstance(raw["format"], bool):
+        raise SaveError(label, "format", f"unknown format version {raw['format']!r} (this pbem reads format {FORMAT})")
+    d = raw.get("state")
+    if not isinstance(d, dict):
+        raise SaveError(label, "state", "missing or not a mapping")
+    try:
+        state = GameState.from_dict(d)
+    except (ValueError, TypeError, AttributeError) as e:
+        raise SaveError(label, "state", f"not a valid position: {e}") from e
+    h = raw.get("state_hash")
+    if h != state_hash(d):
+        raise SaveError(label, "state_hash", "does not match the state (edited by hand?)",
+                        hint="change the position with a moderator entry, or rebuild it with pbem replay")
+    entry = raw.get("entry", 0)
+    if not isinstance(entry, int) or isinstance(entry, bool):
+        raise SaveError(label, "entry", "must be a log entry number")
+    return state, entry
+
+
+# --- creating a game --------------------------------------------------------------------------------
+def assign_players(ruleset: Any, players: int, player_specs: Sequence[tuple[str, str]] = ()) -> list[dict[str, Any]]:
+    """Players with colours and nations from the ruleset's control table for `players` players.
+
+    Colours go in table order; `player_specs` name the first players (name, address); the others are
+    named after their colour."""
+    if players not in ruleset.control:
+        known = ", ".join(str(n) for n in sorted(ruleset.control))
+        raise GameError(f"ruleset {ruleset.id} has no control table for {players} players (it has: {known})")
+    table = ruleset.control[players]
+    specs = list(player_specs)
+    if len(specs) > players:
+        raise GameError(f"{len(specs)} players named but the game has {players}")
+    out = []
+    seen: set[str] = set()
+    for i, (colour, nations) in enumerate(table.items()):
+        name, address = specs[i] if i < len(specs) else (colour, f"{colour}@localhost")
+        name, address = str(name).strip(), str(address).strip()
+        if not name or not re.fullmatch(r"[^\s=]+", name):
+            raise GameError(f"bad player name {name!r}", hint="one word, no '='")
+        if "@" not in address or any(c.isspace() for c in address):
+            raise GameError(f"bad address {address!r} for player {name}")
+        if name.lower() in seen:
+            raise GameError(f"player name {name!r} is used twice")
+        seen.add(name.lower())
+        out.append({"name": name, "colour": colour, "address": address, "token": _secrets.token_hex(3),
+                    "nations": list(nations)})
+    return out
+
+
+def parse_player_spec(spec: str) -> tuple[str, str]:
+    """'NAME=ADDRESS' -> (name, address)."""
+    name, sep, address = spec.partition("=")
+    if not sep or not name.strip() or not address.strip():
+        raise GameError(f"bad player {spec!r}", hint="write NAME=ADDRESS, e.g. alice=alice@example.org")
+    return name.strip(), address.strip()
+
+
+def create_game(games_dir: Path | str, game_id: str, *, ruleset: str = "classic", players: int = 4,
+                player_specs: Sequence[tuple[str, str]] = (), state: GameState | None = None,
+                moderator: str = "moderator@localhost", secret: bytes | None = None,
+                time: str | None = None) -> Game:
+    """Create games_dir/game_id with settings, start position, dice secret and the `created` entry.
+
+    The directory appears complete or not at all (built beside it, then renamed)."""
+    from pbem.data.loader import load
+
+    check_game_id(game_id)
+    games_dir = Path(games_dir)
+    final = games_dir / game_id
+    if final.exists():
+        raise GameError(f"{final} exists already")
+    try:
+        rs = load(ruleset)
+    except DataError as e:
+        raise GameError(f"ruleset {ruleset!r}: {e.message}") from e
+    roster = assign_players(rs, players, player_specs)
+    if state is None:
+        state, source = start_position(rs, game_id)
+    else:
+        source = "given"
+    if state.game != game_id:
+        state = state.copy()
+        state.game = game_id
+    secret = secret if secret is not None else _secrets.token_bytes(32)
+    if len(secret) < 16:
+        raise ValueError("the dice secret must have at least 16 bytes")
+    commit = commitment(secret)
+    settings = build_settings(game_id, rs.id, roster, moderator=moderator, commitment_hex=commit)
+
+    games_dir.mkdir(parents=True, exist_ok=True)
+    tmp = games_dir / f".new-{game_id}-{uuid.uuid4().hex[:8]}"
+    try:
+        tmp.mkdir()
+        for sub in SUBDIRS:
+            (tmp / sub).mkdir()
+        atomic_write(tmp / SETTINGS, dump_roundtrip(settings))
+        atomic_write(tmp / SECRET, secret.hex() + "\n", mode=0o600)
+        sd = plain(state.to_dict())
+        created = LogEntry(1, "created", time or utc_now(), {
+            "game": game_id, "ruleset": rs.id, "data_version": rs.data_version, "pbem": __version__,
+            "players": [{"name": p["name"], "colour": p["colour"], "nations": p["nations"]} for p in roster],
+            "dice_commitment": commit, "start": source, "state": sd, "state_hash": state_hash(sd),
+        })
+        create_exclusive(tmp / LOG / created.name, entry_text(created))
+        atomic_write(tmp / STATE, state_file_text(state, game_id, 1))
+        if final.exists():
+            raise GameError(f"{final} exists already")
+        tmp.rename(final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return Game.open(final)
+
+
+def resolve_game(arg: str | Path, games_dir: str | Path = "games") -> Path:
+    """A game directory from a path or an id under games_dir; GameError when neither exists."""
+    p = Path(arg)
+    if (p / SETTINGS).is_file():
+        return p
+    q = Path(games_dir) / str(arg)
+    if (q / SETTINGS).is_file():
+        return q
+    if p.is_dir():
+        raise GameError(f"{p} is not a game directory (no {SETTINGS})")
+    raise GameError(f"no game {str(arg)!r} (looked for {p} and {q})")
+
+
+__all__ = [
+    "FORMAT", "KINDS", "Game", "LogEntry", "create_game", "resolve_game", "start_position",
+    "ruleset_start_state", "assign_players", "parse_player_spec", "utc_now", "parse_time", "entry_text",
+]

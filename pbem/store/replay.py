@@ -1,0 +1,355 @@
+"""Re-adjudicate a game from its log and check every stored hash (`pbem replay`).
+
+The replay starts from the position in the `created` entry, feeds each `turn` entry to the
+adjudicator with the dice the game had — HmacDice on the secret when it is here (revealed or the
+local `secret` file), else the faces the entry logged (RecordedDice) — and compares:
+
+1. the orders the turn used with the orders entries they came from (as received);
+2. the events with the logged events (index by index), and the logged events with their hash;
+3. the dice rolled with the dice logged (label by label);
+4. the state hash after the step;
+
+and at the end the position in state.yaml. A moderator entry with a `state` sets the position.
+The first divergence stops the replay and is reported readably (`Divergence.describe()`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.errors import PbemError
+from pbem.rules.dice import Faces, HmacDice, RecordedDice, RollRequest, commitment
+from pbem.rules.state import GameState
+from pbem.store.game import STATE, Game, LogEntry
+from pbem.store.hashing import canonical, canonical_json, events_hash, state_hash
+from pbem.store.turns import Adjudicator, RecordingDice, resolve_adjudicator
+from pbem.store.yamlio import SaveError, load_plain
+
+StartFn = Callable[[Any, str], GameState]
+
+
+class MissingDie(Exception):
+    def __init__(self, label: str) -> None:
+        super().__init__(f"no logged die for {label}")
+        self.label = label
+
+
+class _LoggedDice(RecordedDice):
+    """RecordedDice that says which label is missing with an exception of its own (an engine's
+    KeyError must not pass for a missing die)."""
+
+    def faces(self, req: RollRequest) -> Faces:
+        for i in range(req.count):
+            if req.label(i) not in self.table:
+                raise MissingDie(req.label(i))
+        return super().faces(req)
+
+
+@dataclass
+class Divergence:
+    """Where a replay first differs from the log."""
+
+    what: str                   # log | start | orders | dice | event | events | state | final | error | secret
+    entry: int | None = None
+    file: str = ""
+    round: int | None = None
+    nation: str | None = None
+    step: str | None = None
+    index: int | None = None    # event index (0-based)
+    label: str | None = None    # die label, or the nation whose orders differ
+    expected: Any = None
+    got: Any = None
+    detail: str = ""
+    diff: list[str] = field(default_factory=list)
+
+    def where(self) -> str:
+        parts = [self.file or (f"entry {self.entry}" if self.entry else "the log")]
+        ctx = []
+        if self.round is not None:
+            ctx.append(f"round {self.round}")
+        if self.nation:
+            ctx.append(self.nation)
+        elif self.step and self.step != "nation":
+            ctx.append(self.step.replace("_", " "))
+        if self.index is not None:
+            ctx.append(f"event {self.index}")
+        if self.label is not None and self.what == "dice":
+            ctx.append(f"die {self.label}")
+        if ctx:
+            parts.append(f"({', '.join(ctx)})")
+        return " ".join(parts)
+
+    def describe(self) -> str:
+        lines = [f"replay diverges at {self.where()}: {self.detail or self.what}"]
+        if self.expected is not None or self.got is not None:
+            limit = 160 if self.diff else 400     # the differences below say what matters
+            lines.append(f"  expected: {_show(self.expected, limit)}")
+            lines.append(f"  got:      {_show(self.got, limit)}")
+        if self.diff:
+            lines.append("  differences:")
+            lines.extend(f"    {d}" for d in self.diff[:20])
+            if len(self.diff) > 20:
+                lines.append(f"    ... and {len(self.diff) - 20} more")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, "", [])}
+
+
+@dataclass
+class ReplayReport:
+    game: str
+    entries: int = 0            # log entries read
+    steps: int = 0              # turn entries re-adjudicated
+    dice_mode: str = "secret"   # secret | recorded
+    checked_dice: int = 0
+    divergence: Divergence | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.divergence is None
+
+    def summary(self) -> str:
+        dice = "the dice secret" if self.dice_mode == "secret" else "the logged dice (the secret is sealed)"
+        head = (f"game {self.game}: {_n(self.entries, 'log entry', 'log entries')}, "
+                f"{_n(self.steps, 'step')} re-adjudicated with {dice}, {_n(self.checked_dice, 'die', 'dice')} checked")
+        body = [head] + [f"note: {n}" for n in self.notes]
+        body.append(self.divergence.describe() if self.divergence else "replay matches the log")
+        return "\n".join(body)
+
+
+def _n(k: int, one: str, many: str | None = None) -> str:
+    return f"{k} {one if k == 1 else many or one + 's'}"
+
+
+def _show(x: Any, limit: int = 400) -> str:
+    if isinstance(x, str):
+        return repr(x) if "\n" in x or len(x) > 100 else x
+    s = canonical_json(x) if isinstance(x, (dict, list)) else repr(x)
+    return s if len(s) <= limit else s[:limit] + " ..."
+
+
+def dict_diff(expected: Any, got: Any, path: str = "") -> list[str]:
+    """Readable differences between two plain values: `path: expected -> got` lines."""
+    a, b = canonical(expected), canonical(got)
+    out: list[str] = []
+
+    def walk(x: Any, y: Any, p: str) -> None:
+        if x == y:
+            return
+        if isinstance(x, dict) and isinstance(y, dict):
+            for k in sorted(set(x) | set(y)):
+                q = f"{p}.{k}" if p else str(k)
+                if k not in y:
+                    out.append(f"{q}: {_show(x[k])} -> (missing)")
+                elif k not in x:
+                    out.append(f"{q}: (missing) -> {_show(y[k])}")
+                else:
+                    walk(x[k], y[k], q)
+            return
+        if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+            for i, (u, v) in enumerate(zip(x, y)):
+                walk(u, v, f"{p}[{i}]")
+            return
+        out.append(f"{p or '(value)'}: {_show(x)} -> {_show(y)}")
+
+    walk(a, b, path)
+    return out
+
+
+def _secret_for_replay(game: Game, entries: list[LogEntry]) -> tuple[bytes | None, str | None]:
+    """The secret and where it came from, or (None, None) when sealed."""
+    secret = game.revealed_secret()
+    if secret is not None:
+        return secret, "revealed"
+    for e in entries:
+        if e.kind == "moderator" and e.get("action") == "reveal" and e.get("secret"):
+            try:
+                return bytes.fromhex(str(e["secret"])), f"log entry {e.id}"
+            except ValueError:
+                return None, None
+    secret = game.local_secret()
+    return (secret, "the local secret file") if secret is not None else (None, None)
+
+
+def replay(game_dir: Any, *, adjudicate: Adjudicator | None = None, start: StartFn | None = None,
+           use_secret: bool = True, progress: Callable[[int], None] | None = None) -> ReplayReport:
+    """Replay a game directory; see the module doc. `start(ruleset, game_id)` (optional) recomputes
+    the start position to compare with the logged one; `progress(n)` is called as entries are done."""
+    game = game_dir if isinstance(game_dir, Game) else Game.open(game_dir)
+    adjudicate = resolve_adjudicator(adjudicate)
+    report = ReplayReport(game.id)
+    entries = game.entries(cached=False)
+    report.entries = len(entries)
+    div = _replay(game, entries, report, adjudicate, start, use_secret, progress)
+    report.divergence = div
+    return report
+
+
+def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicate: Adjudicator,
+            start: StartFn | None, use_secret: bool, progress: Callable[[int], None] | None) -> Divergence | None:
+    # the log itself: 1..n without gaps, starting with `created`
+    for i, e in enumerate(entries, 1):
+        if e.id != i:
+            return Divergence("log", entry=i, detail=f"log entry {i} is missing (the next one is {e.file})")
+    if not entries or entries[0].kind != "created":
+        return Divergence("log", entry=1, detail="the log does not start with a `created` entry")
+    created = entries[0]
+    sd = created.get("state")
+    if not isinstance(sd, dict):
+        return Divergence("start", entry=1, file=created.file, detail="the created entry has no start position")
+    if state_hash(sd) != created.get("state_hash"):
+        return Divergence("start", entry=1, file=created.file, detail="the start position does not match its hash",
+                          expected=created.get("state_hash"), got=state_hash(sd))
+    if created.get("dice_commitment") not in (None, game.commitment):
+        return Divergence("secret", entry=1, file=created.file,
+                          detail="game.yaml's dice commitment is not the one published at creation",
+                          expected=created.get("dice_commitment"), got=game.commitment)
+    try:
+        state = GameState.from_dict(sd)
+        ruleset = game.ruleset()
+        if start is not None:
+            fresh = start(ruleset, game.id).to_dict()
+            if canonical(fresh) != canonical(state.to_dict()):
+                return Divergence("start", entry=1, file=created.file,
+                                  detail="the logged start position is not the ruleset's start position",
+                                  diff=dict_diff(state.to_dict(), fresh))
+    except (PbemError, ValueError, TypeError) as e:
+        return Divergence("error", entry=1, file=created.file, detail=f"cannot read the start: {e}")
+
+    secret, source = _secret_for_replay(game, entries) if use_secret else (None, None)
+    if secret is not None and commitment(secret) != game.commitment:
+        return Divergence("secret", detail=f"the dice secret ({source}) does not match the commitment",
+                          expected=game.commitment, got=commitment(secret))
+    report.dice_mode = "secret" if secret is not None else "recorded"
+    if secret is not None and source == "the local secret file":
+        report.notes.append("the secret is not revealed yet; the local secret file was used")
+    if progress:
+        progress(1)
+
+    orders_by_id: dict[int, LogEntry] = {}
+    last_id = 1
+    for e in entries[1:]:
+        last_id = e.id
+        if e.kind == "orders":
+            orders_by_id[e.id] = e
+        elif e.kind == "moderator":
+            if "state" in e:
+                d = e.get("state")
+                if not isinstance(d, dict) or state_hash(d) != e.get("state_hash"):
+                    return Divergence("state", entry=e.id, file=e.file, detail="the moderator's position does not match its hash",
+                                      expected=e.get("state_hash"), got=state_hash(d) if isinstance(d, dict) else None)
+                state = GameState.from_dict(d)
+            if e.get("action") == "reveal" and e.get("secret"):
+                try:
+                    ok = commitment(bytes.fromhex(str(e["secret"]))) == game.commitment
+                except ValueError:
+                    ok = False
+                if not ok:
+                    return Divergence("secret", entry=e.id, file=e.file, detail="the revealed secret does not match the commitment")
+        elif e.kind == "turn":
+            div = _replay_turn(game, e, state, ruleset, orders_by_id, adjudicate, secret, report)
+            if isinstance(div, Divergence):
+                return div
+            state = div
+            report.steps += 1
+        if progress:
+            progress(1)
+
+    # the saved position
+    try:
+        raw = load_plain(game.path / STATE, game.label(STATE))
+    except SaveError as err:
+        report.notes.append(f"state.yaml not checked: {err}")
+        return None
+    if not isinstance(raw, dict) or raw.get("entry") != last_id:
+        report.notes.append(f"state.yaml follows entry {raw.get('entry') if isinstance(raw, dict) else '?'}, "
+                            f"the log ends at {last_id}: not compared (game in progress?)")
+        return None
+    saved = raw.get("state")
+    if not isinstance(saved, dict) or state_hash(saved) != state_hash(state):
+        return Divergence("final", file=STATE, detail="state.yaml is not the position the log leads to",
+                          diff=dict_diff(saved if isinstance(saved, dict) else {}, state.to_dict()))
+    if raw.get("state_hash") != state_hash(saved):
+        return Divergence("final", file=STATE, detail="state.yaml's state_hash does not match its state",
+                          expected=raw.get("state_hash"), got=state_hash(saved))
+    return None
+
+
+def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders_by_id: dict[int, LogEntry],
+                 adjudicate: Adjudicator, secret: bytes | None, report: ReplayReport) -> GameState | Divergence:
+    base = {"entry": e.id, "file": e.file, "round": e.get("round"), "nation": e.get("nation"),
+            "step": e.get("step", "nation")}
+
+    # 1. the orders used are the orders received
+    for nation, o in (e.get("orders") or {}).items():
+        ref = (o or {}).get("entry")
+        if ref is None:
+            continue
+        src = orders_by_id.get(ref)
+        if src is None:
+            return Divergence("orders", label=nation, detail=f"the orders of {nation} cite entry {ref}, "
+                              "which is not an earlier orders entry", **base)
+        if src.get("nation") != nation:
+            return Divergence("orders", label=nation, detail=f"entry {ref} holds orders for {src.get('nation')}, "
+                              f"the turn uses them for {nation}", **base)
+        if (src.get("text") or "") != ((o or {}).get("text") or ""):
+            return Divergence("orders", label=nation, detail=f"the orders of {nation} differ from {src.file} as received",
+                              expected=src.get("text") or "", got=(o or {}).get("text") or "",
+                              diff=_text_diff(src.get("text") or "", (o or {}).get("text") or ""), **base)
+
+    # 2. adjudicate with the game's dice
+    logged_dice = {str(k): v for k, v in (e.get("dice") or {}).items()}
+    inner = HmacDice(secret) if secret is not None else _LoggedDice(logged_dice)
+    dice = RecordingDice(inner)
+    try:
+        new_state, events = adjudicate(ruleset, state.copy(), e, dice)
+    except MissingDie as err:
+        return Divergence("dice", label=err.label, detail="the replay needs a die the log does not have", **base)
+    except Exception as err:   # a tampered log can make the engine fail anywhere; report, never crash
+        return Divergence("error", detail=f"adjudication failed: {type(err).__name__}: {err}", **base)
+
+    # 3. events, one by one (the most readable difference comes first)
+    logged = canonical(e.get("events") or [])
+    got = canonical(list(events))
+    for i in range(max(len(logged), len(got))):
+        x = logged[i] if i < len(logged) else None
+        y = got[i] if i < len(got) else None
+        if x != y:
+            detail = ("the replay has fewer events" if y is None else
+                      "the replay has more events" if x is None else "events differ")
+            return Divergence("event", index=i, expected=x, got=y, detail=detail,
+                              diff=dict_diff(x, y) if x is not None and y is not None else [], **base)
+    if e.get("events_hash") != events_hash(e.get("events") or []):
+        return Divergence("events", detail="the logged events do not match their hash",
+                          expected=e.get("events_hash"), got=events_hash(e.get("events") or []), **base)
+
+    # 4. dice: every die rolled was logged with that face, and every logged die was rolled
+    for label, face in dice.rolled.items():
+        report.checked_dice += 1
+        if label not in logged_dice:
+            return Divergence("dice", label=label, detail="a die the replay rolled is not in the log", got=face, **base)
+        if logged_dice[label] != face:
+            return Divergence("dice", label=label, detail="the logged face differs from the recomputed one",
+                              expected=logged_dice[label], got=face, **base)
+    extra = [lb for lb in logged_dice if lb not in dice.rolled]
+    if extra:
+        return Divergence("dice", label=extra[0], detail="the log has a die the replay did not roll",
+                          expected=logged_dice[extra[0]], **base)
+
+    # 5. the position after the step
+    h = state_hash(new_state)
+    if e.get("state_hash") != h:
+        return Divergence("state", detail="the position after this step differs from the logged one",
+                          expected=e.get("state_hash"), got=h, **base)
+    return new_state
+
+
+def _text_diff(a: str, b: str) -> list[str]:
+    import difflib
+
+    return [ln for ln in difflib.unified_diff(a.splitlines(), b.splitlines(), "received", "used", lineterm="", n=0)
+            if not ln.startswith(("---", "+++", "@@"))]

@@ -1,0 +1,77 @@
+"""`pbem status`: where a game stands — round, nation to move, orders in, deadline, scores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pbem.store.game import Game, parse_time
+from pbem.store.turns import pending_orders
+
+
+@dataclass
+class GameStatus:
+    game: str
+    ruleset: str
+    round: int
+    to_move: str | None                  # the nation whose turn it is (None: between rounds / over)
+    to_move_player: str | None
+    finished: bool
+    paused: bool
+    orders_in: list[dict[str, Any]] = field(default_factory=list)   # {nation, player, entry, received}
+    deadline: str | None = None          # ISO UTC, None when paused or finished
+    hours_left: float | None = None
+    nation_vp: dict[str, int] = field(default_factory=dict)
+    player_vp: dict[str, int] = field(default_factory=dict)
+    last_entry: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    def text(self, ruleset: Any = None) -> str:
+        name = (lambda n: ruleset.display(n)) if ruleset is not None else (lambda n: n)
+        lines = [f"game {self.game} ({self.ruleset}), round {self.round}"
+                 + (" — finished" if self.finished else "") + (" — PAUSED" if self.paused else "")]
+        if not self.finished:
+            who = f" ({self.to_move_player})" if self.to_move_player else ""
+            lines.append(f"to move: {name(self.to_move) + who if self.to_move else 'start of the round'}")
+            if self.orders_in:
+                lines.append("orders in: " + ", ".join(
+                    f"{name(o['nation'])} ({o['player'] or '?'}, {o['received']})" for o in self.orders_in))
+            else:
+                lines.append("orders in: none")
+            left = ""
+            if self.hours_left is not None:
+                left = f" (in {self.hours_left:.0f} h)" if self.hours_left >= 0 else f" (passed {-self.hours_left:.0f} h ago)"
+            lines.append(f"deadline: {self.deadline + left if self.deadline else ('none (paused)' if self.paused else 'none')}")
+        lines.append("scores:")
+        for p, vp in sorted(self.player_vp.items(), key=lambda kv: (-kv[1], kv[0])):
+            lines.append(f"  {p}: {vp}")
+        nations = [f"{name(n)} {v}" for n, v in sorted(self.nation_vp.items(), key=lambda kv: (-kv[1], kv[0])) if v]
+        if nations:
+            lines.append("  nations: " + ", ".join(nations))
+        return "\n".join(lines)
+
+
+def game_status(game: Game, *, now: datetime | None = None) -> GameStatus:
+    state = game.state
+    entries = game.entries()
+    pending = pending_orders(game, entries)
+    to_move = None if state.finished else state.next_nation
+    status = GameStatus(game.id, game.ruleset_id, state.round, to_move, game.player_of(to_move) if to_move else None,
+                        state.finished, game.paused, last_entry=entries[-1].id if entries else 0)
+    status.orders_in = [{"nation": n, "player": e.get("player"), "entry": e.id, "received": e.get("received") or e.time}
+                        for n, e in sorted(pending.items(), key=lambda kv: kv[1].id)]
+    if not state.finished and not game.paused:
+        since = next((e for e in reversed(entries) if e.kind in ("turn", "created")), None)
+        t = parse_time(since.time) if since else None
+        hours = (game.settings.get("deadlines") or {}).get("turn_hours", 72)
+        if t is not None:
+            due = t + timedelta(hours=float(hours))
+            status.deadline = due.strftime("%Y-%m-%dT%H:%M:%SZ")
+            status.hours_left = round(((due - (now or datetime.now(UTC))).total_seconds()) / 3600, 1)
+    status.nation_vp = {n: int(state.vp.get(n, 0)) for n in game.ruleset().order_of_play}
+    for p in game.players():
+        status.player_vp[str(p["name"])] = sum(int(state.vp.get(n, 0)) for n in p.get("nations") or [])
+    return status

@@ -1,0 +1,152 @@
+"""Adjudicate one step of play and log it: the same code path for live play and for replay.
+
+A step is a nation's turn (`step: nation`) or a game-turn boundary (`step: start_round`,
+`step: end_round`). The adjudicator is a callable
+
+    adjudicate(ruleset, state, entry, dice) -> (state, events)
+
+where `entry` is the turn log entry (round, step, nation, orders {nation: {entry, text}}) and `dice`
+a pbem.rules.dice.Dice. `default_adjudicate` calls the engine (pbem.rules.turn) and the order parser,
+imported lazily; tests inject their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pbem.errors import GameError, OrderError
+from pbem.rules.dice import Dice, Faces, RollRequest
+from pbem.rules.state import GameState
+from pbem.store.game import Game, LogEntry, utc_now
+from pbem.store.hashing import events_hash, plain, state_hash
+
+Adjudicator = Callable[[Any, GameState, LogEntry, Dice], tuple[GameState, list[dict[str, Any]]]]
+STEPS = ("nation", "start_round", "end_round")
+
+
+class RecordingDice:
+    """Wraps a Dice and records every face it hands out, by label, in the order rolled."""
+
+    def __init__(self, inner: Dice) -> None:
+        self.inner = inner
+        self.rolled: dict[str, int] = {}
+
+    def faces(self, req: RollRequest) -> Faces:
+        out = self.inner.faces(req)
+        if isinstance(out, list):
+            for i, face in enumerate(out):
+                self.rolled.setdefault(req.label(i), int(face))
+        return out
+
+
+def entry_orders(entry: LogEntry | Mapping[str, Any], ruleset: Any) -> dict[str, Any]:
+    """The turn entry's orders texts parsed into {nation: NationOrders} (the section of each nation)."""
+    from pbem.orders.parser import parse_message
+    from pbem.rules.orders import NationOrders
+
+    out: dict[str, Any] = {}
+    for nation, o in (entry.get("orders") or {}).items():
+        pm = parse_message((o or {}).get("text") or "", ruleset, default_nation=nation)
+        out[nation] = pm.section(nation) or NationOrders(nation)
+    return out
+
+
+def default_adjudicate(ruleset: Any, state: GameState, entry: LogEntry, dice: Dice) -> tuple[GameState, list[dict]]:
+    """The engine: pbem.rules.turn.play_nation_turn / start_round / end_round (strict: illegal orders
+    raise OrderError and nothing is logged). After a nation's turn the marker moves on to the next
+    nation with something to do (None: the round is over, `end_round` comes next)."""
+    from pbem.rules import turn
+    from pbem.rules.orders import Vote
+
+    step = entry.get("step", "nation")
+    orders = entry_orders(entry, ruleset)
+    if step == "start_round":
+        ballots = {n: no.of(Vote)[-1].nation for n, no in orders.items() if no.of(Vote)}
+        return turn.start_round(ruleset, state, ballots)
+    if step == "end_round":
+        return turn.end_round(ruleset, state)
+    nation = entry["nation"]
+    result = turn.play_nation_turn(ruleset, state, nation, orders, dice)
+    if not result.accepted:
+        raise OrderError(result.problems)
+    new_state = result.state
+    if new_state.next_nation == nation:   # the engine leaves the marker on the nation that moved
+        new_state.next_nation = turn.next_nation_after(ruleset, new_state, nation)
+    return new_state, result.events
+
+
+def resolve_adjudicator(adjudicate: Adjudicator | None) -> Adjudicator:
+    if adjudicate is not None:
+        return adjudicate
+    return globals()["default_adjudicate"]   # looked up at call time, so tests can replace it
+
+
+# --- which orders are waiting ---------------------------------------------------------------------
+def pending_orders(game: Game, entries: list[LogEntry] | None = None) -> dict[str, LogEntry]:
+    """For each nation, its latest orders entry received after its own last nation turn."""
+    entries = game.entries() if entries is None else entries
+    last_turn: dict[str, int] = {}
+    latest: dict[str, LogEntry] = {}
+    for e in entries:
+        if e.kind == "turn" and e.get("step", "nation") == "nation" and e.get("nation"):
+            last_turn[e["nation"]] = e.id
+        elif e.kind == "orders" and e.get("nation"):
+            latest[e["nation"]] = e
+    return {n: e for n, e in latest.items() if e.id > last_turn.get(n, 0)}
+
+
+def _orders_block(game: Game, orders: Mapping[str, int | str | None], entries: list[LogEntry]) -> dict[str, Any]:
+    by_id = {e.id: e for e in entries}
+    out: dict[str, Any] = {}
+    for nation, ref in orders.items():
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            e = by_id.get(ref)
+            if e is None or e.kind != "orders":
+                raise GameError(f"game {game.id}: log entry {ref} is not an orders entry")
+            if e.get("nation") != nation:
+                raise GameError(f"game {game.id}: log entry {ref} holds orders for {e.get('nation')}, not {nation}")
+            out[nation] = {"entry": ref, "text": e.get("text") or ""}
+        else:
+            out[nation] = {"entry": None, "text": ref or ""}
+    return out
+
+
+# --- play a step --------------------------------------------------------------------------------------
+def play_turn(game: Game, nation: str | None = None, *, step: str = "nation",
+              orders: Mapping[str, int | str | None] | None = None, adjudicate: Adjudicator | None = None,
+              time: str | None = None) -> LogEntry:
+    """Adjudicate one step with the game's dice, log it (a `turn` entry) and save the new state.
+
+    `nation` defaults to the state's next nation. `orders` maps nation -> orders entry id, or text
+    (orders a moderator or the no-orders rule supplied), or None (no orders); by default the pending
+    orders of every nation (`pending_orders`), the moving nation's included when it has some.
+    Holds the game lock throughout; nothing is written when the adjudicator raises.
+    """
+    if step not in STEPS:
+        raise ValueError(f"unknown step {step!r}")
+    adjudicate = resolve_adjudicator(adjudicate)
+    with game.lock():
+        entries = game.entries()
+        state = game.state
+        if step == "nation":
+            nation = nation or state.next_nation
+            if not nation:
+                raise GameError(f"game {game.id}: no nation to move (the round has not started)")
+        else:
+            nation = None
+        if orders is None:
+            orders = {n: e.id for n, e in pending_orders(game, entries).items()}
+        data: dict[str, Any] = {"round": state.round, "step": step, "nation": nation,
+                                "orders": _orders_block(game, orders, entries)}
+        draft = LogEntry(0, "turn", time or utc_now(), data)
+        dice = RecordingDice(game.dice())
+        new_state, events = adjudicate(game.ruleset(), state.copy(), draft, dice)
+        events = plain(list(events))
+        data.update({"dice": dict(dice.rolled), "events": events, "events_hash": events_hash(events),
+                     "state_hash": state_hash(new_state)})
+        eid = game.append("turn", data, time=draft.time)
+        game.save_state(new_state, entry=eid)
+        entry = LogEntry(eid, "turn", draft.time, plain(data))
+        entry.file = f"log/{entry.name}"
+        return entry
