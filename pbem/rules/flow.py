@@ -57,7 +57,10 @@ def step(rs: Ruleset, state: GameState, orders: dict[str, NationOrders], dice: D
     rnd = state.round
     result = play_nation_turn(rs, state, nation, orders, dice, strict=False)
     new = result.state
-    events = list(result.events)
+    # orders the rules refuse are dropped, and the report says why (ORDERS.md "Replies")
+    events = [{"type": "order_dropped", "round": rnd, "turn": nation, "nation": nation, "line": p.line,
+               "text": p.text, "kind": p.kind, "message": p.message} for p in result.problems]
+    events += list(result.events)
     new.next_nation = next_nation_after(rs, new, nation)
     if new.next_nation is None:
         new, end_events = end_round(rs, new)

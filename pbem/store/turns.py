@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pbem.errors import GameError, OrderError
+from pbem.errors import GameError
 from pbem.rules.dice import Dice, Faces, RollRequest
 from pbem.rules.state import GameState
 from pbem.store.game import Game, LogEntry, utc_now
@@ -53,27 +53,22 @@ def entry_orders(entry: LogEntry | Mapping[str, Any], ruleset: Any) -> dict[str,
 
 
 def default_adjudicate(ruleset: Any, state: GameState, entry: LogEntry, dice: Dice) -> tuple[GameState, list[dict]]:
-    """The engine: pbem.rules.turn.play_nation_turn / start_round / end_round (strict: illegal orders
-    raise OrderError and nothing is logged). After a nation's turn the marker moves on to the next
-    nation with something to do (None: the round is over, `end_round` comes next)."""
-    from pbem.rules import turn
-    from pbem.rules.orders import Vote
+    """The engine (pbem.rules.flow.step): a `start_round` step plays the beginning of the round (VOTE
+    orders among the orders used are the Bretwalda ballots); a `nation` step plays that nation's turn,
+    dropping illegal orders (reported as `order_dropped` events), and when it was the last nation of the
+    round also the end of the round. `end_round` is kept for logs written that way."""
+    from pbem.rules import flow, turn
 
     step = entry.get("step", "nation")
     orders = entry_orders(entry, ruleset)
-    if step == "start_round":
-        ballots = {n: no.of(Vote)[-1].nation for n, no in orders.items() if no.of(Vote)}
-        return turn.start_round(ruleset, state, ballots)
     if step == "end_round":
         return turn.end_round(ruleset, state)
-    nation = entry["nation"]
-    result = turn.play_nation_turn(ruleset, state, nation, orders, dice)
-    if not result.accepted:
-        raise OrderError(result.problems)
-    new_state = result.state
-    if new_state.next_nation == nation:   # the engine leaves the marker on the nation that moved
-        new_state.next_nation = turn.next_nation_after(ruleset, new_state, nation)
-    return new_state, result.events
+    if step == "start_round" and state.next_nation is not None:
+        raise GameError(f"the round has started already (the {state.next_nation} are to move)")
+    if step == "nation" and state.next_nation != entry.get("nation"):
+        raise GameError(f"it is not the turn of {entry.get('nation')} (next: {state.next_nation})")
+    result = flow.step(ruleset, state, orders, dice)
+    return result.state, result.events
 
 
 def resolve_adjudicator(adjudicate: Adjudicator | None) -> Adjudicator:

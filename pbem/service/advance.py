@@ -1,0 +1,308 @@
+"""Move a game along as far as it can go now (issue 11): round starts, nations' turns in the order of
+play, each logged through the store (so replay re-derives it), each followed by the turn mail (report
+text, report.json and map PNG) to every player and observer. Where orders are owed and the deadline
+has not passed, the owing player gets one prompt and one reminder; at the deadline the no-orders rule
+applies (hold everything, no retreat, raiders withdraw: the defaults; or the greedy bot).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from pathlib import Path
+
+from pbem.mail.compose import build_mail
+from pbem.orders.parser import parse_message
+from pbem.report import build_report, report_json, report_text
+from pbem.rules.flow import votes_owed
+from pbem.rules.legal import vote_options
+from pbem.rules.orders import STANDING_TYPES, Vote
+from pbem.service import moderator
+from pbem.service.clock import already_sent, current_deadline, mark_sent
+from pbem.service.inbox import section_text
+from pbem.store.fs import atomic_write
+from pbem.store.game import Game, LogEntry
+from pbem.store.turns import play_turn
+
+Send = Callable[[EmailMessage], None]
+MAX_STEPS = 200
+
+
+@dataclass
+class GameRun:
+    game: str
+    steps: list[str] = field(default_factory=list)
+    waiting_for: list[str] = field(default_factory=list)
+    mails: int = 0
+    note: str = ""
+
+
+def from_addr(game: Game) -> str:
+    return str((game.settings.get("mail") or {}).get("from") or f"pbem-{game.id}@localhost")
+
+
+def everyone(game: Game) -> list[str]:
+    addrs = [str(p.get("address")) for p in game.players() if p.get("address")]
+    addrs += [str(a) for a in game.settings.get("observers") or []]
+    return list(dict.fromkeys(addrs))
+
+
+def orders_for_step(game: Game, rs, entries: list[LogEntry], not_final: set[str] | None = None) -> dict[str, str]:
+    """The orders each nation has waiting, per decision (ORDERS.md: last one wins, per decision):
+    turn orders from the latest message that had any, the latest VOTE, and standing orders in order."""
+    voided = _voided_turns(entries)
+    last_turn: dict[str, int] = {}
+    for e in entries:
+        if e.kind == "turn" and e.get("nation") and e.id not in voided:
+            last_turn[e["nation"]] = e.id
+    turn_text: dict[str, str] = {}
+    vote: dict[str, str] = {}
+    standing: dict[str, list[str]] = {}
+    last_vote_round: dict[str, int] = {}
+    unsure: dict[str, bool] = {}
+    for e in entries:
+        if e.kind == "turn" and e.get("step") == "start_round" and e.id not in voided:
+            for n in list(vote):
+                last_vote_round[n] = e.id
+            vote.clear()
+        if e.kind != "orders" or not e.get("nation"):
+            continue
+        nation = e["nation"]
+        sec = parse_message(e.get("text") or "", rs, default_nation=nation).section(nation)
+        if sec is None:
+            continue
+        standing_orders = [o for o in sec.orders if isinstance(o, STANDING_TYPES)]
+        votes = [o for o in sec.orders if isinstance(o, Vote)]
+        turn_orders = [o for o in sec.orders if not isinstance(o, (*STANDING_TYPES, Vote))]
+        if standing_orders:
+            standing.setdefault(nation, []).extend(o.text or "" for o in standing_orders)
+        if votes:
+            vote[nation] = f"VOTE {rs.display(votes[-1].nation)}"
+        if turn_orders and e.id > last_turn.get(nation, 0):
+            sec.orders = turn_orders
+            turn_text[nation] = section_text(sec, rs)
+            unsure[nation] = bool(e.get("problems"))
+    out: dict[str, str] = {}
+    for nation in set(turn_text) | set(vote) | set(standing):
+        parts = [turn_text.get(nation, "")]
+        parts += [f"{line}\n" for line in standing.get(nation, [])]
+        if nation in vote:
+            parts.append(vote[nation] + "\n")
+        out[nation] = "".join(parts)
+    if not_final is not None:
+        not_final.update(n for n, flag in unsure.items() if flag)
+    return out
+
+
+def _voided_turns(entries: list[LogEntry]) -> set[int]:
+    out: set[int] = set()
+    for m in entries:
+        if m.kind == "moderator" and m.get("action") == "rollback":
+            lo = int(m.get("to_entry") or 0)
+            out |= {e.id for e in entries if e.kind == "turn" and lo <= e.id < m.id}
+    return out
+
+
+def has_turn_orders(text: str) -> bool:
+    return any(line.strip() and not line.upper().startswith(("VOTE", "DEFEND", "CLEAR", "LOSSES"))
+               for line in text.splitlines())
+
+
+def nmr_orders(game: Game, rs, nation: str) -> str:
+    """No orders at the deadline: hold (the defaults), or the greedy bot if the game says so."""
+    if str((game.settings.get("options") or {}).get("nmr", "hold")) == "bot":
+        try:
+            from pbem.bots import bot_orders
+
+            return bot_orders(rs, game.state, nation, kind="greedy", seed=game.id)
+        except ImportError:
+            pass
+    return "PASS\n"
+
+
+def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None, render_map: bool = True) -> GameRun:
+    """Play every step that can be played now. Holds the game's lock (a busy game is left alone)."""
+    run = GameRun(game.id)
+    if game.paused:
+        run.note = "paused"
+        return run
+    with game.lock(blocking=False):
+        for _ in range(MAX_STEPS):
+            state = game.state
+            if state.finished:
+                _game_over(game, now, send, run)
+                break
+            rs = game.ruleset()
+            entries = game.entries()
+            needs_fix: set[str] = set()
+            waiting = orders_for_step(game, rs, entries, needs_fix)
+            is_vote = votes_owed(rs, state)
+            deadline = current_deadline(game, entries, vote=is_vote)
+            due = deadline.passed(now) or moderator.forced(game)
+            if state.next_nation is None:
+                voters = sorted(vote_options(rs, state)) if is_vote else []
+                owed = [n for n in voters if "VOTE" not in waiting.get(n, "").upper()]
+                if owed and not due:
+                    _prompt(game, rs, owed, deadline, now, send, run, what="your Bretwalda vote (VOTE <nation>)")
+                    break
+                orders = {n: t for n, t in waiting.items() if "VOTE" in t.upper()}
+                entry = play_turn(game, step="start_round", orders=orders, time=now.isoformat())
+                run.steps.append(f"round {entry.get('round')} starts")
+            else:
+                nation = state.next_nation
+                text = waiting.get(nation, "")
+                if (not has_turn_orders(text) or nation in needs_fix) and not due:
+                    what = "corrected orders" if nation in needs_fix else "your orders"
+                    _prompt(game, rs, [nation], deadline, now, send, run, what=what)
+                    break
+                orders = dict(waiting)
+                if not has_turn_orders(text):
+                    orders[nation] = nmr_orders(game, rs, nation) + text
+                    run.steps.append(f"{rs.display(nation)}: no orders at the deadline ({_nmr_word(game)})")
+                entry = play_turn(game, nation, orders=orders, time=now.isoformat())
+                run.steps.append(f"round {entry.get('round')}: {rs.display(nation)} played")
+            if _worth_a_mail(entry):
+                _turn_mail(game, entry, now, send, run, outbox=outbox, render_map=render_map,
+                           ledger_from=len(state.ledger))
+    return run
+
+
+QUIET_EVENTS = ("round_started", "round_ended")
+
+
+def _worth_a_mail(entry: LogEntry) -> bool:
+    """A round start with nothing happening (no vote, no King, no Romans leaving) gets no mail."""
+    return entry.get("step") != "start_round" or any(ev.get("type") not in QUIET_EVENTS for ev in entry.get("events") or [])
+
+
+def _nmr_word(game: Game) -> str:
+    return "played by the bot" if str((game.settings.get("options") or {}).get("nmr", "hold")) == "bot" else "hold"
+
+
+def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: Send, run: GameRun, *, what: str) -> None:
+    """One prompt per decision and player, one reminder before the deadline."""
+    by_player: dict[str, list[str]] = {}
+    for n in nations:
+        p = game.player_of(n)
+        if p:
+            by_player.setdefault(p, []).append(n)
+    run.waiting_for = [f"{p} ({', '.join(rs.display(n) for n in ns)})" for p, ns in by_player.items()]
+    from pbem.report.facts import next_options
+
+    options = next_options(rs, game.state)
+    for player, ns in by_player.items():
+        p = game.player(player) or {}
+        addr = p.get("address")
+        if not addr:
+            continue
+        for kind in ("prompt", "reminder"):
+            key = f"{kind}:{deadline.key}:{player}"
+            if already_sent(game, key) or (kind == "reminder" and now < deadline.remind_at):
+                continue
+            names = ", ".join(rs.display(n) for n in ns)
+            head = "Reminder: " if kind == "reminder" else ""
+            body = (f"{head}Game {game.id}, round {game.state.round}: we wait for {what} for the {names}.\n"
+                    f"Deadline: {deadline.text()}\n\nReply to this mail with:\n  GAME {game.id}\n  NATION {rs.display(ns[0])}\n"
+                    f"  TOKEN <your token>\n  <orders, one per line>\n\nWhat you can do:\n"
+                    + "".join(f"  {line}\n" for line in options))
+            send(build_mail(str(addr), f"[{game.id}] {head}{what} for the {names}", body, from_addr=from_addr(game),
+                            auto_submitted="auto-generated"))
+            mark_sent(game, key, now)
+            run.mails += 1
+
+
+def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: GameRun, *,
+               outbox: Path | None, render_map: bool, ledger_from: int) -> None:
+    rs = game.ruleset()
+    state = game.state
+    events = list(entry.get("events") or [])
+    vote = votes_owed(rs, state)
+    deadline = current_deadline(game, vote=vote)
+    waiting = []
+    if state.next_nation:
+        p = game.player_of(state.next_nation)
+        waiting = [f"{p} ({rs.display(state.next_nation)})" if p else rs.display(state.next_nation)]
+    first = min((e.id for e in game.entries("turn")), default=entry.id)
+    settings = dict(game.settings)
+    settings["dice"] = dict(game.settings.get("dice") or {}) if entry.id == first or state.finished else {}
+    report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
+                          deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from)
+    text = report_text(report)
+    attachments = [("report.json", report_json(report).encode(), "application/json")]
+    png = b""
+    if render_map:
+        png = map_png(rs, state, report["title"], events)
+        attachments.insert(0, ("map.png", png, "image/png"))
+    if outbox is not None:
+        base = outbox / "reports" / f"{entry.id:06d}"
+        base.mkdir(parents=True, exist_ok=True)
+        atomic_write(base / "report.txt", text)
+        atomic_write(base / "report.json", report_json(report))
+        if png:
+            atomic_write(base / "map.png", png)
+    to = everyone(game)
+    if to:
+        subject = f"[{game.id}] {report['title'].split('] ', 1)[-1]}"
+        send(build_mail(to, subject, text, from_addr=from_addr(game), attachments=attachments,
+                        auto_submitted="auto-generated"))
+        run.mails += 1
+
+
+def map_png(rs, state, title: str, events) -> bytes:
+    from pbem.render import render_map
+
+    vp = {n: state.vp.get(n, 0) for n in rs.order_of_play}
+    return render_map(rs, state, title=title, events=events, vp_table=vp)
+
+
+def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
+    key = "game-over"
+    if already_sent(game, key):
+        return
+    from pbem.store.dicecheck import reveal_secret
+
+    try:
+        reveal_secret(game, who="pbem", why="game over: dice secret revealed")
+    except Exception as e:  # noqa: BLE001 - the game is over either way; say why the secret stays sealed
+        run.note = f"secret not revealed: {e}"
+    to = everyone(game)
+    rs = game.ruleset()
+    state = game.state
+    totals = sorted(((sum(state.vp.get(n, 0) for n in game.nations_of(str(p["name"]))), str(p["name"]))
+                     for p in game.players()), reverse=True)
+    lines = [f"{name}: {vp}" for vp, name in totals]
+    best = [name for vp, name in totals if totals and vp == totals[0][0]]
+    result = ("Winner: " + best[0]) if len(best) == 1 else ("Tie: " + ", ".join(best))
+    secret = (game.settings.get("dice") or {}).get("revealed_secret") or "(sealed)"
+    body = (f"Game {game.id} is over after round {state.round}.\n{result}\n\n" + "\n".join(lines)
+            + f"\n\nDice secret: {secret}\nAnyone can check every roll: pbem verify-dice <archive>\n")
+    if to:
+        send(build_mail(to, f"[{game.id}] game over: {result}", body, from_addr=from_addr(game),
+                        auto_submitted="auto-generated"))
+        run.mails += 1
+    mark_sent(game, key, now)
+    run.steps.append("game over; " + result)
+    _ = rs
+
+
+def preview(game: Game, who: str, why: str) -> str:
+    """Adjudicate the next step in a scratch copy; the moderator sees the report, the game is untouched."""
+    from datetime import UTC
+
+    tmp = Path(tempfile.mkdtemp(prefix=f"pbem-preview-{game.id}-"))
+    try:
+        copy_dir = tmp / game.id
+        shutil.copytree(game.path, copy_dir, ignore=shutil.ignore_patterns(".lock", "inbox", "outbox", "mail"))
+        scratch = Game.open(copy_dir)
+        moderator.force(scratch, who, why)
+        sent: list[EmailMessage] = []
+        advance(scratch, datetime.now(UTC), sent.append, render_map=False)
+        game.moderate("preview", who, why)
+        texts = [m.get_body(("plain",)).get_content() for m in sent if m.get_body(("plain",))]
+        return "PREVIEW (nothing was changed):\n\n" + ("\n\n".join(texts[:1]) or "nothing to adjudicate")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

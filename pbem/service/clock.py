@@ -1,0 +1,84 @@
+"""Deadlines and one-time notices of a game (issue 11).
+
+A decision starts when the step before it was logged (or the game was created); its deadline is that
+time plus `deadlines.turn_hours` (a nation's turn) or `deadlines.decision_hours` (votes), unless a
+moderator set or extended it (`deadline` / `extend` moderator entries). Reminders go out
+`deadlines.reminder_hours` before. Notices already sent are remembered in `notices.json` so that a
+rerun (cron every ten minutes) never sends one twice.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pbem.store.fs import atomic_write
+from pbem.store.game import Game, LogEntry, parse_time
+
+NOTICES = "notices.json"
+DEFAULTS = {"turn_hours": 72.0, "decision_hours": 24.0, "reminder_hours": 12.0}
+
+
+@dataclass(frozen=True)
+class Deadline:
+    started: datetime
+    due: datetime
+    remind_at: datetime
+    key: str                 # names the decision: "r3:saxons", "r9:vote"
+
+    def passed(self, now: datetime) -> bool:
+        return now >= self.due
+
+    def text(self) -> str:
+        return self.due.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def hours(game: Game, key: str) -> float:
+    return float((game.settings.get("deadlines") or {}).get(key, DEFAULTS[key]))
+
+
+def decision_key(game: Game) -> str:
+    st = game.state
+    return f"r{st.round}:{st.next_nation or 'start'}"
+
+
+def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote: bool = False) -> Deadline:
+    """The deadline of the decision the game waits for now."""
+    entries = game.entries() if entries is None else entries
+    key = decision_key(game)
+    started = None
+    moved: datetime | None = None
+    extra = timedelta()
+    for e in entries:
+        if e.kind in ("created", "turn") or (e.kind == "moderator" and e.get("action") in ("rollback", "resume")):
+            started = parse_time(e.time)
+            moved, extra = None, timedelta()
+        elif e.kind == "moderator" and e.get("action") == "deadline" and e.get("decision") == key:
+            moved, extra = parse_time(e.get("until")), timedelta()
+        elif e.kind == "moderator" and e.get("action") == "extend" and e.get("decision") == key:
+            extra += timedelta(hours=float(e.get("hours") or 0))
+    if started is None:
+        started = datetime.fromtimestamp(0).astimezone()
+    span = timedelta(hours=hours(game, "decision_hours" if vote else "turn_hours"))
+    due = (moved or started + span) + extra
+    remind = due - timedelta(hours=hours(game, "reminder_hours"))
+    return Deadline(started, due, max(remind, started), key)
+
+
+def _read(game: Game) -> dict[str, str]:
+    try:
+        data = json.loads((game.path / NOTICES).read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def already_sent(game: Game, key: str) -> bool:
+    return key in _read(game)
+
+
+def mark_sent(game: Game, key: str, when: datetime) -> None:
+    data = _read(game)
+    data[key] = when.isoformat()
+    atomic_write(game.path / NOTICES, json.dumps(data, indent=1, sort_keys=True) + "\n")

@@ -1,0 +1,117 @@
+"""What happens to a player's mail once the intake has stored, routed and authenticated it.
+
+The orders are read (pbem.orders), checked against the position where the nation's turn starts when
+that nation moves next (pbem.rules.legal, through check_orders), logged as `orders` entries (one per
+nation section, in canonical form, with the mail id) and answered at once: orders read back, every
+problem explained, what is still missing, the deadline. A later message for the same nation replaces
+the earlier one (the latest orders entry wins). Mail from the moderator carries moderator commands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from pbem.errors import OrderProblem, PbemError
+from pbem.mail.intake import Reply, RetryLater
+from pbem.mail.message import MailIn
+from pbem.orders.canonical import canonical_lines
+from pbem.orders.check import check_orders
+from pbem.orders.reply import render_reply
+from pbem.rules.flow import votes_owed
+from pbem.rules.legal import vote_options
+from pbem.rules.orders import NationOrders
+from pbem.service import moderator
+from pbem.service.clock import current_deadline
+from pbem.store.game import Game
+from pbem.store.turns import pending_orders
+
+
+@dataclass
+class OrdersHandler:
+    """The intake's handler: `handler(game_id, who, mail) -> Reply`."""
+
+    games_dir: Path
+    now: datetime
+
+    def __call__(self, game_id: str, who: str, mail: MailIn) -> Reply | None:
+        try:
+            game = Game.open(self.games_dir / game_id)
+        except PbemError as e:
+            return Reply(f"Game {game_id} cannot be opened right now: {e}\nYour mail is kept; the moderator is told.")
+        try:
+            with game.lock(blocking=False):
+                if who == "moderator":
+                    return Reply(moderator.from_mail(game, mail.text, who=mail.from_addr or "moderator",
+                                                     mail_id=mail.sha256, now=self.now))
+                return Reply(take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now))
+        except PbemError as e:
+            if "busy" in str(e):
+                raise RetryLater(str(e)) from e
+            return Reply(f"Your mail for game {game_id} could not be used: {e}")
+
+
+def _default_nation(game: Game, player: str) -> str | None:
+    """Orders without a NATION line belong to the player's nation that moves next, or to the
+    player's only nation."""
+    mine = game.nations_of(player)
+    nxt = game.state.next_nation
+    if nxt in mine:
+        return nxt
+    return mine[0] if len(mine) == 1 else None
+
+
+def missing_for(game: Game, player: str) -> list[str]:
+    """What the game still needs from this player (for replies and prompts)."""
+    rs = game.ruleset()
+    state = game.state
+    pending = pending_orders(game)
+    out = []
+    mine = game.nations_of(player)
+    if state.finished:
+        return out
+    if votes_owed(rs, state):
+        for nation in vote_options(rs, state):
+            if nation in mine and (nation not in pending or "VOTE" not in (pending[nation].get("text") or "").upper()):
+                out.append(f"VOTE for the {rs.display(nation)} (Bretwalda, round {state.round})")
+    elif state.next_nation in mine and state.next_nation not in pending:
+        out.append(f"orders for the {rs.display(state.next_nation)} (round {state.round}, to move now)")
+    return out
+
+
+def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: datetime) -> str:
+    """Read, check, log and answer one player's orders mail. Returns the reply text."""
+    rs = game.ruleset()
+    state = game.state
+    mine = set(game.nations_of(player))
+    default = _default_nation(game, player)
+    result = check_orders(text, rs, state, nation=default)
+    parsed = result.parsed
+    already = {e.get("mail_id") for e in game.entries("orders")}
+    extra: list[OrderProblem] = []
+    for section in parsed.sections:
+        if section.nation not in mine:
+            extra.append(OrderProblem("auth", 0, "", f"you do not control the {rs.display(section.nation)}",
+                                      "your nations: " + ", ".join(rs.display(n) for n in sorted(mine))))
+            continue
+        if not section.orders or mail_id in already:
+            continue
+        bad = sum(len(ln.problems) for ln in result.lines if ln.nation == section.nation)
+        if len(parsed.sections) == 1:
+            bad += len(result.general)
+        # orders with problems wait for a correction until the deadline, then are used as they are
+        # (the rules core drops what it refuses, and the report says why)
+        game.append("orders", {"nation": section.nation, "player": player, "mail_id": mail_id,
+                               "received": received.isoformat(), "text": section_text(section, rs), "problems": bad})
+    if not parsed.sections and default is None and mine:
+        extra.append(OrderProblem("syntax", 0, "", "the orders do not say which nation they are for",
+                                  "start them with a line NATION <name>"))
+    result.general.extend(extra)
+    deadline = current_deadline(game, vote=votes_owed(rs, state))
+    return render_reply(result, rs, missing=missing_for(game, player), deadline=deadline.text(), game=game.id)
+
+
+def section_text(section: NationOrders, rs) -> str:
+    """The orders of one nation as logged: their canonical form (parsing it gives the same orders)."""
+    return "\n".join(canonical_lines(section, rs)) + "\n"

@@ -1,0 +1,130 @@
+"""`pbem run [GAMES_DIR]` — the job a moderator runs from cron (issue 11).
+
+1. Poll every mailbox once. A mailbox is the site's (GAMES_DIR/pbem.yaml `mail:` list: IMAP in, SMTP
+   out, serving every game) or, by default, each game's own folders (games/<id>/inbox and outbox: the
+   embedded default, no mail server needed). Every mail is stored, routed, authenticated and answered
+   by the intake (pbem.mail.intake) with pbem.service.inbox.OrdersHandler.
+2. Move every game along as far as it can go (pbem.service.advance).
+
+Safe to run concurrently (each game and each mailbox has its own lock; a busy one is skipped) and
+after a crash (the intake's ledger and the append-only game log make every step idempotent).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+
+from pbem.errors import GameError, MailError, PbemError
+from pbem.mail.directory import GamesDirDirectory
+from pbem.mail.intake import Intake
+from pbem.mail.transport import make_transports
+from pbem.service.advance import GameRun, advance, from_addr
+from pbem.service.inbox import OrdersHandler
+from pbem.store.game import Game
+
+log = logging.getLogger("pbem.run")
+SITE = "pbem.yaml"
+
+
+@dataclass
+class JobReport:
+    mails_in: int = 0
+    replies: int = 0
+    games: list[GameRun] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [f"mail: {self.mails_in} taken, {self.replies} answered"]
+        for g in self.games:
+            head = f"{g.game}: " + ("; ".join(g.steps) if g.steps else (g.note or "nothing to do"))
+            if g.waiting_for:
+                head += f" (waiting for {', '.join(g.waiting_for)})"
+            out.append(head)
+        out += [f"error: {e}" for e in self.errors]
+        return out
+
+
+def game_dirs(games_dir: Path) -> list[Path]:
+    if not games_dir.is_dir():
+        raise GameError(f"no games folder {games_dir}")
+    return sorted(p for p in games_dir.iterdir() if (p / "game.yaml").is_file())
+
+
+def site_config(games_dir: Path) -> dict[str, Any]:
+    path = games_dir / SITE
+    if not path.is_file():
+        return {}
+    try:
+        data = YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}
+    except Exception as e:  # noqa: BLE001 - any YAML problem is the moderator's to fix
+        raise GameError(f"{path}: cannot read: {e}") from e
+    if not isinstance(data, dict):
+        raise GameError(f"{path}: must be a mapping")
+    return data
+
+
+def _game_mail_config(game: Game) -> list[dict]:
+    mail = dict(game.settings.get("mail") or {})
+    kind = mail.pop("transport", None) or mail.pop("type", "folder")
+    return [{"type": kind, **mail}]
+
+
+def run_job(games_dir: Path | str, *, now: datetime | None = None, only: list[str] | None = None,
+            render_map: bool = True) -> JobReport:
+    games_dir = Path(games_dir)
+    now = now or datetime.now(UTC)
+    report = JobReport()
+    dirs = [d for d in game_dirs(games_dir) if not only or d.name in only]
+    site = site_config(games_dir)
+    directory = GamesDirDirectory(games_dir)
+    handler = OrdersHandler(games_dir, now)
+    senders: dict[str, Any] = {}
+    if site.get("mail"):
+        transports = make_transports(site["mail"], games_dir)
+        _poll(Intake(transports.incoming, transports.outgoing, directory, handler,
+                     archive_dir=games_dir / ".mail", from_addr=str(site.get("from") or "pbem@localhost")), report)
+        for d in dirs:
+            senders[d.name] = transports.outgoing
+    for d in dirs:
+        try:
+            game = Game.open(d)
+            if d.name in senders:
+                continue
+            transports = make_transports(_game_mail_config(game), d)
+            senders[d.name] = transports.outgoing
+            _poll(Intake(transports.incoming, transports.outgoing, directory, handler, archive_dir=d / "mail",
+                         from_addr=from_addr(game)), report)
+        except PbemError as e:
+            report.errors.append(f"{d.name}: {e}")
+    for d in dirs:
+        try:
+            game = Game.open(d)
+            out = senders.get(d.name)
+            send = out.send if out is not None else (lambda m: None)
+            outbox = d / str((game.settings.get("mail") or {}).get("outbox", "outbox"))
+            report.games.append(advance(game, now, send, outbox=outbox, render_map=render_map))
+        except GameError as e:
+            if "busy" in str(e):
+                report.games.append(GameRun(d.name, note="busy (another pbem is working on it)"))
+            else:
+                report.errors.append(f"{d.name}: {e}")
+        except PbemError as e:
+            report.errors.append(f"{d.name}: {e}")
+    return report
+
+
+def _poll(intake: Intake, report: JobReport) -> None:
+    try:
+        r = intake.run_once()
+    except MailError as e:
+        report.errors.append(str(e))
+        return
+    report.mails_in += r.new
+    report.replies += r.replies_sent
+    report.errors += list(r.errors)
