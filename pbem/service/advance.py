@@ -22,8 +22,8 @@ from pbem.rules.flow import votes_owed
 from pbem.rules.legal import vote_options
 from pbem.rules.orders import STANDING_TYPES, Vote
 from pbem.service import moderator
-from pbem.service.clock import already_sent, current_deadline, mark_sent
 from pbem.service.inbox import section_text
+from pbem.store.clock import already_sent, current_deadline, mark_sent
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry
 from pbem.store.turns import play_turn

@@ -23,7 +23,7 @@ from pbem.rules.flow import votes_owed
 from pbem.rules.legal import vote_options
 from pbem.rules.orders import NationOrders
 from pbem.service import moderator
-from pbem.service.clock import current_deadline
+from pbem.store.clock import current_deadline
 from pbem.store.game import Game
 from pbem.store.turns import pending_orders
 

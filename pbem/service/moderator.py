@@ -20,7 +20,7 @@ from datetime import datetime
 
 from pbem.errors import GameError
 from pbem.rules.state import GameState
-from pbem.service.clock import current_deadline, decision_key
+from pbem.store.clock import current_deadline, decision_key
 from pbem.store.game import Game, parse_time
 
 ACTIONS = ("pause", "resume", "deadline", "extend", "rollback", "process", "replace", "observer", "preview")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
-from pbem.store.game import Game, parse_time
+from pbem.store.game import Game
 from pbem.store.turns import pending_orders
 
 
@@ -64,13 +64,12 @@ def game_status(game: Game, *, now: datetime | None = None) -> GameStatus:
     status.orders_in = [{"nation": n, "player": e.get("player"), "entry": e.id, "received": e.get("received") or e.time}
                         for n, e in sorted(pending.items(), key=lambda kv: kv[1].id)]
     if not state.finished and not game.paused:
-        since = next((e for e in reversed(entries) if e.kind in ("turn", "created")), None)
-        t = parse_time(since.time) if since else None
-        hours = (game.settings.get("deadlines") or {}).get("turn_hours", 72)
-        if t is not None:
-            due = t + timedelta(hours=float(hours))
-            status.deadline = due.strftime("%Y-%m-%dT%H:%M:%SZ")
-            status.hours_left = round(((due - (now or datetime.now(UTC))).total_seconds()) / 3600, 1)
+        from pbem.rules.flow import votes_owed
+        from pbem.store.clock import current_deadline
+
+        due = current_deadline(game, entries, vote=votes_owed(game.ruleset(), state)).due
+        status.deadline = due.strftime("%Y-%m-%dT%H:%M:%SZ")
+        status.hours_left = round(((due - (now or datetime.now(UTC))).total_seconds()) / 3600, 1)
     status.nation_vp = {n: int(state.vp.get(n, 0)) for n in game.ruleset().order_of_play}
     for p in game.players():
         status.player_vp[str(p["name"])] = sum(int(state.vp.get(n, 0)) for n in p.get("nations") or [])

@@ -1,0 +1,33 @@
+"""`pbem moderate GAME ACTION ...` — the moderator's actions, the same as by mail (pbem.service.moderator)."""
+
+from __future__ import annotations
+
+import getpass
+
+import click
+
+from pbem.service import moderator as mod
+from pbem.store.game import Game, resolve_game
+
+
+@click.command()
+@click.argument("game")
+@click.argument("action", type=click.Choice(mod.ACTIONS, case_sensitive=False))
+@click.argument("args", nargs=-1)
+@click.option("--dir", "games_dir", default="games", show_default=True, help="Folder of the games.")
+@click.option("--why", default="", help="The reason, kept in the log with the action.")
+@click.option("--who", default=None, help="Who acts (default: your login name).")
+def moderate(game: str, action: str, args: tuple[str, ...], games_dir: str, why: str, who: str | None) -> None:
+    """Moderate GAME: pause | resume | deadline TIME | extend HOURS | rollback ENTRY | process |
+    replace PLAYER ADDRESS [TOKEN] | observer add|remove ADDRESS | preview.
+
+    Every action is an entry in the game log with who and why. `rollback ENTRY` returns to the
+    position before that turn entry (`pbem status GAME` lists them).
+    """
+    g = Game.open(resolve_game(game, games_dir))
+    who = who or getpass.getuser()
+    try:
+        text = mod.run_command(g, action.lower(), list(args), who=who, why=why or "by command line")
+    except (IndexError, ValueError) as e:
+        raise click.UsageError(f"{action}: missing or bad argument ({e})") from e
+    click.echo(text)
