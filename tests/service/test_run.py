@@ -1,0 +1,153 @@
+"""Issue 11 — the cron job: turn flow, deadlines, prompts, NMR, moderator actions, the demo game."""
+
+from __future__ import annotations
+
+import email
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from email import policy
+from pathlib import Path
+
+import pytest
+
+from pbem.service.job import run_job
+from pbem.store.game import Game, create_game
+from pbem.store.replay import replay
+
+REPO = Path(__file__).resolve().parents[2]
+T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+PLAYERS = [("ann", "ann@x.org"), ("bob", "bob@x.org"), ("cy", "cy@x.org"), ("di", "di@x.org")]
+
+
+def mails(outbox: Path) -> list[email.message.EmailMessage]:
+    return [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in sorted(outbox.glob("*.eml"))]
+
+
+def body(m) -> str:
+    return m.get_body(("plain",)).get_content()
+
+
+@pytest.fixture
+def game(tmp_path):
+    g = create_game(tmp_path, "t1", players=4, player_specs=PLAYERS, secret=b"test secret for the job tests", time=T0.isoformat())
+    (g.path / "inbox").mkdir(exist_ok=True)
+    return g
+
+
+def send(game: Game, player: str, text: str, n: int, *, token: str | None = None, sender: str | None = None) -> None:
+    p = game.player(player)
+    raw = (f"From: {sender or p['address']}\nSubject: [{game.id}] orders\nMessage-ID: <m{n}@x.org>\n\n"
+           f"TOKEN {token or p['token']}\n{text}\n")
+    (game.path / "inbox" / f"{n:03d}.eml").write_text(raw)
+
+
+def test_orders_by_mail_are_answered_and_adjudicated(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)           # round 1 starts; the Romans are prompted
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent\n4 Channel -> Sussex", 1)
+    r = run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    assert r.mails_in == 1 and r.replies == 1
+    g = Game.open(game.path)
+    assert g.state.next_nation == "belgae" and g.state.get("kent", "romans")
+    out = mails(g.path / "outbox")
+    assert any("as read" in body(m) and m["To"] == "ann@x.org" for m in out)
+    turn = [m for m in out if "the Romans have played" in str(m["Subject"])]
+    assert turn and set(turn[0]["To"].addresses[i].addr_spec for i in range(4)) == {a for _, a in PLAYERS}
+    assert any(m["To"] == "di@x.org" and "Belgae" in str(m["Subject"]) for m in out), "the Belgae are prompted"
+
+
+def test_orders_with_errors_wait_for_a_correction(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent\n2 Channel -> Devonn", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    g = Game.open(game.path)
+    assert g.state.next_nation == "romans", "orders with an error are not adjudicated before the deadline"
+    reply = [m for m in mails(g.path / "outbox") if m["To"] == "ann@x.org" and "Re:" in str(m["Subject"])][0]
+    assert "Did you mean Devon?" in body(reply)
+
+
+def test_bad_token_is_refused_and_nothing_recorded(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent", 1, token="000000")
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    g = Game.open(game.path)
+    assert not g.entries("orders") and g.state.next_nation == "romans"
+
+
+def test_nmr_at_the_deadline_holds_and_prompts_once(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    prompts = [m for m in mails(game.path / "outbox") if "your orders for the Romans" in str(m["Subject"])]
+    assert len(prompts) == 1, "a rerun does not prompt twice"
+    run_job(tmp_path, now=T0 + timedelta(hours=61), render_map=False)
+    reminders = [m for m in mails(game.path / "outbox") if "Reminder" in str(m["Subject"])]
+    assert len(reminders) == 1
+    r = run_job(tmp_path, now=T0 + timedelta(hours=73), render_map=False)
+    g = Game.open(game.path)
+    assert g.state.next_nation != "romans" or g.state.round > 1
+    assert any("no orders at the deadline" in s for s in r.games[0].steps)
+    assert g.state.get("english_channel", "romans").armies == 15, "NMR: hold everything"
+
+
+def test_moderator_pause_by_mail_and_rollback(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    g = Game.open(game.path)
+    romans_turn = [e for e in g.entries("turn") if e.get("nation") == "romans"][0]
+    mod = g.settings["moderator"]
+    raw = (f"From: {mod['address']}\nSubject: [t1] moderator\nMessage-ID: <mod1@x.org>\n\n"
+           f"TOKEN {mod['token']}\nPAUSE # holiday\n")
+    (g.path / "inbox" / "900.eml").write_text(raw)
+    r = run_job(tmp_path, now=T0 + timedelta(hours=200), render_map=False)
+    assert r.games[0].note == "paused"
+    g = Game.open(game.path)
+    assert g.paused and g.state.next_nation == "belgae"
+    from pbem.service import moderator
+
+    moderator.rollback(g, "mod", "wrong orders", romans_turn.id)
+    g = Game.open(game.path)
+    assert g.state.next_nation == "romans" and not g.state.get("kent", "romans")
+    assert [e.get("action") for e in g.entries("moderator")][-1] == "rollback"
+    assert replay(g.path).ok, "the log with a rollback replays"
+
+
+def test_busy_game_is_skipped(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    g = Game.open(game.path)
+    code = (f"import time; from pbem.store.game import Game; g = Game.open({str(game.path)!r});\n"
+            "with g.lock():\n    print('locked', flush=True); time.sleep(20)")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "locked"
+        r = run_job(tmp_path, now=T0 + timedelta(hours=100), render_map=False)
+        assert "busy" in r.games[0].note
+    finally:
+        proc.kill()
+        proc.wait()
+    assert Game.open(g.path).state.next_nation == "romans"
+
+
+def test_readme_main_command_on_a_copy_of_the_demo(tmp_path):
+    """The README's first command, verbatim (after the install step), on a copy of games/."""
+    shutil.copytree(REPO / "games", tmp_path / "games", ignore=shutil.ignore_patterns("*.lock", ".log-index.json"))
+    readme = (REPO / "README.md").read_text()
+    assert "pbem run games" in readme
+    done = subprocess.run([sys.executable, "-m", "pbem", "run", "games"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "games" / "demo" / "outbox"
+    sent = mails(out)
+    assert sum("Re:" in str(m["Subject"]) for m in sent) == 3, "each waiting order mail is answered"
+    assert any(m.get_content_type() == "multipart/mixed" and any(p.get_filename() == "map.png" for p in m.iter_attachments())
+               for m in sent), "turn mails carry the map"
+    reports = sorted((out / "reports").glob("*/report.txt"))
+    assert len(reports) == 3 and all((p.parent / "map.png").stat().st_size > 10_000 for p in reports)
+    assert replay(tmp_path / "games" / "demo").ok
+
+
+def test_demo_game_replays():
+    shutil_ok = (REPO / "games" / "demo" / "game.yaml").is_file()
+    assert shutil_ok
+    assert replay(REPO / "games" / "demo").ok
