@@ -332,7 +332,7 @@ def defender_retreat_problem(ctx: TurnContext, area: str, defender: str, target:
     if there and there != [defender]:
         return f"{rs.display(target)} is not solely occupied by the {rs.nations[defender].name} (8.2)"
     if not there:
-        for nb in rs.areas[target].land | rs.areas[target].straits:
+        for nb in sorted(rs.areas[target].land | rs.areas[target].straits):
             if nb == area:
                 continue
             st = state.get(nb, ctx.nation)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 
@@ -174,14 +175,17 @@ class GameState:
         new = GameState.__new__(GameState)
         d = new.__dict__
         d.update(self.__dict__)
-        d["areas"] = {a: {n: s.copy() for n, s in st.items()} for a, st in self.areas.items()}
+        # sorted: every turn starts from the same order of areas and nations, whether the position was
+        # loaded from state.yaml or carried over in memory (replay), so the events come out the same
+        d["areas"] = {a: {n: st[n].copy() for n in sorted(st)} for a, st in sorted(self.areas.items())}
         d["population"] = dict(self.population)
         d["vp"] = dict(self.vp)
         ledger = self.ledger
-        if {type(v) for e in ledger for v in e.values()} <= _SCALARS:   # the usual flat entries: fast path
-            d["ledger"] = [e.copy() for e in ledger]
-        else:
-            d["ledger"] = [_plain_copy(e) for e in ledger]
+        try:   # the usual flat entries (scalars only): copy each dict, checked at C speed
+            flat = _SCALARS.issuperset(map(type, chain.from_iterable(map(dict.values, ledger))))
+        except TypeError:
+            flat = False
+        d["ledger"] = list(map(dict.copy, ledger)) if flat else [_plain_copy(e) for e in ledger]
         d["forts_built"] = set(self.forts_built)
         d["captured"] = {k: set(v) for k, v in self.captured.items()}
         d["raided_from"] = dict(self.raided_from)
