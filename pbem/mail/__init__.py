@@ -10,6 +10,7 @@ Modules:
   smtp       SmtpTransport (smtplib)
   directory  GameContact / GameDirectory: who may write to which game, with which token
   routing    which game a mail is for; who sent it (address + TOKEN)
+  notices    the polite texts the intake sends by itself (unroutable, auth, claim notice, errors)
   ledger     the append-only, fsynced JSON-lines ledger of message states
   intake     Intake.run_once(): store -> dedupe -> route -> authenticate -> handle -> reply -> ack
 """

@@ -23,9 +23,13 @@ def fsync_dir(path: Path) -> None:
 
 def write_tmp(directory: Path, data: bytes) -> Path:
     """Write `data` to a fresh hidden temp file in `directory`, fsynced; return its path."""
-    directory.mkdir(parents=True, exist_ok=True)
     tmp = directory / f".tmp-{uuid.uuid4().hex}"
-    with open(tmp, "xb") as fh:
+    try:
+        fh = open(tmp, "xb")
+    except FileNotFoundError:
+        directory.mkdir(parents=True, exist_ok=True)
+        fh = open(tmp, "xb")
+    with fh:
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())

@@ -85,8 +85,10 @@ def run_job(games_dir: Path | str, *, now: datetime | None = None, only: list[st
     directory = GamesDirDirectory(games_dir)
     handler = OrdersHandler(games_dir, now)
     senders: dict[str, Any] = {}
+    opened = []
     if site.get("mail"):
         transports = make_transports(site["mail"], games_dir)
+        opened.append(transports)
         _poll(Intake(transports.incoming, transports.outgoing, directory, handler,
                      archive_dir=games_dir / ".mail", from_addr=str(site.get("from") or "pbem@localhost")), report)
         for d in dirs:
@@ -97,11 +99,21 @@ def run_job(games_dir: Path | str, *, now: datetime | None = None, only: list[st
             if d.name in senders:
                 continue
             transports = make_transports(_game_mail_config(game), d)
+            opened.append(transports)
             senders[d.name] = transports.outgoing
             _poll(Intake(transports.incoming, transports.outgoing, directory, handler, archive_dir=d / "mail",
                          from_addr=from_addr(game)), report)
         except PbemError as e:
             report.errors.append(f"{d.name}: {e}")
+    try:
+        _advance_all(dirs, senders, now, render_map, report)
+    finally:
+        for t in opened:
+            t.close()
+    return report
+
+
+def _advance_all(dirs: list[Path], senders: dict[str, Any], now: datetime, render_map: bool, report: JobReport) -> None:
     for d in dirs:
         try:
             game = Game.open(d)
@@ -116,7 +128,6 @@ def run_job(games_dir: Path | str, *, now: datetime | None = None, only: list[st
                 report.errors.append(f"{d.name}: {e}")
         except PbemError as e:
             report.errors.append(f"{d.name}: {e}")
-    return report
 
 
 def _poll(intake: Intake, report: JobReport) -> None:

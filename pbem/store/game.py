@@ -13,6 +13,7 @@ Every file is written atomically (pbem.store.fs). See pbem/store/FORMAT.md for t
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import secrets as _secrets
@@ -270,6 +271,24 @@ def start_position(ruleset: Any, game_id: str) -> tuple[GameState, str]:
 
 
 # --- the game -----------------------------------------------------------------------------------------
+_SETTINGS_CACHE: dict[str, tuple[tuple, CommentedMap]] = {}
+
+
+def _settings_of(settings_path: Path, label: str) -> CommentedMap:
+    """game.yaml, parsed and checked; a cron run opens a game many times, so the parse is cached per
+    file version (size, mtime, inode) and each caller gets its own copy."""
+    st = settings_path.stat()
+    key = (st.st_size, st.st_mtime_ns, st.st_ino)
+    hit = _SETTINGS_CACHE.get(label)
+    if hit is None or hit[0] != key:
+        settings = load_roundtrip(settings_path, label)
+        validate_settings(settings, label)
+        if len(_SETTINGS_CACHE) > 256:
+            _SETTINGS_CACHE.clear()
+        _SETTINGS_CACHE[label] = hit = (key, settings)
+    return copy.deepcopy(hit[1])
+
+
 class Game:
     """An open game directory. Reading needs no lock; changing it takes `lock()` (re-entrant)."""
 
@@ -292,9 +311,7 @@ class Game:
         if not settings_path.is_file():
             raise GameError(f"{path} is not a game directory (no {SETTINGS})")
         label = str(settings_path)
-        settings = load_roundtrip(settings_path, label)
-        validate_settings(settings, label)
-        return cls(path, settings)
+        return cls(path, _settings_of(settings_path, label))
 
     def __repr__(self) -> str:
         return f"Game({str(self.path)!r})"

@@ -1,0 +1,97 @@
+"""Outgoing mail builders (issue 9): plain text first, PNG map attachments after, threaded replies.
+
+`build_mail` is used for replies to orders and for turn reports. Header values are cleaned of line
+breaks, so text quoted from a hostile mail can never inject headers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+
+from pbem.mail.message import game_tags
+
+_MSGID_RE = re.compile(r"^<[^<>\s]{1,500}>$")
+_PREFIX_RE = re.compile(r"^\s*(?:(?:re|aw|sv|antw|fw|fwd|wg)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+MAX_REFERENCES = 20
+
+
+def clean_header(value: str, limit: int = 300) -> str:
+    """One line of printable text, at most `limit` characters (no CR/LF: no header injection)."""
+    value = str(value).encode("utf-8", "replace").decode("utf-8")
+    value = re.sub(r"[\x00-\x1f\x7f\u2028\u2029\x85]+", " ", value)
+    return re.sub(r"\s{2,}", " ", value).strip()[:limit]
+
+
+def reply_subject(subject: str, game_id: str | None) -> str:
+    """`Re: [<game>] <subject>` without repeated Re:/Fwd: prefixes or a second copy of the tag."""
+    rest = clean_header(subject or "")
+    while True:
+        stripped = _PREFIX_RE.sub("", rest)
+        if game_id:
+            for tag in game_tags(stripped):
+                if tag.lower() == game_id.lower():
+                    stripped = re.sub(r"\[\s*" + re.escape(tag) + r"\s*\]", "", stripped, count=1).strip()
+        if stripped == rest:
+            break
+        rest = stripped
+    head = f"Re: [{game_id}]" if game_id else "Re:"
+    return clean_header(f"{head} {rest}" if rest else head)
+
+
+def thread_references(references: Iterable[str], message_id: str | None) -> list[str]:
+    """References for a reply: the original's References plus its Message-ID (last 20, valid ids)."""
+    refs = [r for r in references if _MSGID_RE.match(r)]
+    if message_id and _MSGID_RE.match(message_id) and message_id not in refs:
+        refs.append(message_id)
+    return refs[-MAX_REFERENCES:]
+
+
+def build_mail(
+    to: str | Sequence[str],
+    subject: str,
+    text: str,
+    *,
+    from_addr: str,
+    in_reply_to: str | None = None,
+    references: Iterable[str] = (),
+    attachments: Iterable[tuple[str, bytes, str]] = (),
+    message_id: str | None = None,
+    date: datetime | None = None,
+    auto_submitted: str | None = None,
+    extra_headers: dict[str, str] | None = None,
+) -> EmailMessage:
+    """A plain-text mail, then attachments `(filename, bytes, 'image/png')` (maps) in order.
+
+    `in_reply_to` / `references` thread the mail under the one it answers; `auto_submitted`
+    ('auto-replied' for replies, 'auto-generated' for reports) keeps autoresponders from answering.
+    """
+    msg = EmailMessage()
+    msg["From"] = clean_header(from_addr)
+    recipients = [to] if isinstance(to, str) else list(to)
+    msg["To"] = ", ".join(clean_header(r) for r in recipients if r)
+    msg["Subject"] = clean_header(subject, 500)
+    msg["Date"] = format_datetime(date or datetime.now(UTC))
+    domain = from_addr.rpartition("@")[2].strip(" <>") or "pbem.invalid"
+    msg["Message-ID"] = message_id if message_id and _MSGID_RE.match(message_id) else make_msgid(
+        "pbem", domain=clean_header(domain, 100) or "pbem.invalid")
+    if in_reply_to and _MSGID_RE.match(in_reply_to):
+        msg["In-Reply-To"] = in_reply_to
+    refs = [r for r in references if _MSGID_RE.match(r)][-MAX_REFERENCES:]
+    if refs:
+        msg["References"] = " ".join(refs)
+    if auto_submitted:
+        msg["Auto-Submitted"] = clean_header(auto_submitted)
+    for name, value in (extra_headers or {}).items():
+        msg[clean_header(name, 60)] = clean_header(value, 900)
+    body = str(text).encode("utf-8", "replace").decode("utf-8")
+    body = body if body.endswith("\n") else body + "\n"
+    msg.set_content(body, subtype="plain", charset="utf-8")
+    for filename, data, mimetype in attachments:
+        maintype, _, subtype = (mimetype or "application/octet-stream").partition("/")
+        msg.add_attachment(bytes(data), maintype=maintype, subtype=subtype or "octet-stream",
+                           filename=clean_header(filename, 100))
+    return msg

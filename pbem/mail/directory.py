@@ -1,0 +1,131 @@
+"""Who may write to which game (issue 9 authentication): registered addresses and tokens.
+
+The intake asks a `GameDirectory` for `lookup(game_id) -> GameContact | None`. `contact_from_settings`
+reads the `players` / `moderator` part of a game.yaml, and `GamesDirDirectory` does so for every
+`games/<id>/game.yaml`; any other source can implement the one-method protocol.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple, Protocol
+
+from pbem.errors import DataError
+
+
+class PlayerContact(NamedTuple):
+    """A player's registered address, secret TOKEN and nations (ids) in one game."""
+
+    address: str
+    token: str
+    nations: tuple[str, ...] = ()
+
+
+def _norm_addr(addr: str) -> str:
+    return str(addr or "").strip().strip("<>").lower()
+
+
+def norm_nation(name: str) -> str:
+    """'Romano-British' / 'romano_british' / 'ROMANO BRITISH' -> 'romano_british'."""
+    return re.sub(r"[^a-z0-9]+", "_", str(name).lower()).strip("_")
+
+
+@dataclass(frozen=True)
+class GameContact:
+    """One game as the intake sees it: `players` maps a player name to PlayerContact or (address, token)."""
+
+    id: str
+    players: Mapping[str, PlayerContact] = field(default_factory=dict)
+    moderator: tuple[str, str] | None = None
+
+    def __post_init__(self) -> None:
+        players = {}
+        for name, value in dict(self.players).items():
+            if not isinstance(value, PlayerContact):
+                value = PlayerContact(*value)
+            players[str(name)] = PlayerContact(
+                _norm_addr(value.address), str(value.token),
+                tuple(norm_nation(n) for n in value.nations),
+            )
+        object.__setattr__(self, "players", players)
+        if self.moderator is not None:
+            addr, token = self.moderator
+            object.__setattr__(self, "moderator", (_norm_addr(addr), str(token)))
+
+    def players_at(self, address: str) -> list[str]:
+        """Names of the players registered with this address."""
+        addr = _norm_addr(address)
+        return [n for n, p in self.players.items() if addr and p.address == addr]
+
+    def is_moderator(self, address: str) -> bool:
+        return bool(self.moderator and address and self.moderator[0] == _norm_addr(address))
+
+    def player_of_nation(self, nation: str) -> str | None:
+        key = norm_nation(nation)
+        for name, p in self.players.items():
+            if key and key in p.nations:
+                return name
+        return None
+
+
+class GameDirectory(Protocol):
+    def lookup(self, game_id: str) -> GameContact | None:
+        """The game with this id, or None when there is no such game."""
+        ...
+
+
+class StaticDirectory:
+    """A fixed set of games (tests, or an adapter that already loaded everything)."""
+
+    def __init__(self, games: Mapping[str, GameContact] | list[GameContact]) -> None:
+        items = games.values() if isinstance(games, Mapping) else games
+        self.games = {g.id.lower(): g for g in items}
+
+    def lookup(self, game_id: str) -> GameContact | None:
+        return self.games.get(str(game_id).lower())
+
+
+def contact_from_settings(game_id: str, settings: Mapping, source: str = "game.yaml") -> GameContact:
+    """GameContact from game settings: `players: [{name, address, token, nations}]`, `moderator: {address, token}`."""
+    players: dict[str, PlayerContact] = {}
+    for i, p in enumerate(settings.get("players") or []):
+        if not isinstance(p, Mapping) or not p.get("name"):
+            raise DataError(source, f"players[{i}]", "needs a name")
+        if not p.get("address") or p.get("token") in (None, ""):
+            raise DataError(source, f"players[{i}]", "needs an address and a token")
+        nations = p.get("nations") or []
+        players[str(p["name"])] = PlayerContact(str(p["address"]), str(p["token"]), tuple(str(n) for n in nations))
+    mod = settings.get("moderator")
+    moderator = None
+    if isinstance(mod, Mapping) and mod.get("address"):
+        moderator = (str(mod["address"]), str(mod.get("token") or ""))
+    return GameContact(game_id, players, moderator)
+
+
+class GamesDirDirectory:
+    """Games from `<games_dir>/<id>/game.yaml` (read at each lookup, so edits apply at once)."""
+
+    def __init__(self, games_dir: Path) -> None:
+        self.games_dir = Path(games_dir)
+
+    def lookup(self, game_id: str) -> GameContact | None:
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}", str(game_id)) or ".." in game_id:
+            return None
+        path = self.games_dir / game_id / "game.yaml"
+        if not path.is_file():
+            lowered = self.games_dir / game_id.lower() / "game.yaml"
+            if not lowered.is_file():
+                return None
+            path, game_id = lowered, game_id.lower()
+        from ruamel.yaml import YAML, YAMLError
+
+        try:
+            settings = YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}
+        except (OSError, YAMLError, UnicodeDecodeError) as exc:
+            raise DataError(str(path), "-", f"cannot read: {exc}") from exc
+        if not isinstance(settings, Mapping):
+            raise DataError(str(path), "-", "not a mapping")
+        return contact_from_settings(game_id, settings, str(path))

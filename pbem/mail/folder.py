@@ -1,0 +1,163 @@
+"""FolderTransport: the embedded default transport (ARCHITECTURE: games/<id>/inbox, outbox).
+
+Incoming: `<inbox>/*.eml` (full RFC 822 messages), `<inbox>/*.txt` (plain order files: a message
+body, with an optional first line `From: x@y`), and, when the inbox is a Maildir, `new/` and `cur/`.
+`ack` moves the file to `<inbox>/processed/` (or `processed_dir`). Outgoing: each message is written
+atomically (tmp + fsync + rename) as `<outbox>/<timestamp>-<n>-<slug>.eml`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from datetime import UTC, datetime
+from email.message import Message
+from email.utils import format_datetime
+from pathlib import Path
+
+from pbem.errors import MailError
+from pbem.mail._fs import fsync_dir, link_new, write_tmp
+from pbem.mail.transport import Incoming
+
+log = logging.getLogger("pbem.mail")
+
+_FROM_LINE = re.compile(rb"^\s*from:\s*(\S+@\S+?)\s*$", re.IGNORECASE)
+
+
+class FolderTransport:
+    """Inbox and outbox directories on disk (either may be None to use only one direction)."""
+
+    def __init__(
+        self,
+        inbox_dir: Path | None,
+        outbox_dir: Path | None = None,
+        *,
+        processed_dir: Path | None = None,
+        name: str = "folder",
+    ) -> None:
+        self.inbox = Path(inbox_dir) if inbox_dir is not None else None
+        self.outbox = Path(outbox_dir) if outbox_dir is not None else None
+        self.processed = Path(processed_dir) if processed_dir else (
+            self.inbox / "processed" if self.inbox is not None else None
+        )
+        self.name = name
+        self._counter = 0
+
+    # -- incoming ---------------------------------------------------------------------------
+    def _candidates(self) -> list[tuple[str, Path]]:
+        assert self.inbox is not None
+        found: list[tuple[str, Path]] = []
+        if not self.inbox.is_dir():
+            return found
+        for p in self.inbox.iterdir():
+            if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in (".eml", ".txt"):
+                found.append((p.name, p))
+        for sub in ("new", "cur"):
+            d = self.inbox / sub
+            if d.is_dir() and (self.inbox / "tmp").is_dir():
+                for p in d.iterdir():
+                    if p.is_file() and not p.name.startswith("."):
+                        found.append((f"{sub}/{p.name}", p))
+        return found
+
+    def fetch(self) -> list[Incoming]:
+        """Every message file still in the inbox, oldest modification time first."""
+        if self.inbox is None:
+            return []
+        out: list[Incoming] = []
+        for key, path in self._candidates():
+            try:
+                data = path.read_bytes()
+                mtime = path.stat().st_mtime
+            except OSError as exc:  # vanished or unreadable: try again next time
+                log.warning("%s: cannot read %s: %s", self.name, path, exc)
+                continue
+            received = datetime.fromtimestamp(mtime, UTC)
+            if path.suffix.lower() == ".txt" and "/" not in key:
+                data = order_file_to_mail(data, key, received)
+            out.append(Incoming(raw=data, key=key, received=received, transport=self.name))
+        out.sort(key=lambda m: (m.received, m.key))
+        return out
+
+    def ack(self, incoming: Incoming) -> None:
+        """Move the message file to processed/ (a file already gone was acked before)."""
+        if self.inbox is None or self.processed is None:
+            return
+        src = self.inbox / incoming.key
+        if not src.exists():
+            return
+        self.processed.mkdir(parents=True, exist_ok=True)
+        base = incoming.key.replace("/", "_").split(":", 1)[0]  # Maildir names carry ':2,S' flags
+        dest = self.processed / base
+        n = 1
+        while dest.exists():
+            dest = self.processed / f"{base}.{n}"
+            n += 1
+        try:
+            os.replace(src, dest)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise MailError(f"{self.name}: cannot move {src} to {dest}: {exc}") from exc
+        fsync_dir(self.processed)
+        fsync_dir(src.parent)
+
+    # -- outgoing ---------------------------------------------------------------------------
+    def send(self, message: Message) -> None:
+        """Write the message as `<outbox>/<timestamp>-<n>-<slug>.eml` atomically."""
+        if self.outbox is None:
+            raise MailError(f"{self.name}: no outbox configured")
+        try:
+            data = bytes(message)
+            tmp = write_tmp(self.outbox, data)
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+            slug = _slug(str(message.get("Subject", "")))
+
+            def names():
+                while True:
+                    self._counter += 1
+                    yield f"{stamp}-{self._counter}-{slug}.eml"
+
+            link_new(tmp, self.outbox, names())
+        except OSError as exc:
+            raise MailError(f"{self.name}: cannot write to {self.outbox}: {exc}") from exc
+
+    def close(self) -> None:
+        pass
+
+
+def _slug(subject: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", subject.lower()).strip("-")[:40].strip("-")
+    return slug or "mail"
+
+
+def order_file_to_mail(data: bytes, name: str, received: datetime) -> bytes:
+    """An RFC 822 message around a plain order file: From from an optional first `From: x@y` line.
+
+    The file name and time go into headers, so two files with the same orders (say `PASS` in two
+    turns) are two messages, while re-reading the same file gives the same bytes (same sha256).
+    """
+    if data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark (Windows editors)
+        data = data[3:]
+    body = data
+    sender = b""
+    first, sep, rest = data.partition(b"\n")
+    m = _FROM_LINE.match(first.rstrip(b"\r"))
+    if m:
+        sender, body = m.group(1).strip(b"<>"), rest
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        text = body.decode("latin-1")
+    safe_name = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:200]
+    headers = [
+        b"From: " + re.sub(rb"[^\x21-\x7e]", b"", sender),
+        b"Subject: ",
+        b"Date: " + format_datetime(received).encode("ascii"),
+        b"X-Pbem-Order-File: " + safe_name.encode("ascii"),
+        b"MIME-Version: 1.0",
+        b"Content-Type: text/plain; charset=utf-8",
+        b"Content-Transfer-Encoding: 8bit",
+    ]
+    return b"\r\n".join(headers) + b"\r\n\r\n" + text.encode("utf-8")

@@ -1,0 +1,418 @@
+"""The intake pipeline (issue 9): every incoming mail is handled exactly once, even across crashes.
+
+`Intake.run_once()` polls each incoming transport once, then for every message:
+
+ 1. store the raw bytes FIRST, atomically, as `<archive_dir>/<sha256>.eml`; ledger `stored`
+ 2. dedupe: the same bytes (sha256) are one message; a second message with an already seen
+    Message-ID is a replay and is quarantined without a reply
+ 3. route to a game (`GAME <id>` line, else `[<id>]` subject tag); unroutable mail is quarantined
+    with a polite reply
+ 4. authenticate (registered address AND matching `TOKEN`); on failure a polite `auth` reply,
+    nothing recorded, and a notice to the player an unregistered sender claimed to be
+ 5. hand the mail to `handler(game_id, player_or_'moderator', mail) -> Reply | None`; ledger
+    `applying` before the call, `applied` (with the reply mails already written to disk) after
+ 6. send the replies threaded (In-Reply-To/References, `Re: [<game>] ...`); ledger `sent`/`replied`
+ 7. ack at the transport (which checkpoints); ledger `acked`
+
+Messages are taken in order of received time (INTERNALDATE / file mtime), never the Date header.
+A rerun after a crash at any step resumes from the ledger: the archive, not the transport, is the
+source of truth once step 1 is done, so nothing is lost, and the handler is not called again once
+`applied` is recorded. The one window left is a crash *inside* the handler (ledger `applying`): the
+rerun calls it again for that message, so handlers should be idempotent by `mail.sha256` (the game
+log stores the mail id for this). Replies have a fixed Message-ID, so a reply re-sent after a crash
+between sending and recording it is recognisable as the same mail.
+"""
+
+from __future__ import annotations
+
+import email
+import email.utils
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from pbem.errors import MailError
+from pbem.mail import notices
+from pbem.mail._fs import atomic_write, write_once
+from pbem.mail.compose import build_mail, reply_subject, thread_references
+from pbem.mail.directory import GameDirectory
+from pbem.mail.ledger import Entry, Ledger
+from pbem.mail.message import MailIn, read_message
+from pbem.mail.routing import authenticate, route
+from pbem.mail.transport import Incoming, IncomingTransport, OutgoingTransport, PermanentMailError
+
+log = logging.getLogger("pbem.mail")
+
+FAULT_POINTS = ("stored", "recorded", "applying", "applied", "sending", "sent", "replied", "acking", "acked")
+"""Where the fault hook is called: right after each durable step (tests raise there to crash)."""
+
+MAX_ATTEMPTS = 5
+"""Unexpected errors on one message before it is quarantined (so one bad mail cannot block a game)."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the handler wants sent back to the sender: text first, then attachments (PNG maps)."""
+
+    text: str
+    attachments: Sequence[tuple[str, bytes, str]] = ()
+    subject: str | None = None
+
+
+class RetryLater(Exception):
+    """Raised by a handler that cannot take the mail now (e.g. the game is locked): the mail stays
+    pending, later mail for the same game waits behind it, and the next run tries again."""
+
+
+Handler = Callable[[str, str, MailIn], "Reply | None"]
+Fault = Callable[[str, str], None]
+
+
+@dataclass
+class RunReport:
+    """What one run did (counts), and the problems it logged."""
+
+    fetched: int = 0
+    new: int = 0
+    applied: int = 0
+    rejected: int = 0
+    quarantined: int = 0
+    deferred: int = 0
+    replies_sent: int = 0
+    acked: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Decision:
+    outcome: str
+    """applied | rejected | quarantined | error"""
+    reason: str = ""
+    game: str = ""
+    sender: str = ""
+    mails: list[EmailMessage] = field(default_factory=list)
+
+
+def _stamp(incoming: Incoming) -> str:
+    return incoming.received.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class Intake:
+    """The mail intake of one mailbox (which may serve several games)."""
+
+    def __init__(
+        self,
+        incoming: Sequence[IncomingTransport],
+        outgoing: OutgoingTransport | None,
+        directory: GameDirectory,
+        handler: Handler,
+        *,
+        archive_dir: Path,
+        from_addr: str,
+        ledger_path: Path | None = None,
+        quarantine_dir: Path | None = None,
+        fault: Fault | None = None,
+        lock_timeout: float = 10.0,
+    ) -> None:
+        self.incoming = list(incoming)
+        self.outgoing = outgoing
+        self.directory = directory
+        self.handler = handler
+        self.archive_dir = Path(archive_dir)
+        self.replies_dir = self.archive_dir / "replies"
+        self.quarantine_dir = Path(quarantine_dir) if quarantine_dir else self.archive_dir / "quarantine"
+        self.ledger = Ledger(Path(ledger_path) if ledger_path else self.archive_dir / "ledger.jsonl",
+                             lock_timeout=lock_timeout)
+        self.from_addr = from_addr
+        self.own_addr = email.utils.parseaddr(from_addr)[1].lower()
+        self.domain = self.own_addr.rpartition("@")[2] or "pbem.invalid"
+        self.fault = fault
+        self._by_name = {t.name: t for t in self.incoming}
+
+    # -- the run --------------------------------------------------------------------------------
+    def run_once(self) -> RunReport:
+        """Poll every transport once and take every pending message as far as it can go."""
+        report = RunReport()
+        with self.ledger:
+            handles = self._poll(report)
+            blocked: set[str] = set()
+            for entry in self.ledger.pending():
+                try:
+                    self._advance(entry, handles, blocked, report)
+                except Exception as exc:
+                    self._failed(entry, exc, blocked, report)
+            for sha in list(handles):
+                entry = self.ledger.entries.get(sha)
+                if entry is not None and entry.state == "replied":
+                    self._ack(entry, handles, report)
+        return report
+
+    def _fault(self, point: str, sha: str) -> None:
+        if self.fault is not None:
+            self.fault(point, sha)
+
+    def _poll(self, report: RunReport) -> dict[str, list[Incoming]]:
+        handles: dict[str, list[Incoming]] = {}
+        for transport in self.incoming:
+            try:
+                fetched = transport.fetch()
+            except Exception as exc:  # one broken transport must not stop the others
+                log.error("mail transport %s: fetch failed: %s", transport.name, exc)
+                report.errors.append(f"{transport.name}: {exc}")
+                continue
+            for inc in fetched:
+                report.fetched += 1
+                sha = hashlib.sha256(inc.raw).hexdigest()
+                try:
+                    write_once(self.archive_dir / f"{sha}.eml", inc.raw)
+                except OSError as exc:  # not stored: not touched, so the transport keeps it
+                    log.error("mail %s from %s %s: cannot store it: %s", sha[:12], inc.transport, inc.key, exc)
+                    report.errors.append(f"store {inc.key}: {exc}")
+                    continue
+                self._fault("stored", sha)
+                if sha not in self.ledger.entries:
+                    mail = read_message(inc.raw, body=False)
+                    self.ledger.append(
+                        "stored", sha, message_id=mail.message_id, received=_stamp(inc),
+                        seq=len(self.ledger.entries), transport=inc.transport, key=inc.key,
+                        size=len(inc.raw), **{"from": mail.from_addr, "subject": mail.subject[:200]},
+                    )
+                    report.new += 1
+                    log.info("mail %s stored: from <%s> %r via %s %s", sha[:12], mail.from_addr,
+                             mail.subject[:80], inc.transport, inc.key)
+                    self._fault("recorded", sha)
+                handles.setdefault(sha, []).append(inc)
+        return handles
+
+    def _advance(self, entry: Entry, handles: dict[str, list[Incoming]], blocked: set[str],
+                 report: RunReport) -> None:
+        sha = entry.sha256
+        mail = read_message(self._raw(entry, handles.get(sha, [])))
+        if entry.state in ("stored", "applying"):
+            decision = self._decide(entry, mail, blocked, report)
+            if decision is None:
+                return
+            files = self._write_replies(sha, decision.mails)
+            if decision.outcome in ("quarantined", "error"):
+                self._quarantine(mail, entry, decision.reason)
+            self.ledger.append("applied", sha, outcome=decision.outcome, reason=decision.reason,
+                               game=decision.game, sender=decision.sender, replies=files)
+            counter = decision.outcome if decision.outcome in ("applied", "rejected") else "quarantined"
+            setattr(report, counter, getattr(report, counter) + 1)
+            self._fault("applied", sha)
+        if entry.state == "applied":
+            if not self._send_all(entry, report):
+                return
+            self.ledger.append("replied", sha)
+            self._fault("replied", sha)
+        if entry.state == "replied":
+            self._ack(entry, handles, report)
+
+    def _raw(self, entry: Entry, incs: list[Incoming]) -> bytes:
+        path = self.archive_dir / f"{entry.sha256}.eml"
+        if path.exists():
+            return path.read_bytes()
+        if incs:  # the archive copy vanished (someone cleaned up): store it again
+            write_once(path, incs[0].raw)
+            return incs[0].raw
+        raise MailError(f"archived mail {path} is missing")
+
+    # -- deciding -------------------------------------------------------------------------------
+    def _no_reply_reason(self, mail: MailIn) -> str:
+        """Why this mail must not be answered automatically (mail loops, bounces), or ''."""
+        if not mail.from_addr:
+            return "no sender address"
+        if mail.auto_submitted:
+            return mail.auto_submitted
+        if mail.from_addr == self.own_addr:
+            return "sent by this adjudicator"
+        return ""
+
+    def _decide(self, entry: Entry, mail: MailIn, blocked: set[str], report: RunReport) -> _Decision | None:
+        sha = entry.sha256
+        first = self.ledger.message_ids.get(mail.message_id)
+        if first and first != sha:
+            log.warning("mail %s: Message-ID %s was already used by %s: replay, quarantined",
+                        sha[:12], mail.message_id[:80], first[:12])
+            return _Decision("quarantined", f"duplicate-message-id of {first}")
+        no_reply = self._no_reply_reason(mail)
+        try:
+            where = route(mail, self.directory)
+        except Exception as exc:
+            log.error("mail %s: game directory failed: %s (mail kept for the next run)", sha[:12], exc)
+            report.errors.append(f"directory: {exc}")
+            report.deferred += 1
+            return None
+        if where.game is None:
+            mails = [] if no_reply else [self._reply(mail, None, notices.unroutable(mail, where.asked), 0)]
+            reason = f"unroutable ({where.asked!r})" + (f"; no reply: {no_reply}" if no_reply else "")
+            return _Decision("quarantined", reason, mails=mails)
+        game = where.game
+        if game.id in blocked:
+            return None
+        auth = authenticate(mail, game)
+        if not auth.ok:
+            if no_reply:
+                return _Decision("quarantined", f"auth-failed: {auth.reason}; no reply: {no_reply}", game.id)
+            mails = [self._reply(mail, game.id, notices.auth_failed(game.id, auth.reason, mail), 0)]
+            for who, address, matched in auth.claimed:
+                mails.append(self._mail(
+                    address, f"[{game.id}] rejected message sent in your name",
+                    notices.claim_notice(game.id, who, mail, matched), sha, len(mails)))
+            log.warning("mail %s for %s rejected (auth: %s) from <%s>%s", sha[:12], game.id, auth.reason,
+                        mail.from_addr, f"; notified {len(auth.claimed)}" if auth.claimed else "")
+            return _Decision("rejected", auth.reason, game.id, "", mails)
+        return self._handle(entry, mail, game, auth.sender, blocked, report)
+
+    def _handle(self, entry, mail: MailIn, game, sender: str, blocked: set[str], report) -> _Decision | None:
+        sha = entry.sha256
+        if entry.state == "stored":
+            self.ledger.append("applying", sha, game=game.id, sender=sender)
+            self._fault("applying", sha)
+        else:
+            log.warning("mail %s: the last run stopped inside the handler; calling it again", sha[:12])
+        try:
+            reply = self.handler(game.id, sender, mail)
+        except RetryLater as exc:
+            self.ledger.append("deferred", sha, reason=str(exc)[:300])
+            blocked.add(game.id)
+            report.deferred += 1
+            log.info("mail %s for %s deferred: %s", sha[:12], game.id, exc)
+            return None
+        except Exception as exc:
+            log.exception("mail %s for %s: the handler failed", sha[:12], game.id)
+            error = f"{type(exc).__name__}: {exc}"
+            mails = [self._reply(mail, game.id, notices.internal_error(game.id), 0)]
+            if game.moderator:
+                mails.append(self._mail(game.moderator[0], f"[{game.id}] handler error",
+                                        notices.moderator_error(game.id, mail, error), sha, 1))
+            report.errors.append(f"handler: {error}")
+            return _Decision("error", f"handler-error: {error}"[:300], game.id, sender, mails)
+        log.info("mail %s applied to %s as %s", sha[:12], game.id, sender)
+        return _Decision("applied", "", game.id, sender, self._handler_reply(mail, game.id, reply))
+
+    def _handler_reply(self, mail: MailIn, game_id: str, reply) -> list[EmailMessage]:
+        """The reply mail for what the handler returned. The handler has run: nothing here may fail
+        (a failure would leave the mail `applying` and call the handler again), so a reply that
+        cannot be built is replaced by a plain one without attachments."""
+        if reply is None:
+            return []
+        if isinstance(reply, str):
+            reply = Reply(reply)
+        try:
+            return [self._reply(mail, game_id, notices.with_notes(reply.text, mail), 0,
+                                attachments=reply.attachments, subject=reply.subject)]
+        except Exception:
+            log.exception("mail %s: could not build the reply; sending it without attachments", mail.sha256[:12])
+            return [self._reply(mail, game_id, notices.with_notes(str(getattr(reply, "text", reply)), mail), 0)]
+
+    def _failed(self, entry: Entry, exc: Exception, blocked: set[str], report: RunReport) -> None:
+        """An error while advancing one mail: log it, hold back later mail of its game, count it;
+        after MAX_ATTEMPTS quarantine the mail so that it cannot block its game for ever."""
+        if isinstance(exc, (MailError, OSError)):
+            log.error("mail %s: %s", entry.sha256[:12], exc)
+        else:
+            log.exception("mail %s: unexpected error", entry.sha256[:12])
+        report.errors.append(f"{entry.sha256[:12]}: {type(exc).__name__}: {exc}")
+        if entry.game:
+            blocked.add(entry.game)
+        self.ledger.append("failed", entry.sha256, error=f"{type(exc).__name__}: {exc}"[:500])
+        if entry.failures >= MAX_ATTEMPTS and entry.state != "replied":
+            path = self.archive_dir / f"{entry.sha256}.eml"
+            mail = read_message(path.read_bytes() if path.exists() else b"")
+            self._quarantine(mail, entry, f"internal-error after {entry.failures} attempts")
+            self.ledger.append("applied", entry.sha256, outcome="quarantined", game=entry.game,
+                               reason="internal-error", replies=[])
+
+    # -- outgoing -------------------------------------------------------------------------------
+    def _mail(self, to: str, subject: str, text: str, sha: str, n: int, **kw) -> EmailMessage:
+        return build_mail(to, subject, text, from_addr=self.from_addr,
+                          message_id=f"<{sha[:32]}.{n}@{self.domain}>",
+                          auto_submitted="auto-replied", **kw)
+
+    def _reply(self, mail: MailIn, game_id: str | None, text: str, n: int, *,
+               attachments=(), subject: str | None = None) -> EmailMessage:
+        """A reply to the sender, threaded under the mail (no In-Reply-To for a made-up Message-ID)."""
+        irt = None if mail.message_id_synthesized else mail.message_id
+        return self._mail(
+            mail.from_addr, subject or reply_subject(mail.subject, game_id), text, mail.sha256, n,
+            in_reply_to=irt, references=thread_references(mail.references, irt),
+            attachments=attachments,
+        )
+
+    def _write_replies(self, sha: str, mails: list[EmailMessage]) -> list[str]:
+        names = []
+        for i, msg in enumerate(mails):
+            name = f"{sha}.{i}.eml"
+            atomic_write(self.replies_dir / name, bytes(msg))
+            names.append(name)
+        return names
+
+    def _send_all(self, entry: Entry, report: RunReport) -> bool:
+        sha = entry.sha256
+        for i, name in enumerate(entry.replies):
+            if i in entry.sent:
+                continue
+            if self.outgoing is None:
+                log.error("mail %s: no outgoing transport configured; reply kept in %s", sha[:12],
+                          self.replies_dir)
+                report.errors.append("no outgoing transport")
+                return False
+            path = self.replies_dir / name
+            if not path.exists():
+                log.error("mail %s: reply file %s is missing; not sent", sha[:12], path)
+                self.ledger.append("sent", sha, n=i, failed="reply file missing")
+                continue
+            # compat32 writes the stored bytes back out unchanged (and is much faster than default)
+            msg = email.message_from_bytes(path.read_bytes(), policy=policy.compat32)
+            try:
+                self.outgoing.send(msg)
+            except PermanentMailError as exc:
+                log.error("mail %s: reply %d to %s refused for good: %s", sha[:12], i, msg["To"], exc)
+                report.errors.append(str(exc))
+                self.ledger.append("sent", sha, n=i, failed=str(exc)[:300])
+                continue
+            except MailError as exc:
+                log.warning("mail %s: sending reply %d failed, will retry: %s", sha[:12], i, exc)
+                report.errors.append(str(exc))
+                return False
+            self._fault("sending", sha)
+            self.ledger.append("sent", sha, n=i, to=str(msg["To"]))
+            report.replies_sent += 1
+            self._fault("sent", sha)
+        return True
+
+    def _ack(self, entry: Entry, handles: dict[str, list[Incoming]], report: RunReport) -> None:
+        sha = entry.sha256
+        for inc in handles.pop(sha, []):
+            transport = self._by_name.get(inc.transport)
+            if transport is None:
+                continue
+            try:
+                transport.ack(inc)
+            except Exception as exc:  # try again next run; the ledger dedupes the refetch
+                log.warning("mail %s: ack at %s failed: %s", sha[:12], inc.transport, exc)
+                report.errors.append(f"ack {inc.transport} {inc.key}: {exc}")
+                continue
+            self._fault("acking", sha)
+            self.ledger.append("acked", sha, transport=inc.transport, key=inc.key)
+            report.acked += 1
+            self._fault("acked", sha)
+
+    # -- quarantine -----------------------------------------------------------------------------
+    def _quarantine(self, mail: MailIn, entry: Entry, reason: str) -> None:
+        """Keep a copy of the mail and why in the quarantine folder, and log it."""
+        sha = entry.sha256
+        write_once(self.quarantine_dir / f"{sha}.eml", mail.raw)
+        info = {"reason": reason, "from": mail.from_addr, "subject": mail.subject[:200],
+                "message_id": mail.message_id, "received": entry.received, "problems": list(mail.problems)}
+        atomic_write(self.quarantine_dir / f"{sha}.json",
+                     (json.dumps(info, indent=1, sort_keys=True) + "\n").encode())
+        log.warning("mail %s quarantined: %s (from <%s>, subject %r)", sha[:12], reason,
+                    mail.from_addr, mail.subject[:80])

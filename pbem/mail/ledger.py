@@ -1,0 +1,168 @@
+"""The intake ledger (issue 9 exactly-once): one JSON line per step of each message, fsynced.
+
+Each line is an event for one message (keyed by the sha256 of its raw bytes):
+  stored    raw bytes archived; carries message_id, received, transport, key, from, subject
+  applying  the handler is about to be called (a rerun that finds this state calls it again)
+  deferred  the handler asked to be retried later (back to `stored`)
+  failed    an unexpected error; after MAX_ATTEMPTS the message is quarantined
+  applied   decided: outcome (applied|rejected|quarantined|error), game, sender, reply files
+  sent      reply number `n` was handed to the outgoing transport (or `failed` for good)
+  replied   every reply is out: the message is done
+  acked     the transport copy `key` was acknowledged
+Replaying the lines gives each message's state; a torn last line (crash mid-append) is cut off.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from pbem.errors import MailError
+from pbem.mail._fs import fsync_dir
+
+log = logging.getLogger("pbem.mail")
+
+STATES = ("stored", "applying", "applied", "replied")
+
+
+@dataclass
+class Entry:
+    """What the ledger knows about one message."""
+
+    sha256: str
+    message_id: str = ""
+    received: str = ""
+    transport: str = ""
+    key: str = ""
+    state: str = "stored"
+    outcome: str = ""
+    reason: str = ""
+    game: str = ""
+    sender: str = ""
+    replies: list[str] = field(default_factory=list)
+    sent: set[int] = field(default_factory=set)
+    acked: set[str] = field(default_factory=set)
+    failures: int = 0
+    seq: int = 0
+    info: dict = field(default_factory=dict)
+
+
+class Ledger:
+    """Append-only JSON-lines file plus its in-memory fold; `with ledger:` locks and loads it for a run."""
+
+    def __init__(self, path: Path, *, lock_timeout: float = 10.0) -> None:
+        self.path = Path(path)
+        self.entries: dict[str, Entry] = {}
+        self.message_ids: dict[str, str] = {}
+        self._lock = FileLock(str(self.path) + ".lock", timeout=lock_timeout)
+        self._fh = None
+
+    def __enter__(self) -> Ledger:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._lock.acquire()
+        except Timeout as exc:
+            raise MailError(f"mail intake already running (lock {self._lock.lock_file} held)") from exc
+        try:
+            self.load()
+        except BaseException:
+            self._lock.release()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        fh, self._fh = self._fh, None
+        try:
+            if fh is not None:
+                fh.close()
+        finally:
+            self._lock.release()
+
+    def load(self) -> None:
+        """Read the file again; cut a torn last line, skip (and log) damaged ones."""
+        self.entries, self.message_ids = {}, {}
+        if not self.path.exists():
+            return
+        data = self.path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            cut = data.rfind(b"\n") + 1
+            log.warning("mail ledger %s: cutting a torn last line (%d bytes)", self.path, len(data) - cut)
+            with open(self.path, "r+b") as fh:
+                fh.truncate(cut)
+                fh.flush()
+                os.fsync(fh.fileno())
+            data = data[:cut]
+        for n, line in enumerate(data.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+                self._apply(event)
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                log.warning("mail ledger %s line %d: skipped (%s)", self.path, n, exc)
+
+    def append(self, event: str, sha256: str, **fields) -> Entry:
+        """Write one event durably (append + fsync), then fold it into memory."""
+        record = {"event": event, "sha256": sha256, "at": datetime.now(UTC).isoformat(), **fields}
+        line = json.dumps(record, sort_keys=True, default=str) + "\n"
+        if self._fh is None:  # kept open while the ledger is locked (one open per run)
+            new_file = not self.path.exists()
+            self._fh = open(self.path, "ab")
+            if new_file:
+                fsync_dir(self.path.parent)
+        self._fh.write(line.encode("utf-8"))
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self._apply(record)
+        return self.entries[sha256]
+
+    def _apply(self, ev: dict) -> None:
+        sha = ev["sha256"]
+        kind = ev["event"]
+        entry = self.entries.get(sha)
+        if entry is None:
+            if kind != "stored":
+                raise ValueError(f"{kind} before stored")
+            entry = self.entries[sha] = Entry(sha)
+        if kind == "stored":
+            entry.message_id = ev.get("message_id", "")
+            entry.received = ev.get("received", "")
+            entry.transport = ev.get("transport", "")
+            entry.key = ev.get("key", "")
+            entry.seq = int(ev.get("seq", 0))
+            entry.info = {k: ev.get(k, "") for k in ("from", "subject")}
+            if entry.message_id:
+                self.message_ids.setdefault(entry.message_id, sha)
+        elif kind == "applying":
+            entry.state = "applying"
+            entry.game, entry.sender = ev.get("game", ""), ev.get("sender", "")
+        elif kind == "deferred":
+            entry.state = "stored"
+        elif kind == "failed":
+            entry.failures += 1
+        elif kind == "applied":
+            entry.state = "applied"
+            entry.outcome = ev["outcome"]
+            entry.reason = ev.get("reason", "")
+            entry.game, entry.sender = ev.get("game", ""), ev.get("sender", "")
+            entry.replies = list(ev.get("replies", []))
+            entry.sent = set()
+        elif kind == "sent":
+            entry.sent.add(int(ev["n"]))
+        elif kind == "replied":
+            entry.state = "replied"
+        elif kind == "acked":
+            entry.acked.add(f"{ev.get('transport', '')}|{ev.get('key', '')}")
+        else:
+            raise ValueError(f"unknown event {kind!r}")
+
+    def pending(self) -> list[Entry]:
+        """Messages not done yet, oldest received first (ties: the order they were fetched in)."""
+        todo = [e for e in self.entries.values() if e.state != "replied"]
+        return sorted(todo, key=lambda e: (e.received, e.seq, e.sha256))

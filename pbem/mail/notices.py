@@ -1,0 +1,86 @@
+"""The polite texts the intake sends by itself (issue 9): unroutable mail, failed authentication,
+a notice to the player someone pretended to be, internal errors, and notes on truncation/attachments.
+
+They never quote a registered address, a token, or the list of games to the person who wrote.
+"""
+
+from __future__ import annotations
+
+from pbem.mail.message import MAX_BODY, MailIn
+
+
+def notes(mail: MailIn) -> str:
+    """Lines added to every reply about what in the mail was not read (truncation, attachments)."""
+    out = []
+    if mail.truncated:
+        out.append(f"Note: your message was too long; only its first {MAX_BODY // 1024} KiB of text "
+                   "were read (it was truncated). Please send orders as plain text.")
+    if mail.attachments:
+        names = ", ".join(mail.attachments[:10]) + (" ..." if len(mail.attachments) > 10 else "")
+        out.append(f"Note: attachments are not read ({names}); put your orders in the text of the mail.")
+    if not mail.text.strip():
+        out.append("Note: no readable text was found in your message.")
+    return "\n".join(out)
+
+
+def with_notes(text: str, mail: MailIn) -> str:
+    extra = notes(mail)
+    return f"{text.rstrip()}\n\n{extra}\n" if extra else text
+
+
+def unroutable(mail: MailIn, asked: str | None) -> str:
+    which = (f'There is no game "{asked[:64]}" here.' if asked
+             else "We could not tell which game your message is for.")
+    return with_notes(
+        "Hello,\n\n"
+        f"thank you for your message. {which}\n\n"
+        "Please name the game either in the subject, as a tag like [demo-1], or on a line of its own\n"
+        "at the top of the message:\n\n"
+        "    GAME demo-1\n"
+        "    NATION Saxons\n"
+        "    TOKEN <your token>\n\n"
+        "Your message was kept, but nothing was done with it.\n", mail)
+
+
+_AUTH_REASON = {
+    "no-token": "it has no TOKEN line. Please add the line `TOKEN <your token>` from your game invitation.",
+    "bad-token": "its TOKEN line does not match the token registered for your address in this game.",
+    "unknown-sender": "your address is not registered for this game. Please write from the address "
+                      "you registered with, or ask the moderator to change it.",
+}
+
+
+def auth_failed(game_id: str, reason: str, mail: MailIn) -> str:
+    return with_notes(
+        "Hello,\n\n"
+        f"your message for game {game_id} was not accepted (error kind: auth), because\n"
+        f"{_AUTH_REASON.get(reason, 'it could not be authenticated.')}\n\n"
+        "Nothing was recorded. Please send your orders again.\n", mail)
+
+
+def claim_notice(game_id: str, who: str, mail: MailIn, token_matched: bool) -> str:
+    as_whom = "the moderator" if who == "moderator" else f"player {who}"
+    token_line = (
+        "It contained YOUR correct token. If you did not send it, ask the moderator for a new token.\n"
+        if token_matched else "")
+    return (
+        "Hello,\n\n"
+        f"a message for game {game_id} that claimed to come from {as_whom} arrived from the\n"
+        f"unregistered address <{mail.from_addr or 'unknown'}> (subject: \"{mail.subject[:120]}\").\n"
+        "It was rejected and nothing was recorded.\n"
+        f"{token_line}\n"
+        "If it was you, please send your orders from your registered address.\n")
+
+
+def internal_error(game_id: str) -> str:
+    return (
+        "Hello,\n\n"
+        f"your message for game {game_id} could not be processed because of an internal problem.\n"
+        "It was kept, and the moderator has been told. Sorry for the trouble.\n")
+
+
+def moderator_error(game_id: str, mail: MailIn, error: str) -> str:
+    return (
+        f"A message for game {game_id} from <{mail.from_addr}> (subject \"{mail.subject[:120]}\",\n"
+        f"sha256 {mail.sha256}) made the orders handler fail:\n\n    {error[:2000]}\n\n"
+        "The message was quarantined; nothing was recorded for it.\n")
