@@ -6,19 +6,9 @@ import os
 import uuid
 from pathlib import Path
 
+from pbem.store.fs import atomic_write, fsync_dir
 
-def fsync_dir(path: Path) -> None:
-    """Make a rename/create inside `path` durable (no-op where directories cannot be opened)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+__all__ = ["atomic_write", "fsync_dir", "link_new", "write_once", "write_tmp"]
 
 
 def write_tmp(directory: Path, data: bytes) -> Path:
@@ -34,17 +24,6 @@ def write_tmp(directory: Path, data: bytes) -> Path:
         fh.flush()
         os.fsync(fh.fileno())
     return tmp
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` atomically (tmp file + fsync + rename + directory fsync)."""
-    tmp = write_tmp(path.parent, data)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    fsync_dir(path.parent)
 
 
 def write_once(path: Path, data: bytes) -> bool:

@@ -9,57 +9,21 @@ from __future__ import annotations
 
 import argparse
 import time
-from dataclasses import dataclass, field
 from typing import Any
-
-START = {
-    "belgae": ["downlands", "essex", "kent", "lindsey", "norfolk", "north_mercia", "south_mercia", "suffolk",
-               "sussex", "wessex"],
-    "welsh": ["avalon", "clwyd", "cornwall", "devon", "dyfed", "gwent", "gwynedd", "hwicce", "powys"],
-    "brigantes": ["bernicia", "cheshire", "cumbria", "galloway", "lothian", "march", "pennines", "strathclyde",
-                  "york"],
-    "caledonians": ["caithness", "hebrides", "orkneys"],
-    "picts": ["alban", "dalriada", "dunedin", "mar", "moray", "skye"],
-}
-
-
-@dataclass
-class _Stack:
-    armies: int = 0
-    cavalry: int = 0
-    raiders: int = 0
-    fort: bool = False
-    burhs: int = 0
-    leaders: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _State:
-    areas: dict[str, dict[str, Any]] = field(default_factory=dict)
-    vp: dict[str, int] = field(default_factory=dict)
 
 
 def start_state() -> Any:
-    """The classic start position (rule 3.0), as the engine's GameState when it is importable."""
-    try:
-        from pbem.rules.state import GameState, Stack
-    except Exception:  # noqa: BLE001 - the engine is optional here
-        GameState, Stack = _State, _Stack  # noqa: N806
-    st = GameState()
-    for nation, areas in START.items():
-        for a in areas:
-            st.areas.setdefault(a, {})[nation] = Stack(armies=1)
-    st.areas["english_channel"] = {"romans": Stack(armies=15)}
-    return st
+    """The classic start position (rule 3.0)."""
+    from pbem.data.loader import load
+    from pbem.rules.turn import new_game_state
+
+    return new_game_state(load("classic"), "bench")
 
 
 def _ruleset() -> Any:
-    try:
-        from pbem.rules.ruleset import load_ruleset  # type: ignore[attr-defined]
+    from pbem.data.loader import load
 
-        return load_ruleset("classic")
-    except Exception:  # noqa: BLE001 - render without names/terrain if the loader is not there
-        return None
+    return load("classic")
 
 
 def render_seconds(width_px: int = 1600, runs: int = 5, ruleset: Any = None, state: Any = None) -> float:
