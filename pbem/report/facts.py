@@ -179,7 +179,8 @@ def scores(rs: Ruleset, state: GameState, settings: Mapping[str, Any]) -> tuple[
 
 def build_report(rs: Ruleset, state: GameState, events: Sequence[Mapping[str, Any]], settings: Mapping[str, Any], *,
                  played: str | None, round_played: int, deadline: str | None = None,
-                 waiting_for: Sequence[str] = (), ledger_from: int = 0) -> dict[str, Any]:
+                 waiting_for: Sequence[str] = (), ledger_from: int = 0,
+                 nmr: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Everything a turn report says, as JSON-able data (report.json)."""
     info = rs.round_info(min(round_played, rs.c("max_rounds")))
     lines = [d for d in (describe(rs, ev) for ev in events if ev["type"] not in ("battle", "battle_round", "battle_end",
@@ -211,6 +212,7 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Mapping[str, An
         "next": {"nation": state.next_nation, "name": rs.display(state.next_nation) if state.next_nation else None,
                  "player": nxt_player, "round": state.round, "deadline": deadline, "line": next_line},
         "waiting_for": list(waiting_for),
+        "nmr": dict(sorted((nmr or {}).items())),
         "next_options": next_options(rs, state),
         "finished": state.finished,
         "dice_commitment": (settings.get("dice") or {}).get("commitment"),

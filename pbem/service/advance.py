@@ -21,9 +21,9 @@ from pbem.report import build_report, report_json, report_text
 from pbem.rules.flow import votes_owed
 from pbem.rules.legal import vote_options
 from pbem.rules.orders import STANDING_TYPES, Vote
-from pbem.service import moderator
+from pbem.service import decisions, moderator
 from pbem.service.inbox import section_text
-from pbem.store.clock import already_sent, current_deadline, mark_sent
+from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry
 from pbem.store.turns import play_turn
@@ -159,10 +159,17 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                     what = "corrected orders" if nation in needs_fix else "your orders"
                     _prompt(game, rs, [nation], deadline, now, send, run, what=what)
                     break
+                open_decisions = decisions.owed(game, rs, state, nation, waiting) if has_turn_orders(text) else []
+                if open_decisions and not decisions.due(game, state, nation, now):
+                    _decision_prompts(game, rs, state, nation, open_decisions, now, send, run)
+                    break
                 orders = dict(waiting)
                 if not has_turn_orders(text):
                     orders[nation] = nmr_orders(game, rs, nation) + text
                     run.steps.append(f"{rs.display(nation)}: no orders at the deadline ({_nmr_word(game)})")
+                    player = game.player_of(nation)
+                    if player:
+                        mark_sent(game, f"nmr:{deadline.key}:{player}", now)
                 entry = play_turn(game, nation, orders=orders, time=now.isoformat())
                 run.steps.append(f"round {entry.get('round')}: {rs.display(nation)} played")
             if _worth_a_mail(entry):
@@ -172,6 +179,25 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
 
 
 QUIET_EVENTS = ("round_started", "round_ended")
+
+
+def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, send: Send, run: GameRun) -> None:
+    """Wait mode: ask each attacked defender for a DEFEND order before the turn is adjudicated."""
+    texts = decisions.prompt_text(game, rs, state, nation, items)
+    decisions.record_prompt(game, state, nation, now)
+    run.waiting_for = [f"{p} (retreat decision)" for p in texts]
+    for player, text in texts.items():
+        k = f"prompt:{decisions.key(state, nation)}:{player}"
+        addr = (game.player(player) or {}).get("address")
+        if already_sent(game, k) or not addr:
+            continue
+        body = (f"Game {game.id}, round {state.round}.\n\n{text}\n\nReply with GAME {game.id}, your TOKEN and the "
+                f"DEFEND line(s) within {decisions.hours(game, 'decision_hours'):g} hours; without an answer your "
+                "armies hold (they do not retreat).\n")
+        send(build_mail(str(addr), f"[{game.id}] retreat decision: the {rs.display(nation)} attack", body,
+                        from_addr=from_addr(game), auto_submitted="auto-generated"))
+        mark_sent(game, k, now)
+        run.mails += 1
 
 
 def _worth_a_mail(entry: LogEntry) -> bool:
@@ -230,7 +256,8 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
     settings = dict(game.settings)
     settings["dice"] = dict(game.settings.get("dice") or {}) if entry.id == first or state.finished else {}
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
-                          deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from)
+                          deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
+                          nmr=nmr_counts(game))
     text = report_text(report)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""

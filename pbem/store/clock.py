@@ -82,3 +82,19 @@ def mark_sent(game: Game, key: str, when: datetime) -> None:
     data = _read(game)
     data[key] = when.isoformat()
     atomic_write(game.path / NOTICES, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def sent_at(game: Game, key: str) -> datetime | None:
+    """When the notice `key` was sent (None: not yet)."""
+    value = _read(game).get(key)
+    return parse_time(value) if value else None
+
+
+def nmr_counts(game: Game) -> dict[str, int]:
+    """Rule of the game service: how many deadlines each player missed (no orders: NMR)."""
+    counts: dict[str, int] = {}
+    for k in _read(game):
+        if k.startswith("nmr:"):
+            player = k.rsplit(":", 1)[-1]
+            counts[player] = counts.get(player, 0) + 1
+    return counts

@@ -151,3 +151,42 @@ def test_demo_game_replays():
     shutil_ok = (REPO / "games" / "demo" / "game.yaml").is_file()
     assert shutil_ok
     assert replay(REPO / "games" / "demo").ok
+
+
+def test_wait_mode_asks_the_defender_before_the_battle(game, tmp_path):
+    """ORDERS.md: a decision without a standing order waits for the player when the settings say so."""
+    g = Game.open(game.path)
+    g.settings["options"]["decisions"] = "wait"
+    g.settings["deadlines"]["decision_hours"] = 24
+    g.save_settings()
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    g = Game.open(game.path)
+    assert g.state.next_nation == "romans", "the Romans wait for the Belgae's retreat decision"
+    asked = [m for m in mails(g.path / "outbox") if "retreat decision" in str(m["Subject"])]
+    assert len(asked) == 1 and asked[0]["To"] == "di@x.org"
+    assert "DEFEND Kent: HOLD" in body(asked[0]) and "RETREAT TO" in body(asked[0])
+    send(game, "di", "NATION Belgae\nDEFEND Kent: HOLD", 2)
+    run_job(tmp_path, now=T0 + timedelta(hours=2), render_map=False)
+    assert Game.open(game.path).state.next_nation != "romans", "answered: the turn is played"
+
+
+def test_wait_mode_default_applies_at_the_decision_deadline(game, tmp_path):
+    g = Game.open(game.path)
+    g.settings["options"]["decisions"] = "wait"
+    g.settings["deadlines"]["decision_hours"] = 24
+    g.save_settings()
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    assert Game.open(game.path).state.next_nation == "romans"
+    run_job(tmp_path, now=T0 + timedelta(hours=26), render_map=False)
+    assert Game.open(game.path).state.next_nation != "romans"
+
+
+def test_nmr_is_counted_per_player_in_the_report(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    run_job(tmp_path, now=T0 + timedelta(hours=73), render_map=False)
+    texts = [body(m) for m in mails(game.path / "outbox") if "have played" in str(m["Subject"])]
+    assert texts and "Missed deadlines (NMR): ann 1" in texts[0]
