@@ -1,0 +1,47 @@
+"""Smoke tests of `pbem selfplay` and `pbem bench` (figures are never asserted)."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from pbem.cli import cli
+
+
+def test_selfplay_cli(tmp_path):
+    r = CliRunner().invoke(cli, ["selfplay", "--players", "4", "--games", "2", "--seed", "4", "--bot", "random",
+                                 "--check", "--dump-dir", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "Winners by player:" in out and "purple" in out and "Romans" in out
+    assert "Score spread" in out and "Timing:" in out
+    assert "Invariants: checked after every step, no violation." in out
+    assert "parser 0, validate 0, engine 0" in out
+
+
+def test_selfplay_cli_bad_options():
+    r = CliRunner().invoke(cli, ["selfplay", "--bot", "clever", "--games", "1"])
+    assert r.exit_code == 2 and "clever" in r.output
+    r = CliRunner().invoke(cli, ["selfplay", "--players", "9", "--games", "1"])
+    assert r.exit_code == 2
+
+
+def test_bench_cli_tiny(tmp_path):
+    md = tmp_path / "BENCH.md"
+    r = CliRunner().invoke(cli, ["bench", "--size", "tiny", "--write", str(md)])
+    assert r.exit_code == 0, r.output
+    for row in ("engine: 16-round 4-player bot game", "parse 20 order mails", "map render", "poll a 20-message folder",
+                "replay + verify 1"):
+        assert row in r.output, row
+    text = md.read_text()
+    assert text.startswith("# Benchmarks") and "| engine: 16-round" in text and "Machine:" in text
+
+
+def test_benchmarks_md_keeps_notes():
+    from pbem.bots.bench import NOTES_MARK, BenchReport, Row, benchmarks_md
+
+    rep = BenchReport("tiny", [Row("engine", "1 ms", "how")], {"nproc": "2", "cpu": "x", "python": "3.11",
+                                                              "platform": "linux"})
+    first = benchmarks_md(rep)
+    assert "| engine | 1 ms | how |" in first and first.rstrip().endswith(NOTES_MARK)
+    again = benchmarks_md(rep, first + "\n## Notes\nhot spots\n")
+    assert again.endswith("\n## Notes\nhot spots\n") and again.count(NOTES_MARK) == 1
