@@ -45,7 +45,8 @@ class OrdersHandler:
                 if who == "moderator":
                     return Reply(moderator.from_mail(game, mail.text, who=mail.from_addr or "moderator",
                                                      mail_id=mail.sha256, now=self.now))
-                return Reply(take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now))
+                return Reply(take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
+                                         authentication=_auth_headers(mail)))
         except PbemError as e:
             if "busy" in str(e):
                 raise RetryLater(str(e)) from e
@@ -80,7 +81,18 @@ def missing_for(game: Game, player: str) -> list[str]:
     return out
 
 
-def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: datetime) -> str:
+def _auth_headers(mail: MailIn) -> dict[str, str]:
+    """DKIM-Signature / Authentication-Results as received (recorded, not judged)."""
+    out = {}
+    if mail.authentication_results:
+        out["authentication_results"] = mail.authentication_results[:2000]
+    if mail.dkim_signature:
+        out["dkim_signature"] = mail.dkim_signature[:2000]
+    return out
+
+
+def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: datetime,
+                authentication: dict[str, str] | None = None) -> str:
     """Read, check, log and answer one player's orders mail. Returns the reply text."""
     rs = game.ruleset()
     state = game.state
@@ -103,7 +115,8 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         # orders with problems wait for a correction until the deadline, then are used as they are
         # (the rules core drops what it refuses, and the report says why)
         game.append("orders", {"nation": section.nation, "player": player, "mail_id": mail_id,
-                               "received": received.isoformat(), "text": section_text(section, rs), "problems": bad})
+                               "received": received.isoformat(), "text": section_text(section, rs), "problems": bad,
+                               **({"authentication": authentication} if authentication else {})})
     if not parsed.sections and default is None and mine:
         extra.append(OrderProblem("syntax", 0, "", "the orders do not say which nation they are for",
                                   "start them with a line NATION <name>"))
