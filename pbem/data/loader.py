@@ -23,8 +23,12 @@ import difflib
 import functools
 import hashlib
 import json
+import marshal
+import os
 import re
+import sys
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -203,12 +207,53 @@ def _read_file(ruleset_id: str, name: str) -> tuple[dict, dict[str, str]]:
 def _parsed(ruleset_id: str) -> tuple[dict[str, dict], dict[str, str]]:
     if ruleset_id not in KNOWN_RULESETS:
         raise DataError(ruleset_id, "ruleset", f"unknown ruleset; known: {', '.join(KNOWN_RULESETS)}")
+    cached = _cache_read(ruleset_id)
+    if cached is not None:
+        return cached
     tables: dict[str, dict] = {}
     notes: dict[str, str] = {}
     for name in FILES:
         tables[name], file_notes = _read_file(ruleset_id, name)
         notes.update(file_notes)
+    _cache_write(ruleset_id, (tables, notes))
     return tables, notes
+
+
+# Reading the files keeps their comments (the doubts), which needs ruamel's pure-Python round-trip
+# parser: about a second. Every `pbem` process needs the ruleset, so the parsed tables are kept in the
+# user's cache folder (marshal: plain data only), keyed by the SHA-256 of the files' bytes.
+def _cache_file(ruleset_id: str) -> Path | None:
+    try:
+        digest = hashlib.sha256()
+        for name in FILES:
+            digest.update(data_path(ruleset_id, f"{name}.yaml").read_bytes())
+    except OSError:
+        return None
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pbem"
+    return base / f"{ruleset_id}-{digest.hexdigest()[:24]}-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
+
+
+def _cache_read(ruleset_id: str):
+    path = _cache_file(ruleset_id)
+    try:
+        data = marshal.loads(path.read_bytes()) if path else None
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    ok = isinstance(data, tuple) and len(data) == 2 and isinstance(data[0], dict) and isinstance(data[1], dict)
+    return data if ok else None
+
+
+def _cache_write(ruleset_id: str, parsed) -> None:
+    path = _cache_file(ruleset_id)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_bytes(marshal.dumps(parsed))
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        pass   # only a cache
 
 
 def raw_tables(ruleset_id: str = "classic") -> dict[str, dict]:
