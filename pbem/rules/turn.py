@@ -255,22 +255,32 @@ def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = 
 
 
 def _romans_leave(rs: Ruleset, state: GameState, events: list) -> None:
-    """Rule 10.5 — each surviving Roman army (up to 8) becomes a Romano-British army; forts go (10.4)."""
+    """Rule 10.5 — each surviving Roman army (up to 8) becomes a Romano-British army; forts go (10.4).
+
+    Our reading where the rule is silent: the Romano-British are ordinary armies, so the replacement
+    respects their stacking limits (5.2; 5.21 by analogy): each Roman area gets as many as 5.2 allows,
+    the largest Roman stacks first (so the one larger group goes where the Romans were strongest);
+    armies that fit nowhere the Romans stood are not replaced, like those beyond eight.
+    """
+    from pbem.rules.stacking import can_add
+
     budget = rs.c("romano_british_max")
-    replaced = {}
-    for area in sorted(state.areas):
-        st = state.areas[area].get("romans")
-        if not st:
-            continue
-        n = min(st.armies, budget) if rs.is_land(area) else 0
-        if n:
-            state.stack(area, "romano_british").armies += n
-            replaced[area] = n
-            budget -= n
+    roman = {a: st["romans"].armies for a, st in state.areas.items() if "romans" in st and rs.is_land(a)}
+    for area in [a for a, st in state.areas.items() if "romans" in st]:
         del state.areas[area]["romans"]
+    state.prune()
+    replaced: dict[str, int] = {}
+    for area in sorted(roman, key=lambda a: (-roman[a], a)):
+        for _ in range(roman[area]):
+            if budget <= 0 or not can_add(rs, state, "romano_british", area):
+                break
+            state.stack(area, "romano_british").armies += 1
+            replaced[area] = replaced.get(area, 0) + 1
+            budget -= 1
     state.subjects = {k: v for k, v in state.subjects.items() if v != "romans"}
     state.prune()
-    events.append({"type": "romans_left", "round": state.round, "replaced": replaced})
+    events.append({"type": "romans_left", "round": state.round, "replaced": dict(sorted(replaced.items())),
+                   "not_replaced": sum(roman.values()) - sum(replaced.values())})
 
 
 def _turn16_reinforcements(rs: Ruleset, state: GameState, events: list) -> None:

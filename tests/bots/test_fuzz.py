@@ -58,9 +58,7 @@ def test_failure_dumps_a_reproduction_case(rs, tmp_path, monkeypatch):
     assert replay_dump(rs, repro).to_dict() == data["state_after"]
 
 
-@pytest.mark.xfail(reason="engine bug: at the start of turn 6 the Roman armies become Romano-British in place "
-                          "(turn._romans_leave, rule 10.5) without regard to stacking (5.2): here Sussex 5 and "
-                          "Downlands 3 (hiland), two groups over the limits", strict=False)
-def test_known_bug_romans_leave_breaks_stacking(rs):
+def test_rule_10_5_romans_leave_within_stacking(rs):
+    """Found by self-play (seed 1045): the Romano-British replacing the Romans respect stacking (5.2)."""
     res = play_bot_game(rs, 1045, bot="random", check=True)
     assert not [v for v in res.violations if "romano_british" in v and "stacking" in v], res.violations
