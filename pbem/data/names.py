@@ -78,18 +78,25 @@ class _Index:
                     self.entries.append((key, ident, kind))
 
 
-_CACHE: dict[int, tuple[Ruleset, _Index]] = {}
+def per_ruleset(build):
+    """Memoise `build(ruleset)` per loaded ruleset object (rulesets are immutable and cached by the
+    loader, so identity is the key; the entry also holds the ruleset so its id cannot be reused)."""
+    cache: dict[int, tuple[object, object]] = {}
+
+    def get(ruleset):
+        hit = cache.get(id(ruleset))
+        if hit is not None and hit[0] is ruleset:
+            return hit[1]
+        if len(cache) > 16:
+            cache.clear()
+        value = build(ruleset)
+        cache[id(ruleset)] = (ruleset, value)
+        return value
+
+    return get
 
 
-def _index(ruleset: Ruleset) -> _Index:
-    hit = _CACHE.get(id(ruleset))
-    if hit is not None and hit[0] is ruleset:
-        return hit[1]
-    if len(_CACHE) > 16:
-        _CACHE.clear()
-    idx = _Index(ruleset)
-    _CACHE[id(ruleset)] = (ruleset, idx)
-    return idx
+_index = per_ruleset(lambda rs: _Index(rs))
 
 
 def _check_kinds(kinds: Iterable[str]) -> tuple[str, ...]:

@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pbem.data.names import per_ruleset
 from pbem.errors import PbemError
 
 try:   # the shared resolver (pbem/data/names.py); this module works without it
@@ -106,18 +107,7 @@ class _Index:
         self.memo: dict[tuple[str, tuple[str, ...]], list[tuple[str, str]]] = {}
 
 
-_cache: dict[int, tuple[object, _Index]] = {}
-
-
-def _index(ruleset) -> _Index:
-    hit = _cache.get(id(ruleset))
-    if hit is not None and hit[0] is ruleset:
-        return hit[1]
-    if len(_cache) > 32:
-        _cache.clear()
-    idx = _Index(ruleset)
-    _cache[id(ruleset)] = (ruleset, idx)
-    return idx
+_index = per_ruleset(lambda rs: _Index(rs))
 
 
 def describe_kinds(kinds: Iterable[str]) -> str:
