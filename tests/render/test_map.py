@@ -232,3 +232,37 @@ def test_render_benchmark(benchmark, rs):
     st = start_state()
     render_map(rs, st, title=TITLE)
     benchmark(render_map, rs, st, title=TITLE)
+
+
+def test_mid_game_bot_position_stacks_have_their_nation_colour(rs):
+    """Issue 10: a mid-game position reached by the bots (round 6 or later), checked by sampling pixels."""
+    from pbem.bots import bot_orders
+    from pbem.orders.parser import parse_message
+    from pbem.rules.dice import HmacDice
+    from pbem.rules.flow import step
+    from pbem.rules.turn import new_game_state
+
+    state = new_game_state(rs, "mid")
+    dice = HmacDice(b"mid-game position for the map test")
+    n = 0
+    while state.round < 6 and not state.finished:
+        orders = {}
+        if state.next_nation:
+            n += 1
+            text = bot_orders(rs, state, state.next_nation, seed=n)
+            orders[state.next_nation] = parse_message(text, rs).section(state.next_nation)
+        state = step(rs, state, orders, dice).state
+    img = _pixels(render_map(rs, state, title="mid game"))
+    checked = 0
+    for area, stacks in state.areas.items():
+        if not rs.is_land(area):
+            continue
+        live = {k: v for k, v in stacks.items() if not v.empty()}
+        if len(live) > 2:
+            continue   # crowded areas may overlap (documented); sample the readable ones
+        for c in stack_layout(area, live, rs):
+            col, row = pixel_of(c.x, c.y, 1600)
+            share = _share_of_colour(img, col, row, style.nation_colour(c.nation, rs))
+            assert share > 0.3, f"{c.nation} in {area}: only {share:.0%} of its colour"
+            checked += 1
+    assert checked >= 15
