@@ -178,9 +178,10 @@ class MovePlanner:
         return True
 
     def repair_stacking(self) -> bool:
-        """When the board breaks the stacking limits before anything moves (only a position the engine
-        made can: see BENCHMARKS.md, engine notes), move single units out of the areas over the limits
-        until the whole plan is legal. Returns True when the plan is legal afterwards."""
+        """When the board breaks the stacking limits before anything moves (a position the engine made,
+        as the rule 10.5 replacement did before it was fixed, or one a moderator set), move single units
+        out of the areas over the limits until the whole plan is legal: otherwise no order set, not even
+        PASS, would pass validate(). Returns True when the plan is legal afterwards."""
         rs, nation = self.rs, self.nation
         if self.ok([]):
             return True

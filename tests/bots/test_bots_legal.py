@@ -71,3 +71,18 @@ def test_random_bot_writes_varied_forms(rs, positions):
     joined = "\n".join(texts)
     assert "_" in joined                      # ids as well as names
     assert any(line.islower() for t in texts for line in t.splitlines()[1:] if line.strip())
+
+
+def test_bots_repair_a_position_over_the_stacking_limits(rs):
+    """A turn that starts over the limits (a moderator's position, or an engine slip) still gets legal
+    orders: the bots move units out until the set passes validate()."""
+    state = new_game_state(rs, "repair")
+    state.next_nation = "belgae"
+    state.stack("kent", "belgae").armies = 4
+    state.stack("essex", "belgae").armies = 4
+    from pbem.rules.orders import NationOrders
+
+    assert validate(rs, state, NationOrders("belgae", [Pass()]))     # PASS alone is refused here
+    for bot in (GreedyBot(1), RandomBot(1), RandomBot(2)):
+        orders = _check(rs, state, "belgae", bot.orders(rs, state, "belgae"))
+        assert orders.of(Move)
