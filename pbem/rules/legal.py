@@ -60,6 +60,7 @@ def reachable(rs: Ruleset, state: GameState, nation: str, start: str, kind: str 
         st = state.get(start, nation)
         leader = st.leaders[0] if st and st.leaders else None
     found: dict[str, tuple[str, ...]] = {}
+    ctx = _ctx(rs, state, nation)   # rules 10.5 and 11.1: who may not attack whom
     frontier = [(start,)]
     for _ in range(limit):
         nxt = []
@@ -80,7 +81,7 @@ def reachable(rs: Ruleset, state: GameState, nation: str, start: str, kind: str 
                     if _may_continue(rs, state, nation, order, escorted):
                         nxt.append(p)
                     continue
-                if nb not in found and nb != start:
+                if nb not in found and nb != start and not movement.check_attack_rules(ctx, order):
                     found[nb] = p
                 nxt.append(p)
         frontier = nxt

@@ -145,7 +145,7 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
         escorted = m.kind != "leader" and (m.path, m.cycle) in leader_paths
         path_problems = check_path(rs, state, nation, m, escorted)
         if not path_problems:
-            path_problems = _check_attack_rules(ctx, m)
+            path_problems = check_attack_rules(ctx, m)
         if path_problems:
             problems.extend(path_problems)
             continue
@@ -164,7 +164,7 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
     return planned, problems
 
 
-def _check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
+def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
     """Rules 10.5 and 11.1 — who may not attack whom."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     end = m.path[-1]
