@@ -94,15 +94,9 @@ def test_templates_found():
 
 
 def _game(tmp_path, state: GameState | None = None):
-    from ruamel.yaml import YAML
+    from pbem.store.game import create_game
 
-    y = YAML(typ="safe", pure=True)
-    y.default_flow_style = False
-    with open(tmp_path / "game.yaml", "w") as f:
-        y.dump({"ruleset": "classic", "format": 1}, f)
-    with open(tmp_path / "state.yaml", "w") as f:
-        y.dump((state or _state()).to_dict(), f)
-    return tmp_path
+    return create_game(tmp_path, "chk", state=state or _state(), secret=b"check command test secret").path
 
 
 def test_cli_check_ok(tmp_path):
@@ -116,11 +110,14 @@ def test_cli_check_errors_exit_1(tmp_path):
     g = _game(tmp_path)
     f = tmp_path / "orders.txt"
     f.write_bytes("3 Essex \u2192 Suffolk\r\n3 Esex -> Kent\r\n".encode())
+    before = sorted((p.relative_to(g), p.stat().st_mtime_ns) for p in g.rglob("*") if p.is_file())
     r = CliRunner().invoke(cli, ["check", "--game", str(g), "--nation", "saxons", str(f)])
     assert r.exit_code == 1
     assert "unknown-name" in r.output and "line   2" in r.output
     # records nothing
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.yaml", "orders.txt", "state.yaml"]
+    after = sorted((p.relative_to(g), p.stat().st_mtime_ns) for p in g.rglob("*") if p.is_file()
+                   if p.name != ".log-index.json")
+    assert after == [x for x in before if x[0].name != ".log-index.json"]
 
 
 def test_cli_check_bad_nation_and_missing_game(tmp_path):
