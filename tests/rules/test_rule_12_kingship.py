@@ -150,3 +150,22 @@ def test_rule_12_5_dead_leaders_nations_not_king(rs, board):
     st = board(16, holding(normans=8, saxons=1), dead_leaders={"william"})
     new, _ = end_round(rs, st)
     assert "normans" not in new.kings
+
+
+def test_rule_12_4_two_kings_in_turn_14(rs, board):
+    """12.3 at the start of turn 14 (the Saxons) and 12.4 at the end of the Danish turn (Canute)."""
+    from pbem.rules.dice import HmacDice
+    from pbem.rules.turn import play_nation_turn
+
+    st = board(14, holding(saxons=4, angles=1))
+    st, events = start_round(rs, st, {})
+    assert st.kings == ["saxons"] and st.vp.get("saxons") == 4
+    # the Danes then take English areas: at the end of their turn 14 they hold twice any other nation
+    for area in ("york", "march", "cheshire", "bernicia", "pennines", "cumbria", "galloway", "lothian", "avalon"):
+        st.stack(area, "danes").armies = 2
+    st.stack("york", "danes").leaders.append("cnut")
+    for area in ("essex", "kent"):
+        st.areas.pop(area, None)          # the Saxons are down to two English areas
+    result = play_nation_turn(rs, st, "danes", {}, HmacDice(b"two kings in turn fourteen"), start="movement")
+    assert result.state.kings == ["saxons", "danes"]
+    assert any(e["type"] == "king" and e.get("canute") for e in result.events)
