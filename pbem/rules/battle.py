@@ -1,6 +1,6 @@
 """Rule 8 — battles: simultaneous dice, casualties, retreats (8.1-8.4), leaders (9.2), forts (10.4).
 
-Hit numbers (our reading, doubt 25 in ruleset.yaml): a modified 5 or 6 kills an ordinary army, fort or
+Hit numbers (our reading, doubt P1 in ruleset.yaml): a modified 5 or 6 kills an ordinary army, fort or
 burh; 6 is needed against defenders in a hiland (8.0), against Roman armies (10.4: "a die roll of 5
 will not eliminate the fort unless any Roman armies present are eliminated by rolls of 6") and against
 cavalry (seed 000's table). A leader adds one to each die of its nation's armies and cavalry (9.2).
