@@ -52,6 +52,10 @@ def score_captures(ctx: TurnContext) -> None:
                 ctx.emit("scored", nation=nation, points=table[area], kind="capture", area=area)
 
 
+UNIT_WORDS = {"armies": "an army", "roman_armies": "an army", "cavalry": "a cavalry unit", "roman_forts": "a fort",
+              "burhs": "a burh"}
+
+
 def kill_points(rs: Ruleset, killer: str, kill, rnd: int) -> int:
     card = rs.vp.get(killer)
     if not card:
@@ -82,7 +86,7 @@ def score_kills(ctx: TurnContext, raiders_all_back: bool) -> None:
             continue
         pts = kill_points(rs, k.killer, k, state.round)
         if pts:
-            what = rs.display(k.leader) if k.leader else f"{rs.display(k.victim)} {k.kind.replace('_', ' ')}"
+            what = rs.display(k.leader) if k.leader else f"{UNIT_WORDS.get(k.kind, k.kind)} of the {rs.display(k.victim)}"
             state.score(k.killer, pts, f"destroyed {what} in {rs.display(k.area)}", "kill", ctx.nation)
             ctx.emit("scored", nation=k.killer, points=pts, kind="kill", area=k.area, victim=k.victim)
 
