@@ -220,6 +220,15 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     except (PbemError, ValueError, TypeError) as e:
         return Divergence("error", entry=1, file=created.file, detail=f"cannot read the start: {e}")
 
+    from pbem import __version__
+
+    made_by = created.get("pbem")
+    if made_by and made_by != __version__:
+        # the rules core may have changed since: a divergence may be a fix, not a forgery
+        report.notes.append(f"this game was played with pbem {made_by}; replayed with pbem {__version__}")
+    if created.get("data_version") not in (None, ruleset.data_version):
+        report.notes.append(f"ruleset data version {created.get('data_version')} at creation, "
+                            f"{ruleset.data_version} now")
     secret, source = _secret_for_replay(game, entries) if use_secret else (None, None)
     if secret is not None and commitment(secret) != game.commitment:
         return Divergence("secret", detail=f"the dice secret ({source}) does not match the commitment",
