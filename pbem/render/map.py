@@ -503,8 +503,8 @@ def _point_of(geo: Geometry, where: Any) -> tuple[float, float] | None:
 def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Any], geo: Geometry,
                  lay: Layout) -> list[str]:
     battle_lines = []
-
-    for ev in events or ():
+    events = list(events or ())
+    for ev in events:
         if not isinstance(ev, Mapping):
             continue
         kind = ev.get("type")
@@ -529,6 +529,8 @@ def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Any], geo: 
                                              connectionstyle="arc3,rad=0.12", shrinkA=12, shrinkB=14,
                                              path_effects=_halo(6.0, "white"), zorder=15))
             n = _int(ev.get("armies")) + _int(ev.get("cavalry"))
+            if not n and ev.get("kind") in ("armies", "cavalry"):
+                n = _int(ev.get("count"))   # the engine's `moved` events
             if n:
                 (x0, y0), (x1, y1) = pts[-2], pts[-1]
                 ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(n), fontsize=COUNTER_PT, weight="bold",
@@ -544,6 +546,9 @@ def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Any], geo: 
             ax.plot([p[0] + half + 15.0], [p[1] + NAME_DY_KM], marker="*", ms=24, mfc=style.BATTLE, mec="black",
                     mew=1.4, zorder=22, linestyle="none")
             att, dfn, win = ev.get("attacker"), ev.get("defender"), ev.get("winner")
+            if win is None:   # the engine reports the outcome in a later `battle_end` event
+                win = next((e.get("winner") for e in events if isinstance(e, Mapping) and e.get("type") == "battle_end"
+                            and e.get("area") == area and e.get("defender") == dfn), None)
             who = " vs ".join(style.nation_code(str(n), ruleset) for n in (att, dfn) if n)
             res = f": {style.nation_code(str(win), ruleset)} won" if win else ": no winner"
             battle_lines.append(f"{_area_name(ruleset, str(area))}  {who}{res}")
