@@ -52,12 +52,24 @@ def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...
 @click.argument("game")
 @GAMES_DIR
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
-def status(game: str, games_dir: str, as_json: bool) -> None:
+@click.option("--log", "show_log", is_flag=True, help="Also list the log: the entry numbers that `pbem moderate "
+              "GAME rollback ENTRY` and `pbem render/report --round --nation` refer to.")
+def status(game: str, games_dir: str, as_json: bool, show_log: bool) -> None:
     """Round, nation to move, orders in, deadline and scores."""
     from pbem.store.status import game_status
 
     g = _open(game, games_dir)
     st = game_status(g)
+    if show_log and not as_json:
+        rs = g.ruleset()
+        for e in g.entries():
+            what = {"turn": lambda e: f"round {e.get('round')}: " + (rs.display(e.get("nation")) if e.get("nation")
+                                                                       else str(e.get("step")).replace("_", " ")),
+                    "orders": lambda e: f"orders for the {rs.display(e.get('nation'))} from {e.get('player')}",
+                    "moderator": lambda e: f"moderator {e.get('action')} by {e.get('who')}: {e.get('why')}",
+                    }.get(e.kind, lambda e: e.kind)(e)
+            click.echo(f"{e.id:6d}  {e.time}  {what}")
+        click.echo("")
     if as_json:
         click.echo(json.dumps(st.to_dict(), indent=2, sort_keys=True))
     else:
