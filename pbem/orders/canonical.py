@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pbem.rules.orders import (
+    Allow,
     Attack,
     Battles,
     ClearDefend,
@@ -85,6 +86,8 @@ def canonical(order: Order, ruleset) -> str:
             return f"VOTE {_n(rs, order.nation)}"
         case Submit():
             return f"SUBMIT TO {_n(rs, order.to)}"
+        case Allow():
+            return f"ALLOW {_n(rs, order.nation)}"
         case Pass():
             return "PASS"
         case Defend(hold=True):

@@ -17,7 +17,8 @@ friendlier forms also accepted (documented for the README):
 - `BATTLE` for `BATTLES`; `BATTLES` lists may use `and`;
 - the colon after `ATTACK A`, `DEFEND A` and `LOSSES A` may be left out;
 - `AFTER K ROUNDS` / `AFTER K ROUND` for `AFTER ROUND K`; in DEFEND the two conditions in either order;
-- `RAIDERS_FIRST`-style loss preferences; `SUBMIT <nation>` without `TO`;
+- `RAIDERS_FIRST`-style loss preferences; `SUBMIT <nation>` without `TO`; `ALLOW <nation>` (the Romans
+  let a subject nation increase population this turn, rule 11.1);
 - `GAME:`, `NATION:`, `TOKEN:` with a colon; `NATION` may name the nation by id, name or alias;
 - a trailing `.` or `;` on a line; see pbem.orders.hygiene for the mail clean-up (quotes, signatures,
   unicode, HTML leftovers) and pbem.orders.names for how names match.
@@ -34,6 +35,7 @@ from pbem.errors import OrderProblem
 from pbem.orders import names
 from pbem.orders.hygiene import Line, clean_lines, quote
 from pbem.rules.orders import (
+    Allow,
     Attack,
     Battles,
     ClearDefend,
@@ -78,6 +80,7 @@ FORMS: dict[str, str] = {
     "DISBAND": "DISBAND A[, B ...]",
     "VOTE": "VOTE <nation>",
     "SUBMIT": "SUBMIT TO <nation>",
+    "ALLOW": "ALLOW <nation>",
     "PASS": "PASS",
     "DEFEND": "DEFEND A: HOLD  or  DEFEND A: RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K]  (A may be ALL)",
     "CLEAR": "CLEAR DEFEND A",
@@ -87,7 +90,7 @@ KEYWORDS = tuple(k for k in FORMS if k != "MOVE")
 _ALIASES = {"BATTLE": "BATTLES"}
 ALL_FORMS_HINT = ("An order line is one of: " + "; ".join(FORMS[k] for k in (
     "PLACE", "LEADER", "MOVE", "STAY", "SECOND", "BATTLES", "ATTACK", "WITHDRAW", "SETTLE", "DISBAND",
-    "VOTE", "SUBMIT", "PASS", "DEFEND", "CLEAR", "LOSSES")) + ".")
+    "VOTE", "SUBMIT", "ALLOW", "PASS", "DEFEND", "CLEAR", "LOSSES")) + ".")
 
 _ARMY_WORDS = {"army", "armies", "armys"}
 _FIXED_WORDS = {"fort", "forts", "burh", "burhs"}
@@ -372,6 +375,11 @@ class LineParser:
         if not words:
             raise _syntax("to which nation?", "SUBMIT")
         return Submit(to=self.names.get(" ".join(words), ("nation",)))
+
+    def _kw_allow(self, rest: str) -> Order:
+        if not rest:
+            raise _syntax("which subject nation?", "ALLOW")
+        return Allow(nation=self.names.get(rest, ("nation",)))
 
     def _kw_pass(self, rest: str) -> Order:
         if rest:

@@ -67,6 +67,8 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
         return f"{n}: raid points in {rs.display(ev['area'])} lost (raiders stayed ashore, rule 7.13)"
     if t == "overpopulation":
         return f"{n}: overpopulation removes " + ", ".join(f"{k} in {rs.display(a)}" for a, k in ev["removed"].items())
+    if t == "allowed":
+        return f"Romans allow the {n} to increase population this turn (rule 11.1)"
     if t == "submitted":
         return f"{n} submit to the {rs.display(ev['to'])}"
     if t == "romans_left":

@@ -116,6 +116,13 @@ class Submit(Order):
 
 
 @dataclass(frozen=True)
+class Allow(Order):
+    """ALLOW <nation> — the Romans let a subject nation increase population this turn (rule 11.1)."""
+
+    nation: str
+
+
+@dataclass(frozen=True)
 class Pass(Order):
     """PASS — nothing this turn."""
 
@@ -188,7 +195,7 @@ class NationOrders:
 
 ORDER_TYPES = {cls.__name__: cls for cls in (
     Place, PlaceLeader, Move, Stay, SecondMovement, Battles, Attack, Withdraw, Settle, Disband, Vote, Submit,
-    Pass, Defend, ClearDefend, Losses, GameLine, NationLine, TokenLine)}
+    Allow, Pass, Defend, ClearDefend, Losses, GameLine, NationLine, TokenLine)}
 
 
 def order_to_dict(order: Order) -> dict:

@@ -56,6 +56,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     ctx.state.next_nation = nation
     problems: list[OrderProblem] = []
     _keep_standing_orders(ctx)
+    problems += _permissions(ctx)
     if start == "population":
         population.leaders_leave(ctx)
         _roman_reinforcements(ctx)
@@ -131,6 +132,22 @@ def _keep_standing_orders(ctx: TurnContext) -> None:
                 keep[standing_key(o)] = order_to_dict(o)
         if not keep:
             ctx.state.standing.pop(nation, None)
+
+
+def _permissions(ctx: TurnContext) -> list[OrderProblem]:
+    """Rule 11.1 — each turn the Roman player may allow subject nations to increase population
+    (ALLOW <nation> in the Romans' orders; it holds for the rest of the game turn)."""
+    from pbem.rules.orders import Allow
+
+    problems = []
+    for o in ctx.own().of(Allow):
+        if ctx.nation != "romans" or ctx.state.subjects.get(o.nation) != "romans":
+            problems.append(OrderProblem("not-now", o.line, o.text,
+                                         "only the Romans may allow a nation subject to them to increase (rule 11.1)"))
+            continue
+        ctx.state.roman_permission.add(o.nation)
+        ctx.emit("allowed", nation=o.nation)
+    return problems
 
 
 def _roman_reinforcements(ctx: TurnContext) -> None:

@@ -10,6 +10,7 @@ from pbem.orders.canonical import canonical, canonical_lines, canonical_text
 from pbem.orders.parser import parse_message
 from pbem.rules.orders import (
     LOSS_PREFERENCES,
+    Allow,
     Attack,
     Battles,
     ClearDefend,
@@ -60,6 +61,7 @@ ORDERS = st.one_of(
     st.builds(Disband, areas=AREA_LISTS),
     st.builds(Vote, nation=NATIONS),
     st.builds(Submit, to=NATIONS),
+    st.builds(Allow, nation=NATIONS),
     st.just(Pass()),
     st.builds(Defend, area=AREA_OR_ALL, hold=st.just(True)),
     st.builds(Defend, area=AREA_OR_ALL, hold=st.just(False), to=AREAS, if_outnumbered=st.booleans(),
