@@ -62,13 +62,10 @@ def orders_for_step(game: Game, rs, entries: list[LogEntry], not_final: set[str]
     turn_text: dict[str, str] = {}
     vote: dict[str, str] = {}
     standing: dict[str, list[str]] = {}
-    last_vote_round: dict[str, int] = {}
     unsure: dict[str, bool] = {}
     for e in entries:
         if e.kind == "turn" and e.get("step") == "start_round" and e.id not in voided:
-            for n in list(vote):
-                last_vote_round[n] = e.id
-            vote.clear()
+            vote.clear()   # ballots are for one round start only
         if e.kind != "orders" or not e.get("nation"):
             continue
         nation = e["nation"]
@@ -297,7 +294,6 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
     except Exception as e:  # noqa: BLE001 - the game is over either way; say why the secret stays sealed
         run.note = f"secret not revealed: {e}"
     to = everyone(game)
-    rs = game.ruleset()
     state = game.state
     totals = sorted(((sum(state.vp.get(n, 0) for n in game.nations_of(str(p["name"]))), str(p["name"]))
                      for p in game.players()), reverse=True)
@@ -313,7 +309,6 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
         run.mails += 1
     mark_sent(game, key, now)
     run.steps.append("game over; " + result)
-    _ = rs
 
 
 def preview(game: Game, who: str, why: str) -> str:
