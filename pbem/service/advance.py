@@ -152,6 +152,9 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
             else:
                 nation = state.next_nation
                 text = waiting.get(nation, "")
+                if has_turn_orders(text) and nation not in needs_fix and not due and \
+                        _checked_now(game, rs, state, nation, text, entries, now, send, run):
+                    needs_fix.add(nation)
                 if (not has_turn_orders(text) or nation in needs_fix) and not due:
                     what = "corrected orders" if nation in needs_fix else "your orders"
                     _prompt(game, rs, [nation], deadline, now, send, run, what=what)
@@ -176,6 +179,32 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
 
 
 QUIET_EVENTS = ("round_started", "round_ended")
+
+
+def _checked_now(game: Game, rs, state, nation: str, text: str, entries: list[LogEntry], now: datetime,
+                 send: Send, run: GameRun) -> bool:
+    """Orders sent before the nation's turn came are checked against the position its turn starts
+    from; if the rules refuse a line, the player is told (once per orders mail) and the game waits for
+    a correction until the deadline. Returns True when it must wait."""
+    from pbem.orders.check import check_orders
+    from pbem.orders.reply import render_reply
+
+    result = check_orders(text, rs, state, nation=nation)
+    if result.ok:
+        return False
+    latest = max((e.id for e in entries if e.kind == "orders" and e.get("nation") == nation), default=0)
+    key = f"checked:{latest}"
+    player = game.player_of(nation)
+    addr = (game.player(player) or {}).get("address") if player else None
+    if addr and not already_sent(game, key):
+        deadline = current_deadline(game, entries)
+        body = (f"Your turn has come: your orders for the {rs.display(nation)}, checked against the position now.\n\n"
+                + render_reply(result, rs, deadline=deadline.text(), game=game.id))
+        send(build_mail(str(addr), f"[{game.id}] your orders for the {rs.display(nation)}: please correct", body,
+                        from_addr=from_addr(game), auto_submitted="auto-generated"))
+        mark_sent(game, key, now)
+        run.mails += 1
+    return True
 
 
 def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, send: Send, run: GameRun) -> None:

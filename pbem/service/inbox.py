@@ -20,6 +20,7 @@ from pbem.orders.canonical import canonical_lines
 from pbem.orders.check import check_orders
 from pbem.orders.reply import render_reply
 from pbem.rules.flow import votes_owed
+from pbem.rules.legal import validate as legal_validate
 from pbem.rules.legal import vote_options
 from pbem.rules.orders import NationOrders
 from pbem.service import moderator
@@ -51,6 +52,18 @@ class OrdersHandler:
             if "busy" in str(e):
                 raise RetryLater(str(e)) from e
             return Reply(f"Your mail for game {game_id} could not be used: {e}")
+
+
+def _validator_for(state):
+    """Orders are checked against the position only for the nation that moves next: a later nation's
+    turn starts from a position not known yet (its invaders are not even at sea). Those are checked
+    when their turn comes (pbem.service.advance), and the player hears of any problem then."""
+    def validate(ruleset, st, section):
+        if section.nation != state.next_nation:
+            return []
+        return legal_validate(ruleset, st, section)
+
+    return validate
 
 
 def _default_nation(game: Game, player: str) -> str | None:
@@ -98,7 +111,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     state = game.state
     mine = set(game.nations_of(player))
     default = _default_nation(game, player)
-    result = check_orders(text, rs, state, nation=default)
+    result = check_orders(text, rs, state, nation=default, validate=_validator_for(state))
     parsed = result.parsed
     already = {e.get("mail_id") for e in game.entries("orders")}
     extra: list[OrderProblem] = []

@@ -190,3 +190,21 @@ def test_nmr_is_counted_per_player_in_the_report(game, tmp_path):
     run_job(tmp_path, now=T0 + timedelta(hours=73), render_map=False)
     texts = [body(m) for m in mails(game.path / "outbox") if "have played" in str(m["Subject"])]
     assert texts and "Missed deadlines (NMR): ann 1" in texts[0]
+
+
+def test_orders_for_a_later_nation_are_checked_when_its_turn_comes(game, tmp_path):
+    """Orders sent early are not judged against a position their turn will not start from; when the
+    turn comes they are checked, and the player is asked to correct what the rules refuse."""
+    run_job(tmp_path, now=T0, render_map=False)
+    # the Belgae (after the Romans) send orders early: Kent will be Roman by then
+    send(game, "di", "NATION Belgae\n1 Essex -> Kent -> Sussex", 1)
+    r = run_job(tmp_path, now=T0 + timedelta(minutes=5), render_map=False)
+    first = [m for m in mails(game.path / "outbox") if m["To"] == "di@x.org" and "Re:" in str(m["Subject"])][0]
+    assert "ERROR" not in body(first), "not judged before the Belgae's turn"
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent", 2)
+    run_job(tmp_path, now=T0 + timedelta(minutes=10), render_map=False)
+    g = Game.open(game.path)
+    assert g.state.next_nation == "belgae", "the Belgae's orders wait for a correction"
+    ask = [m for m in mails(g.path / "outbox") if "please correct" in str(m["Subject"])]
+    assert len(ask) == 1 and ask[0]["To"] == "di@x.org" and "enemy-stop" in body(ask[0])
+    assert r.replies == 1
