@@ -26,39 +26,39 @@ from pbem.store.game import Game, parse_time
 ACTIONS = ("pause", "resume", "deadline", "extend", "rollback", "process", "replace", "observer", "preview")
 
 
-def pause(game: Game, who: str, why: str) -> str:
+def pause(game: Game, who: str, why: str, **tag) -> str:
     with game.lock():
         game.settings["paused"] = True
         game.save_settings()
-        game.moderate("pause", who, why)
+        game.moderate("pause", who, why, **tag)
     return f"Game {game.id} paused."
 
 
-def resume(game: Game, who: str, why: str) -> str:
+def resume(game: Game, who: str, why: str, **tag) -> str:
     with game.lock():
         game.settings["paused"] = False
         game.save_settings()
-        game.moderate("resume", who, why)
+        game.moderate("resume", who, why, **tag)
     return f"Game {game.id} resumed; deadlines run from now."
 
 
-def set_deadline(game: Game, who: str, why: str, until: str) -> str:
+def set_deadline(game: Game, who: str, why: str, until: str, **tag) -> str:
     t = parse_time(until)
     if t is None:
         raise GameError(f"not a time: {until!r}", hint="write it like 2026-12-24T18:00Z")
-    game.moderate("deadline", who, why, decision=decision_key(game), until=t.isoformat())
+    game.moderate("deadline", who, why, **tag, decision=decision_key(game), until=t.isoformat())
     return f"Deadline of {decision_key(game)} set to {t.isoformat()}."
 
 
-def extend(game: Game, who: str, why: str, hours: float) -> str:
+def extend(game: Game, who: str, why: str, hours: float, **tag) -> str:
     if hours <= 0:
         raise GameError("extend by a positive number of hours")
-    game.moderate("extend", who, why, decision=decision_key(game), hours=float(hours))
+    game.moderate("extend", who, why, **tag, decision=decision_key(game), hours=float(hours))
     return f"Deadline extended by {hours:g} hours: now {current_deadline(game).text()}."
 
 
-def force(game: Game, who: str, why: str) -> str:
-    game.moderate("process", who, why, decision=decision_key(game))
+def force(game: Game, who: str, why: str, **tag) -> str:
+    game.moderate("process", who, why, **tag, decision=decision_key(game))
     return f"{decision_key(game)} will be adjudicated on the next run, orders or not."
 
 
@@ -68,19 +68,19 @@ def forced(game: Game) -> bool:
     return any(e.get("action") == "process" and e.get("decision") == key for e in game.entries("moderator"))
 
 
-def replace_player(game: Game, who: str, why: str, player: str, address: str, token: str | None = None) -> str:
+def replace_player(game: Game, who: str, why: str, player: str, address: str, token: str | None = None, **tag) -> str:
     with game.lock():
         for p in game.settings.get("players") or []:
             if p.get("name") == player:
                 p["address"] = address
                 p["token"] = token or secrets.token_hex(3)
                 game.save_settings()
-                game.moderate("replace", who, why, player=player, address=address)
+                game.moderate("replace", who, why, **tag, player=player, address=address)
                 return f"Player {player} now plays from {address} (new token {p['token']})."
     raise GameError(f"game {game.id} has no player {player!r}")
 
 
-def observer(game: Game, who: str, why: str, op: str, address: str) -> str:
+def observer(game: Game, who: str, why: str, op: str, address: str, **tag) -> str:
     with game.lock():
         obs = game.settings.get("observers")
         if obs is None:
@@ -92,17 +92,17 @@ def observer(game: Game, who: str, why: str, op: str, address: str) -> str:
         elif op not in ("add", "remove"):
             raise GameError("OBSERVER ADD <address> or OBSERVER REMOVE <address>")
         game.save_settings()
-        game.moderate("observer", who, why, op=op, address=address)
+        game.moderate("observer", who, why, **tag, op=op, address=address)
     return f"Observers: {', '.join(obs) or 'none'}."
 
 
-def rollback(game: Game, who: str, why: str, entry_id: int) -> str:
+def rollback(game: Game, who: str, why: str, entry_id: int, **tag) -> str:
     """Back to the position before turn entry `entry_id` (re-derived from the log, like a replay)."""
     target = game.entry(entry_id)
     if target.kind != "turn":
         raise GameError(f"entry {entry_id} is not a turn (see `pbem status {game.id} --log`)")
     state = position_before(game, entry_id)
-    game.moderate("rollback", who, why, state=state, to_entry=entry_id,
+    game.moderate("rollback", who, why, **tag, state=state, to_entry=entry_id,
                   turn=f"round {target.get('round')} {target.get('nation') or target.get('step')}")
     return f"Rolled back to before entry {entry_id} (round {target.get('round')}, {target.get('nation') or 'round start'})."
 
@@ -142,7 +142,9 @@ _LINE = re.compile(r"^\s*([A-Za-z]+)\b(.*?)(?:#\s*(.*))?$")
 def from_mail(game: Game, text: str, *, who: str, mail_id: str, now: datetime) -> str:
     """Carry out the moderator commands of a mail; returns the answer text."""
     out = []
-    for raw in text.splitlines():
+    # a rerun after a crash must not carry out a command twice: each entry names its mail and line
+    done = {e.get("line") for e in game.entries("moderator") if e.get("mail_id") == mail_id}
+    for n, raw in enumerate(text.splitlines(), 1):
         if not raw.strip() or raw.lstrip().startswith(">") or raw.strip() == "--":
             if raw.strip() == "--":
                 break
@@ -153,30 +155,33 @@ def from_mail(game: Game, text: str, *, who: str, mail_id: str, now: datetime) -
         word, rest, why = m.group(1).lower(), m.group(2).split(), (m.group(3) or "by mail").strip()
         if word in ("game", "token", "nation"):
             continue
+        if n in done:
+            out.append(f"{raw.strip()}: done already (this mail was read before)")
+            continue
         try:
-            out.append(run_command(game, word, rest, who=who, why=why))
+            out.append(run_command(game, word, rest, who=who, why=why, mail_id=mail_id, line=n))
         except (GameError, ValueError, IndexError) as e:
             out.append(f"{raw.strip()}: {e}")
     return "\n".join(out) or "No moderator command found. Commands: " + ", ".join(a.upper() for a in ACTIONS)
 
 
-def run_command(game: Game, word: str, args: list[str], *, who: str, why: str) -> str:
+def run_command(game: Game, word: str, args: list[str], *, who: str, why: str, **tag) -> str:
     if word == "pause":
-        return pause(game, who, why)
+        return pause(game, who, why, **tag)
     if word == "resume":
-        return resume(game, who, why)
+        return resume(game, who, why, **tag)
     if word == "deadline":
-        return set_deadline(game, who, why, args[0])
+        return set_deadline(game, who, why, args[0], **tag)
     if word == "extend":
-        return extend(game, who, why, float(args[0]))
+        return extend(game, who, why, float(args[0]), **tag)
     if word == "rollback":
-        return rollback(game, who, why, int(args[0]))
+        return rollback(game, who, why, int(args[0]), **tag)
     if word in ("process", "force"):
-        return force(game, who, why)
+        return force(game, who, why, **tag)
     if word == "replace":
-        return replace_player(game, who, why, args[0], args[1], args[2] if len(args) > 2 else None)
+        return replace_player(game, who, why, args[0], args[1], args[2] if len(args) > 2 else None, **tag)
     if word == "observer":
-        return observer(game, who, why, args[0].lower(), args[1])
+        return observer(game, who, why, args[0].lower(), args[1], **tag)
     if word == "preview":
         from pbem.service.advance import preview
 
