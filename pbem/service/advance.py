@@ -278,9 +278,7 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
     if state.next_nation:
         p = game.player_of(state.next_nation)
         waiting = [f"{p} ({rs.display(state.next_nation)})" if p else rs.display(state.next_nation)]
-    first = min((e.id for e in game.entries("turn")), default=entry.id)
-    settings = dict(game.settings)
-    settings["dice"] = dict(game.settings.get("dice") or {}) if entry.id == first or state.finished else {}
+    settings = dict(game.settings)   # every report carries the dice commitment (the first one mailed too)
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
                           deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
                           nmr=nmr_counts(game))

@@ -221,3 +221,12 @@ def test_moderator_mail_read_twice_acts_once(game, tmp_path):
     answer = moderator.from_mail(Game.open(game.path), text, who="mod@x.org", mail_id="abc123", now=T0)
     assert "done already" in answer
     assert moderator.current_deadline(Game.open(game.path)).due - before == timedelta(hours=24)
+
+
+def test_first_turn_mail_publishes_the_dice_commitment(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    g = Game.open(game.path)
+    first = [m for m in mails(g.path / "outbox") if "have played" in str(m["Subject"])][0]
+    assert g.commitment in body(first)
