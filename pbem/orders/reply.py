@@ -6,44 +6,17 @@ the package (a source checkout) or else in the package data `pbem/templates/` (a
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from datetime import datetime
-from pathlib import Path
 
-import jinja2
-
-import pbem
-from pbem.errors import OrderProblem, PbemError
+from pbem.errors import OrderProblem
 from pbem.orders.check import CheckResult
 from pbem.orders.hygiene import quote
 from pbem.rules.orders import GameLine, NationLine, TokenLine
+from pbem.templating import environment, template_dirs  # noqa: F401 (template_dirs: re-exported)
 
 MAX_PROBLEMS = 100   # a reply lists at most this many problems (a pasted novel should not come back whole)
 MAX_LINES = 400      # ... and at most this many lines
-
-
-def _local_template_dirs() -> list[Path]:
-    pkg = Path(pbem.__file__).resolve().parent
-    candidates = [pkg.parent / "templates", pkg / "templates"]
-    return [p for p in candidates if p.is_dir()]
-
-
-@functools.lru_cache(maxsize=4)
-def _local_environment(dirs: tuple[str, ...] | None = None) -> jinja2.Environment:
-    paths = list(dirs) if dirs else [str(p) for p in _local_template_dirs()]
-    if not paths:
-        raise PbemError("the reply templates are missing",
-                        hint="expected a templates/ folder next to the pbem package or in it")
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(paths), undefined=jinja2.StrictUndefined,
-                              autoescape=False, keep_trailing_newline=True, trim_blocks=True,
-                              lstrip_blocks=True)
-
-
-try:   # the project's shared jinja2 environment (same settings), when it is there
-    from pbem.templating import environment, template_dirs
-except ImportError:  # pragma: no cover
-    environment, template_dirs = _local_environment, _local_template_dirs
 
 
 def _problem(p: OrderProblem) -> dict:

@@ -18,7 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from pbem.errors import OrderProblem
-from pbem.rules.context import MoveRecord, TurnContext
+from pbem.rules.context import Kill, MoveRecord, TurnContext
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.scoring import submitted_area
@@ -312,7 +312,5 @@ def kill_leader(ctx: TurnContext, area: str, owner: str, leader: str, killer: st
         st.leaders.remove(leader)
     ctx.state.dead_leaders.add(leader)
     ctx.state.leader_killed_by[leader] = killer
-    from pbem.rules.context import Kill
-
     ctx.kills.append(Kill(killer=killer, victim=owner, kind="leaders", area=area, leader=leader))
     ctx.emit("leader_killed", area=area, nation=owner, leader=leader, by=killer)

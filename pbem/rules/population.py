@@ -94,7 +94,7 @@ def placement_areas(ctx: TurnContext, nation: str) -> list[str]:
 
 def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place]) -> list[OrderProblem]:
     """Rule 10.2 — one per area unless stacking (5.2) leaves no alternative; never over the limits (5.21)."""
-    rs, state = ctx.rs, ctx.state
+    rs = ctx.rs
     problems: list[OrderProblem] = []
     eligible = placement_areas(ctx, nation)
     wanted: list[tuple[str, Place | None]] = [(a, p) for p in places for a in p.areas]
@@ -116,12 +116,11 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
     # anything left: the default placement (the largest stacks' neighbours first would be a strategy;
     # the documented default is the order of the areas by size, smallest first, one each)
     while len(placed) < new:
-        options = sorted((a for a in eligible if _may_place(ctx, nation, a, placed, eligible)),
-                         key=lambda a: (a in placed, state.stack(a, nation).units, a))
-        if not options:
+        area = _default_area(ctx, nation, placed, eligible)
+        if area is None:
             break
-        _put(ctx, nation, options[0])
-        placed.append(options[0])
+        _put(ctx, nation, area)
+        placed.append(area)
     if placed:
         ctx.emit("placed", nation=nation, areas=placed)
     return problems
@@ -136,8 +135,16 @@ def _may_place(ctx: TurnContext, nation: str, area: str, placed: list[str], elig
     return not any(a not in placed and can_add(ctx.rs, ctx.state, nation, a) for a in eligible)
 
 
-def _put(ctx: TurnContext, nation: str, area: str) -> None:
-    ctx.state.stack(area, nation).armies += 1
+def _default_area(ctx: TurnContext, nation: str, placed: list[str], eligible: list[str]) -> str | None:
+    """Rule 10.2 default placement: an area not given one yet, the smallest stack first (ties by id);
+    a second one only where stacking leaves no alternative."""
+    options = [a for a in eligible if _may_place(ctx, nation, a, placed, eligible)]
+    return min(options, key=lambda a: (a in placed, ctx.state.stack(a, nation).units, a), default=None)
+
+
+def _put(ctx: TurnContext, nation: str, area: str, kind: str = "armies") -> None:
+    st = ctx.state.stack(area, nation)
+    setattr(st, kind, getattr(st, kind) + 1)
 
 
 def arrivals(ctx: TurnContext) -> None:
@@ -223,12 +230,11 @@ def _reinforcements_as_increase(ctx: TurnContext, arr) -> None:
     areas = placement_areas(ctx, nation)
     placed: list[str] = []
     for _ in range(n):
-        options = [a for a in sorted(areas, key=lambda a: (a in placed, state.stack(a, nation).units, a))
-                   if can_add(rs, state, nation, a)]
-        if not options:
+        area = _default_area(ctx, nation, placed, areas)
+        if area is None:
             break
-        state.stack(options[0], nation).cavalry += 1
-        placed.append(options[0])
+        _put(ctx, nation, area, "cavalry")
+        placed.append(area)
     left = n - len(placed)
     if left and not areas:
         vacant = [a for a in rs.constants_list("south_of_york") if not state.nations_in(a)]

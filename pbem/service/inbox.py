@@ -127,10 +127,9 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
             bad += len(result.general)
         # orders with problems wait for a correction until the deadline, then are used as they are
         # (the rules core drops what it refuses, and the report says why)
-        game.append("orders", {"nation": section.nation, "player": player, "mail_id": mail_id,
-                               "received": received.isoformat(), "text": section_text(section, rs), "problems": bad,
-                               **({"authentication": authentication} if authentication else {})},
-                    time=received.isoformat())
+        game.record_orders(section.nation, player, section_text(section, rs), mail_id=mail_id,
+                           received=received.isoformat(), time=received.isoformat(), problems=bad,
+                           **({"authentication": authentication} if authentication else {}))
     if not parsed.sections and default is None and mine:
         extra.append(OrderProblem("syntax", 0, "", "the orders do not say which nation they are for",
                                   "start them with a line NATION <name>"))

@@ -482,10 +482,11 @@ class Game:
             return eid
 
     def record_orders(self, nation: str, player: str | None, text: str, *, mail_id: str | None = None,
-                      received: str | None = None) -> int:
-        """Log orders as received (before they are parsed or used)."""
+                      received: str | None = None, time: str | None = None, **extra: Any) -> int:
+        """Log orders as received (before they are parsed or used); `extra` adds fields such as the
+        number of problems found or the mail's authentication headers."""
         return self.append("orders", {"nation": nation, "player": player, "mail_id": mail_id,
-                                      "received": received or utc_now(), "text": text})
+                                      "received": received or utc_now(), "text": text, **extra}, time=time)
 
     def moderate(self, action: str, who: str, why: str, *, state: GameState | None = None,
                  **extra: Any) -> int:
