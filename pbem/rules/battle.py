@@ -399,7 +399,8 @@ def retreat_attacker(ctx: TurnContext, area: str) -> bool:
     survivors fill the groups in the order of the move lines. A group whose origin holds another
     nation's army (8.3), or which would break the stacking limits there (5.21), stays and fights on.
     A group that came from the sea goes back to it: raiders (8.4) and, on the turn of landing,
-    invaders (7.22). Returns True if any unit retreated."""
+    invaders (7.22), raiders to the sea where they began the turn, fighting their way through an
+    occupied area of their route (8.4). Returns True if any unit retreated."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     a = state.get(area, nation)
     groups = attacker_groups(ctx, area)
@@ -414,6 +415,12 @@ def retreat_attacker(ctx: TurnContext, area: str) -> bool:
             continue
         remaining[kind] -= take
         target = m.came_from
+        raiders = min(a.raiders, take) if kind == "armies" else 0
+        if raiders and raiders == take and m.raiders and not m.withdrawal:
+            # 8.4 — raiders retreat only to the sea where they began the turn, back along their route;
+            # an occupied area on the way must be entered and fought in (not refused as in 8.3)
+            went.append(_raiders_retreat(ctx, area, m, take))
+            continue
         if rs.is_land(target):
             blocked = any(n != nation for n in state.occupants(target))
             if blocked or not can_add(rs, state, nation, target, take, leaving=area):
@@ -421,8 +428,7 @@ def retreat_attacker(ctx: TurnContext, area: str) -> bool:
                          reason="held by another nation (8.3)" if blocked else "stacking limits (5.21)")
                 continue
         part = Stack(armies=take if kind == "armies" else 0, cavalry=take if kind == "cavalry" else 0)
-        if kind == "armies":
-            part.raiders = min(a.raiders, take)
+        part.raiders = raiders
         _move_units(ctx, area, target, nation, part, whole=False)
         m.retreated += take
         ctx.emit("retreated", area=area, nation=nation, to=target, count=take, side="attacker")
@@ -434,6 +440,19 @@ def retreat_attacker(ctx: TurnContext, area: str) -> bool:
         rest.leaders.clear()
     state.prune()
     return bool(went)
+
+
+def _raiders_retreat(ctx: TurnContext, area: str, m, take: int) -> str:
+    """Rule 8.4 — "Raiders may only withdraw to sea, and return to the sea area where they began the
+    turn. If they have raided inland, they may only withdraw along the route they entered by. If the
+    area through which they entered is occupied by opposing piece(s), they must retreat to this area
+    and enter into battle. If they win ... they may then withdraw to sea." """
+    from pbem.rules.endturn import raider_route_back, raiders_go_back
+
+    m.retreated += take
+    route = raider_route_back(ctx, area, m)
+    ctx.emit("retreated", area=area, nation=ctx.nation, to=route[-1], count=take, side="attacker", raiders=True)
+    return raiders_go_back(ctx, area, take, route)
 
 
 def _move_units(ctx: TurnContext, src: str, dst: str, nation: str, part: Stack, whole: bool = True) -> None:
