@@ -119,15 +119,26 @@ class _NoBar:
 
 @click.command()
 @click.argument("game")
-@click.option("--to", "dest", required=True, type=click.Path(dir_okay=False), help="Archive to write (.tar.gz).")
+@click.option("--to", "dest", type=click.Path(dir_okay=False), help="Archive to write (.tar.gz).")
+@click.option("--html", "html_dir", type=click.Path(file_okay=False),
+              help="Instead: write the game's static web pages into this folder (see `pbem site`).")
 @click.option("--include-secret", is_flag=True, help="Include the sealed dice secret (to move a running game).")
 @click.option("--public", is_flag=True, help="Leave out raw mails; redact tokens and addresses.")
 @GAMES_DIR
-def export(game: str, dest: str, include_secret: bool, public: bool, games_dir: str) -> None:
-    """Write a portable archive of a game (everything needed to replay it)."""
+def export(game: str, dest: str | None, html_dir: str | None, include_secret: bool, public: bool, games_dir: str) -> None:
+    """Write a portable archive of a game (everything needed to replay it), or its web pages (--html)."""
     from pbem.store.archive import export_game
 
     g = _open(game, games_dir)
+    if html_dir:
+        from pbem.commands.site import write_site
+
+        for line in write_site(str(g.path.parent), html_dir, only=(g.path.name,)).lines():
+            click.echo(line)
+        if not dest:
+            return
+    if not dest:
+        raise click.UsageError("say where: --to ARCHIVE.tar.gz or --html DIR")
     names = export_game(g, dest, include_secret=include_secret, public=public)
     secret = any(n.endswith("/secret") for n in names)
     click.echo(f"exported {g.id} to {dest}: {len(names)} files" + (" (with the dice secret)" if secret else ""))
