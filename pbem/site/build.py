@@ -43,6 +43,7 @@ MAPS = "maps"
 CHART = "vp.png"
 PAGE = "index.html"
 LOCK = ".lock"
+STEP_NAMES = {"start_round": "start of the round", "end_round": "end of the round"}
 
 
 @dataclass
@@ -53,10 +54,12 @@ class SiteReport:
     copied: int = 0            # maps taken from the turn mails
     kept: int = 0              # turns already on the site
     errors: list[str] = field(default_factory=list)
+    busy: list[str] = field(default_factory=list)   # games another pbem was working on: left as they were
 
     def lines(self) -> list[str]:
         out = [f"site {self.out}: {len(self.games)} game(s); turns: {self.rendered} maps rendered, "
                f"{self.copied} taken from turn mails, {self.kept} unchanged"]
+        out += [f"{g}: busy (another pbem is working on it); its pages are left as they were" for g in self.busy]
         return out + [f"error: {e}" for e in self.errors]
 
 
@@ -83,24 +86,32 @@ def build_site(games_dir: Path | str, out: Path | str, *, only: Iterable[str] | 
     with filelock.FileLock(str((out / LOCK).resolve())):
         for d in dirs:
             try:
-                build_game(Game.open(d), out / d.name, report, render_maps=render_maps)
+                game = Game.open(d)
+                with game.lock(blocking=False):   # not half-way through a turn and its mail (pbem run holds it)
+                    entries = game.entries()
+                build_game(game, out / d.name, report, entries=entries, render_maps=render_maps)
                 report.games.append(d.name)
             except PbemError as e:
-                report.errors.append(f"{d.name}: {e}")
+                if isinstance(e, GameError) and "busy" in str(e):
+                    report.busy.append(d.name)  # the next refresh catches up; its pages stay as they were
+                else:
+                    report.errors.append(f"{d.name}: {e}")
         summaries = [m["summary"] for m in (_manifest(p.parent) for p in sorted(out.glob(f"*/{MANIFEST}"))) if m]
-        atomic_write(out / PAGE, environment().get_template("site_index.html.j2").render(games=summaries))
+        write_if_changed(out / PAGE, environment().get_template("site_index.html.j2").render(games=summaries))
     return report
 
 
 # --- one game ---------------------------------------------------------------------------------------
-def build_game(game: Game, dest: Path, report: SiteReport, *, render_maps: bool = True) -> dict[str, Any]:
-    """Refresh one game's folder of the site; returns its summary (the row of the index)."""
+def build_game(game: Game, dest: Path, report: SiteReport, *, entries: list | None = None,
+               render_maps: bool = True) -> dict[str, Any]:
+    """Refresh one game's folder of the site from its log `entries` (default: as it is now);
+    returns its summary (the row of the index)."""
     rs = game.ruleset()
     dest.mkdir(parents=True, exist_ok=True)
     old = _manifest(dest) if (dest / MANIFEST).is_file() else None
     old = old if old and old.get("game") == game.id else None
     records: dict[int, dict] = {int(r["entry"]): r for r in (old or {}).get("turns", [])}
-    entries = game.entries()
+    entries = game.entries() if entries is None else entries
     walk = _resume(game, entries, old, records, render_maps)
     made = 0
     for w in walk:
@@ -129,12 +140,22 @@ def build_game(game: Game, dest: Path, report: SiteReport, *, render_maps: bool 
         g=summary, turns=turns, players=players, chart=CHART if turns else None,
         names={n: rs.display(n) for n in rs.order_of_play},
         commitment=game.commitment, revealed=(game.settings.get("dice") or {}).get("revealed_secret"))
-    atomic_write(dest / PAGE, page)
+    write_if_changed(dest / PAGE, page)
     resume = {"entry": walk.last_id, "state_hash": state_hash(walk.state) if walk.state else None,
               "state": walk.state.to_dict() if walk.state else None}
-    atomic_write(dest / MANIFEST, json.dumps({"format": SITE_FORMAT, "game": game.id, "summary": summary,
+    write_if_changed(dest / MANIFEST, json.dumps({"format": SITE_FORMAT, "game": game.id, "summary": summary,
                                               "turns": turns, "resume": resume}, indent=1, sort_keys=True) + "\n")
     return summary
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Write atomically, and not at all when the file already says this (mirrors copy only news)."""
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    atomic_write(path, text)
 
 
 def _manifest(folder: Path) -> dict[str, Any] | None:
@@ -216,7 +237,7 @@ def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, rend
             atomic_write(dest / map_name, map_png(rs, w.after, facts["title"], events))
             report.rendered += 1
     nation = e.get("nation")
-    what = f"the {rs.display(nation)}" if nation else str(e.get("step") or "").replace("_", " ")
+    what = f"the {rs.display(nation)}" if nation else STEP_NAMES.get(str(e.get("step")), str(e.get("step")))
     return {
         "entry": e.id, "round": int(e.get("round")), "nation": nation, "step": e.get("step", "nation"),
         "label": f"Round {e.get('round')}: {what}", "title": facts["title"], "time": str(e.time or ""),

@@ -98,6 +98,9 @@ def test_keys_step_through_the_turns_in_headless_chromium(demo_site, browser, tm
     refs = browser.execute_script("return Array.prototype.map.call(document.querySelectorAll('[src], [href]'),"
                                   " function (x) { return x.src || x.href; });")
     assert refs and all(u.startswith(root + "/") for u in refs), refs
+    # a link to one turn opens that turn
+    browser.get((site / "demo" / "index.html").resolve().as_uri() + f"#t-{DEMO_TURNS[1]:06d}")
+    assert _shown(browser) == (f"Round 1: the Belgae (2 of {n})", maps[1])
     errors = [e for e in browser.get_log("browser") if e.get("level") == "SEVERE"]
     assert not errors, errors
 

@@ -168,3 +168,36 @@ def test_pbem_site_and_export_html_commands(tmp_path):
     assert r.exit_code == 2 and "--html" in r.output
     r = CliRunner().invoke(cli, ["site", str(tmp_path / "nowhere"), "--out", str(tmp_path / "x")])
     assert r.exit_code == 1 and "pbem:" in r.output and "Traceback" not in r.output
+
+
+def test_index_row_of_a_finished_game_names_the_winner():
+    from types import SimpleNamespace
+
+    from pbem.site.build import _summary
+
+    rs = SimpleNamespace(name="Britannia", display=lambda n: n.title())
+    game = SimpleNamespace(id="g", paused=False)
+    players = [{"name": "ann", "colour": "red", "nations": ["saxons"]}, {"name": "bo", "colour": "blue", "nations": ["angles"]}]
+    turn = {"round": 16, "label": "Round 16: the Normans", "finished": True, "next": "",
+            "players": {"ann": 180, "bo": 175}}
+    row = _summary(game, rs, [turn], players)
+    assert (row["status"], row["winner"], row["round"]) == ("finished", "ann", 16)
+    assert [p["name"] for p in row["players"]] == ["ann", "bo"]
+    row = _summary(game, rs, [{**turn, "players": {"ann": 175, "bo": 175}}], players)
+    assert row["winner"] == "tie: ann, bo"
+    assert _summary(game, rs, [], players)["status"] == "not started"
+
+
+def test_maps_left_out_once_are_drawn_by_the_next_refresh_with_maps(tmp_path, monkeypatch):
+    import pbem.service.advance as advance
+
+    games = copy_demo(tmp_path)
+    first = build_site(games, tmp_path / "site", render_maps=False)
+    assert first.rendered == 0 and not (tmp_path / "site" / "demo" / "maps").exists()
+    drawn = []
+    monkeypatch.setattr(advance, "map_png", lambda rs, state, title, events: drawn.append(title) or b"\x89PNG fake")
+    second = build_site(games, tmp_path / "site")
+    assert second.rendered == len(DEMO_TURNS) == len(drawn)
+    data = json.loads((tmp_path / "site" / "demo" / "site.json").read_text())
+    assert all(t["map"] for t in data["turns"])
+    assert build_site(games, tmp_path / "site").rendered == 0
