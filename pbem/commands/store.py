@@ -137,13 +137,17 @@ class _NoBar:
 @click.command()
 @click.argument("game")
 @click.option("--to", "dest", type=click.Path(dir_okay=False), help="Archive to write (.tar.gz).")
+@click.option("--html", "html_dir", type=click.Path(file_okay=False),
+              help="Instead: write the game's static web pages into this folder (see `pbem site`).")
 @click.option("--include-secret", is_flag=True, help="Include the sealed dice secret (to move a running game).")
 @click.option("--public", is_flag=True, help="Leave out raw mails; redact tokens and addresses.")
 @click.option("--position", "position", type=click.Path(dir_okay=False, allow_dash=True), metavar="FILE",
               help="Instead: write the current position (the form `pbem new --position` reads; - for stdout).")
 @GAMES_DIR
-def export(game: str, dest: str | None, include_secret: bool, public: bool, position: str | None, games_dir: str) -> None:
-    """Write a portable archive of a game (everything needed to replay it), or its position (--position)."""
+def export(game: str, dest: str | None, html_dir: str | None, include_secret: bool, public: bool, position: str | None,
+           games_dir: str) -> None:
+    """Write a portable archive of a game (everything needed to replay it), its web pages (--html) or its
+    current position (--position)."""
     from pbem.store.archive import export_game
 
     g = _open(game, games_dir)
@@ -157,10 +161,15 @@ def export(game: str, dest: str | None, include_secret: bool, public: bool, posi
         else:
             atomic_write(position, text)
             click.echo(f"position of {g.id} (round {g.state.round}) written to {position}")
-        if not dest:
-            return
+    if html_dir:
+        from pbem.commands.site import write_site
+
+        for line in write_site(str(g.path.parent), html_dir, only=(g.path.name,)).lines():
+            click.echo(line)
     if not dest:
-        raise GameError("say where to write: --to ARCHIVE.tar.gz (or --position FILE)")
+        if position or html_dir:
+            return
+        raise click.UsageError("say where: --to ARCHIVE.tar.gz, --html DIR or --position FILE")
     names = export_game(g, dest, include_secret=include_secret, public=public)
     secret = any(n.endswith("/secret") for n in names)
     click.echo(f"exported {g.id} to {dest}: {len(names)} files" + (" (with the dice secret)" if secret else ""))

@@ -114,7 +114,7 @@ def read_state(src: Source, st: Any, state: GameState, *, allowed: tuple[str, ..
     for ld, nat in _mapping(src, st.get("leader_killed_by"), "state.leader_killed_by").items():
         state.leader_killed_by[src.name(ld, f"state.leader_killed_by.{ld}", ("leader",))] = \
             src.name(nat, f"state.leader_killed_by.{ld}", ("nation",))
-    if st.get("bretwalda") is not None:
+    if st.get("bretwalda") not in (None, "none"):   # round cases write `none`
         state.bretwalda = src.name(st["bretwalda"], "state.bretwalda", ("nation",))
     state.kings = _nations(src, st.get("kings"), "state.kings")
     state.roman_permission = set(_nations(src, st.get("roman_permission"), "state.roman_permission"))

@@ -145,8 +145,8 @@ def test_cli_new_and_export_position(tmp_path, run):
     assert "round: 9" in (tmp_path / "out.yaml").read_text(encoding="utf-8")
     r = run("export", "cli", "--position", "-", "--dir", tmp_path)
     assert r.output.startswith("# A Britannia position")
-    r = run("export", "cli", "--dir", tmp_path)
-    assert r.exit_code == 1 and "--to" in r.output
+    r = CliRunner().invoke(cli, ["export", "cli", "--dir", str(tmp_path)])
+    assert r.exit_code != 0 and "--position FILE" in r.output
 
 
 def test_cli_new_refuses_a_bad_position_naming_the_line(tmp_path, run):
