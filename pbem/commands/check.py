@@ -10,7 +10,7 @@ from pbem.orders.check import check_orders
 from pbem.orders.hygiene import as_text
 from pbem.orders.names import NameProblem, resolve
 from pbem.orders.odds import odds_answers, planned_battle_lines, split_odds
-from pbem.orders.reply import render_reply
+from pbem.orders.reply import order_warnings, render_reply
 from pbem.rules.flow import votes_owed
 from pbem.rules.odds import planned_battles
 from pbem.service.inbox import missing_for
@@ -45,5 +45,5 @@ def check(game_dir: Path, nation: str, file) -> None:
     missing = missing_for(game, player) if player else []
     deadline = current_deadline(game, vote=votes_owed(rs, state)).text()
     click.echo(render_reply(result, rs, game=result.game or game.id, missing=missing, deadline=deadline,
-                            odds=odds), nl=False)
+                            odds=odds, warnings=order_warnings(result, rs, state, nid)), nl=False)
     click.get_current_context().exit(0 if result.ok else 1)

@@ -1,4 +1,4 @@
-"""Order text (shared/spec/ORDERS.md) -> typed orders (pbem.rules.orders).
+"""Order text (the language of docs/PLAYERS.md) -> typed orders (pbem.rules.orders).
 
 `parse_message(text, ruleset, default_nation=None)` reads a whole message and never raises on bad
 input: every line that is not an order is reported as an `OrderProblem` naming its line (1-based, in

@@ -52,7 +52,7 @@ def _deadline(deadline) -> str:
 
 def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), deadline=None,
                   game: str | None = None, max_problems: int = MAX_PROBLEMS,
-                  max_lines: int = MAX_LINES, odds: Sequence[str] = ()) -> dict:
+                  max_lines: int = MAX_LINES, odds: Sequence[str] = (), warnings: Sequence[str] = ()) -> dict:
     sections: list[dict] = []
     shown_problems = 0
     shown_lines = 0
@@ -98,6 +98,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
         "missing": list(missing),
         "deadline": _deadline(deadline),
         "odds": list(odds),
+        "warnings": list(warnings),
         "chatter": [{"line": n, "text": quote(t), "why": why} for n, t, why in result.parsed.chatter],
         "grammar": [FORMS[k] for k in ORDER_FORMS] if grammar else [],
     }
@@ -105,10 +106,28 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
 
 def render_reply(result: CheckResult, ruleset, *, missing: Sequence[str] = (), deadline=None,
                  game: str | None = None, template: str = "reply.txt.j2",
-                 max_problems: int = MAX_PROBLEMS, max_lines: int = MAX_LINES, odds: Sequence[str] = ()) -> str:
+                 max_problems: int = MAX_PROBLEMS, max_lines: int = MAX_LINES, odds: Sequence[str] = (),
+                 warnings: Sequence[str] = ()) -> str:
     """The reply text for a checked message (see templates/reply.txt.j2); `odds`: lines answering
-    the message's ODDS questions or giving the odds of its planned battles."""
+    the message's ODDS questions or giving the odds of its planned battles; `warnings`: what the
+    orders do that the player may not expect (see order_warnings)."""
     ctx = reply_context(result, ruleset, missing=missing, deadline=deadline, game=game,
-                        max_problems=max_problems, max_lines=max_lines, odds=odds)
+                        max_problems=max_problems, max_lines=max_lines, odds=odds, warnings=warnings)
     text = environment().get_template(template).render(**ctx)
     return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def order_warnings(result: CheckResult, ruleset, state, nation: str | None) -> list[str]:
+    """Rules 10.1 and 6.0 (pbem.rules.preview.warnings) for the orders of the nation that moves now."""
+    if nation is None or state is None or state.next_nation != nation:
+        return []
+    section = result.parsed.section(nation)
+    if section is None:
+        return []
+    from pbem.rules.preview import warnings
+
+    out = []
+    for w in warnings(ruleset, state, nation, section):
+        where = f'line {w.line} "{quote(w.text)}": ' if w.line else ""
+        out.append(f"{ruleset.display(nation)}: {where}{w.message}")
+    return out

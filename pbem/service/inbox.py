@@ -19,7 +19,7 @@ from pbem.mail.message import MailIn
 from pbem.orders.canonical import canonical_lines
 from pbem.orders.check import check_orders
 from pbem.orders.odds import odds_answers, split_odds
-from pbem.orders.reply import render_reply
+from pbem.orders.reply import order_warnings, render_reply
 from pbem.rules.flow import votes_owed
 from pbem.rules.legal import validate as legal_validate
 from pbem.rules.legal import vote_options
@@ -138,7 +138,8 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     result.general.extend(extra)
     deadline = current_deadline(game, vote=votes_owed(rs, state))
     return render_reply(result, rs, missing=missing_for(game, player), deadline=deadline.text(), game=game.id,
-                        odds=odds_answers(asked, rs))
+                        odds=odds_answers(asked, rs),
+                        warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
 
 
 def section_text(section: NationOrders, rs) -> str:
