@@ -25,6 +25,7 @@ COMMAND_MODULES = {
     "bots": ["selfplay", "bench"],
     "moderate": ["moderate"],
     "odds": ["odds"],
+    "site": ["site"],
 }
 
 

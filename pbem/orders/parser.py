@@ -82,7 +82,8 @@ FORMS: dict[str, str] = {
     "SUBMIT": "SUBMIT TO <nation>",
     "ALLOW": "ALLOW <nation>",
     "PASS": "PASS",
-    "DEFEND": "DEFEND A: HOLD  or  DEFEND A: RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K]  (A may be ALL)",
+    "DEFEND": "DEFEND A: HOLD  or  DEFEND A: RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K]  (A may be ALL)"
+              "  or  DEFEND A: RETREAT 2 TO B, REST TO C ...",
     "CLEAR": "CLEAR DEFEND A",
     "LOSSES": "LOSSES A: RAIDERS FIRST  or  SETTLERS FIRST  or  CAVALRY LAST  (A may be ALL)",
 }
@@ -407,12 +408,32 @@ class LineParser:
         if t.upper() == "HOLD":
             return Defend(area=area, hold=True)
         m = re.match(r"^retreat\s+to\s+(.+)$", t, re.IGNORECASE)
-        if not m:
+        split = re.match(r"^retreat\s+((?:\d+|rest)\s+to\s+.+)$", t, re.IGNORECASE)
+        if not m and not split:
             raise _syntax(f"'{tail}' is not HOLD or RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K]", "DEFEND")
-        tm = _DEFEND_TAIL.match(m.group(1))
+        tm = _DEFEND_TAIL.match((m or split).group(1))
         target, conds = tm.group("b").strip(), tm.group("conds")
         if not target:
             raise _syntax("retreat to which area?", "DEFEND")
+        counts: list[int] = []
+        to: list[str] = []
+        if split:
+            target = ""
+            parts = re.split(r"\s*,\s*", tm.group("b").strip())
+            for i, part in enumerate(parts):
+                pm = re.match(r"^(\d+|rest)\s+to\s+(.+)$", part, re.IGNORECASE)
+                if not pm:
+                    raise _syntax(f"'{part}' is not 'N TO B' or 'REST TO B'", "DEFEND")
+                if pm.group(1).lower() == "rest":
+                    if i != len(parts) - 1:
+                        raise _syntax("REST TO B comes last", "DEFEND")
+                    target = pm.group(2)
+                    continue
+                n = int(pm.group(1))
+                if n < 1:
+                    raise _syntax("a retreating group has at least 1 unit", "DEFEND")
+                counts.append(n)
+                to.append(self.names.place(pm.group(2)))
         outnumbered, after = False, None
         for c in _COND.findall(conds):
             if c.lower().startswith("if"):
@@ -424,8 +445,8 @@ class LineParser:
                     raise _syntax("AFTER ROUND twice", "DEFEND")
                 am = _AFTER.match(" ".join(c.split()))
                 after = _round(am.group(1) or am.group(2), "DEFEND")
-        return Defend(area=area, hold=False, to=self.names.place(target), if_outnumbered=outnumbered,
-                      after_round=after)
+        return Defend(area=area, hold=False, to=self.names.place(target) if target else None, if_outnumbered=outnumbered,
+                      after_round=after, split_counts=tuple(counts), split_to=tuple(to))
 
     def _kw_clear(self, rest: str) -> Order:
         words = rest.split()

@@ -37,7 +37,8 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
         cyc = " [second movement]" if ev.get("cycle") == 2 else ""
         return f"{n}: {what}{raid} {' -> '.join(rs.display(p) for p in ev['path'])}{cyc}"
     if t == "arrived":
-        return f"{n}: {ev['armies']} {'raiders' if ev.get('raiders') else 'invaders'} appear in the {rs.display(ev['sea'])}"
+        cav = f" and {_units(ev['cavalry'], 'cavalry')}" if ev.get("cavalry") else ""
+        return f"{n}: {ev['armies']} {'raiders' if ev.get('raiders') else 'invaders'}{cav} appear in the {rs.display(ev['sea'])}"
     if t == "reinforced":
         where = rs.display(ev["sea"]) if ev.get("sea") else ", ".join(rs.display(a) for a in ev.get("areas", []))
         what = _units(ev["armies"], "armies") if "armies" in ev else _units(ev.get("cavalry", 0), "cavalry")

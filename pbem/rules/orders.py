@@ -130,13 +130,25 @@ class Pass(Order):
 # --- standing orders ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Defend(Order):
-    """DEFEND A|ALL: HOLD | RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K] (rule 8.2)."""
+    """DEFEND A|ALL: HOLD | RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K] (rule 8.2), or a split retreat
+    (8.2 "some may retreat to one area while others retreat to another"; 8.1 "some ... may retreat
+    while others remain"): RETREAT 2 TO B, 1 TO C[, REST TO D] [IF OUTNUMBERED] [AFTER ROUND K].
+
+    `split_counts`/`split_to` are the numbered parts, in order; `to` is where the rest go (all of
+    them in the plain form); without REST the others stay and fight on."""
 
     area: str                  # area id or "all"
     hold: bool = True
     to: str | None = None
     if_outnumbered: bool = False
     after_round: int | None = None
+    split_counts: tuple[int, ...] = ()
+    split_to: tuple[str, ...] = ()
+
+    def parts(self) -> list[tuple[int | None, str]]:
+        """(count, area) in the order given; count None = all that are left."""
+        out: list[tuple[int | None, str]] = list(zip(self.split_counts, self.split_to))
+        return out + ([(None, self.to)] if self.to else [])
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,8 @@ def test_typo_did_you_mean(rs, text, suggestion):
     ("ATTACK Kent: RETREAT AFTER ROUND 0", "ATTACK"),
     ("DEFEND Kent: RUN", "DEFEND"),
     ("DEFEND Kent: RETREAT TO", "DEFEND"),
+    ("DEFEND Kent: RETREAT REST TO Essex, 2 TO Sussex", "DEFEND"),
+    ("DEFEND Kent: RETREAT 2 TO Essex, Sussex", "DEFEND"),
     ("DEFEND Kent: RETREAT TO Essex IF OUTNUMBERED IF OUTNUMBERED", "DEFEND"),
     ("CLEAR Kent", "CLEAR DEFEND"),
     ("LOSSES Kent: ARMIES FIRST", "LOSSES"),
