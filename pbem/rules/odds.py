@@ -249,7 +249,8 @@ def planned_battles(rs, state, nation: str, orders) -> list[PlannedBattle]:
     """Rule 8 — the battles `orders` (a NationOrders) lead to after the first movement, each with its
     exact odds as if it were fought alone (the battles of a turn do not change each other's pieces,
     except a defender retreating into another battle area; forts and burhs as they stand).
-    Orders the rules refuse give no battles (the reply lists their problems)."""
+    Orders the rules refuse give no battles (the reply lists their problems); a battle whose defender
+    has a split retreat order (RETREAT 2 TO B, REST TO C) is left out: the odds do not model parts."""
     from pbem.rules.battle import loss_preference, standing_orders
     from pbem.rules.context import TurnContext
     from pbem.rules.legal import _NoDice
@@ -272,6 +273,8 @@ def planned_battles(rs, state, nation: str, orders) -> list[PlannedBattle]:
             d = after.get(area, other)
             attack = next((o for o in reversed(orders.of(Attack)) if o.area == area), None)
             defend = next((o for o in standing_orders(ctx, other, Defend) if o.area in (area, "all")), None)
+            if defend is not None and defend.split_counts:
+                continue    # a split retreat (8.2 parts) is not modelled by the odds
             plan = Plan(attack.mode if attack else "fight", attack.after_round if attack else None,
                         "hold" if defend is None or defend.hold or not defend.to else
                         ("retreat_if_outnumbered" if defend.if_outnumbered else "retreat"),
