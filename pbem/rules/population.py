@@ -165,13 +165,15 @@ def arrivals(ctx: TurnContext) -> list[OrderProblem]:
         free = free_armies(ctx, nation)
         n = max(0, min(arr.armies, free))
         _danish_shortfall(ctx, arr.armies - n)
-        if n <= 0:
+        cav = max(0, min(arr.cavalry, rs.nations[nation].max_cavalry - pieces_in_play(ctx, nation)[1]))
+        if n <= 0 and cav <= 0:
             continue
         st = state.stack(arr.sea, nation)
         st.armies += n
+        st.cavalry += cav
         if arr.raider:
             st.raiders += n
-        ctx.emit("arrived", nation=nation, sea=arr.sea, armies=n, raiders=arr.raider)
+        ctx.emit("arrived", nation=nation, sea=arr.sea, armies=n, raiders=arr.raider, **({"cavalry": cav} if cav else {}))
     return problems
 
 
