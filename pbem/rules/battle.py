@@ -199,6 +199,16 @@ def _modified(faces: list[int], stack: Stack, bonus: int) -> list[int]:
     return [f + (bonus if i < n_units else 0) for i, f in enumerate(faces)]
 
 
+def _fast_dice(rs, roller: Stack, roller_nation: str) -> list[bool]:
+    """FFG 25 (constant `hit_fast`): which of the roller's dice (cavalry, armies, forts, burhs in that
+    order) are a cavalry unit's or a Roman army's. Without `hit_fast` (classic) none is."""
+    n = roller.cavalry + roller.armies + int(roller.fort) + roller.burhs
+    if "hit_fast" not in rs.constants:
+        return [False] * n
+    fast = roller.cavalry + (roller.armies if roller_nation == "romans" else 0)
+    return [i < fast for i in range(n)]
+
+
 def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation: str, target: Stack,
                target_nation: str, defending: bool) -> dict[str, int]:
     """How many of each kind of the target's pieces the roller's faces kill this round."""
@@ -212,14 +222,23 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
     killed = dict.fromkeys(KIND_ORDER, 0)
     if isinstance(faces, dict):
         return _split_casualties(faces, roller, bonus, left, need, killed)
-    mods = sorted(_modified(list(faces), roller, bonus), reverse=True)
+    fast = _fast_dice(rs, roller, roller_nation)
+    mods = sorted(zip(_modified(list(faces), roller, bonus), fast, strict=False), reverse=True)
     pref = loss_preference(ctx, target_nation, area)
     # soft dice (that kill only what needs a 5) go to ordinary armies first
     pool = list(mods)
+    fast_gain = rs.c("hit") - rs.constants.get("hit_fast", rs.c("hit"))
+
+    def kills(die: tuple[int, bool], kind: str) -> bool:
+        # FFG 25: a Roman army or cavalry die hits ordinary targets one lower (4); a target that is hit
+        # only on 6 (Romans, cavalry, defenders in difficult terrain) still needs the 6
+        m, is_fast = die
+        return m >= (need[kind] if need[kind] >= hard or not is_fast else need[kind] - fast_gain)
+
     def spend(kind: str, allow_hard: bool) -> None:
         nonlocal pool
         while left[kind] - killed[kind] > 0:
-            usable = [m for m in pool if m >= need[kind] and (allow_hard or m < hard)]
+            usable = [d for d in pool if kills(d, kind) and (allow_hard or d[0] < hard)]
             if not usable:
                 return
             pool.remove(min(usable))
