@@ -556,6 +556,8 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
             lists[key] = tuple(rc.ids(rs[key], key, universe, kind))
     doubts = _doubts(rc, rs, t)
     settled = _settled(rc, rs, notes)
+    features = dict(rc.mapping(rs, "features", "", required=False))
+    extras = _extras(ctxs["timeline"], t, nations, max_rounds)
     _unique_names(rc, areas, seas, nations, leaders)
     for k in extra_aliases:
         if k not in areas and k not in seas and k not in nations and k not in leaders:
@@ -582,7 +584,39 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
         lists=MappingProxyType(lists),
         data_doubts=MappingProxyType(dict(notes)),
         settled=MappingProxyType(settled),
+        features=MappingProxyType(features),
+        extras=MappingProxyType(extras),
     )
+
+
+def _extras(tc: _Ctx, t: dict, nations, max_rounds: int) -> dict[str, Any]:
+    """Ruleset-specific tables: timeline.yaml `roman_reinforcements.table` (FFG 31) as
+    {round: ((low, high, armies), ...)}, and the leaders that enter with armies (nations.yaml
+    `arrives_with: {armies: N}` without a sea: Boudicca, FFG 34) as {leader: armies}."""
+    out: dict[str, Any] = {}
+    rr = t["timeline"].get("roman_reinforcements")
+    if isinstance(rr, Mapping) and "table" in rr:
+        rounds: dict[int, list] = {}
+        for key, row in tc.mapping(rr, "table", "roman_reinforcements").items():
+            where = f"roman_reinforcements.table.{key}"
+            lo, _, hi = str(key).rstrip("+").partition("-")
+            try:
+                low, high = int(lo), (10 ** 6 if str(key).endswith("+") else int(hi or lo))
+            except ValueError:
+                raise tc.fail(where, "must be N or N-M (Roman armies)") from None
+            if not isinstance(row, list):
+                raise tc.fail(where, "must list the reinforcements per round")
+            for i, n in enumerate(row):
+                rounds.setdefault(2 + i, []).append((low, high, tc.integer(n, f"{where}.{i}", minimum=0)))
+        out["roman_reinforcements"] = {r: tuple(v) for r, v in rounds.items()}
+    armies = {}
+    for n in (t["nations"].get("nations") or {}).values():
+        for ld in (n.get("leaders") or []) if isinstance(n, Mapping) else []:
+            w = ld.get("arrives_with") if isinstance(ld, Mapping) else None
+            if isinstance(w, Mapping) and w.get("armies") and "sea" not in w:
+                armies[ld["id"]] = int(w["armies"])
+    out["leader_armies"] = armies
+    return out
 
 
 # --- ruleset.yaml pieces -------------------------------------------------------------------------

@@ -196,6 +196,13 @@ class Ruleset:
     """inline `# doubt:` comments of the data files, by data path (`map.land_areas.clwyd.terrain`)"""
     settled: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """inline doubts that the rules text settles: data path -> the rule that settles it"""
+    features: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """ruleset.yaml `features`: rules of one ruleset that the shared engine plays only when asked (ffg2)"""
+    extras: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """ruleset-specific tables: `roman_reinforcements` (armies range -> per round), `leader_armies`"""
+
+    def feature(self, key: str) -> Any:
+        return self.features.get(key)
 
     # --- provenance ---------------------------------------------------------------------------
     def header(self) -> str:
