@@ -176,7 +176,7 @@ def test_index_row_of_a_finished_game_names_the_winner():
     from pbem.site.build import _summary
 
     rs = SimpleNamespace(name="Britannia", display=lambda n: n.title())
-    game = SimpleNamespace(id="g", paused=False)
+    game = SimpleNamespace(id="g", paused=False, path=Path("games/g"))
     players = [{"name": "ann", "colour": "red", "nations": ["saxons"]}, {"name": "bo", "colour": "blue", "nations": ["angles"]}]
     turn = {"round": 16, "label": "Round 16: the Normans", "finished": True, "next": "",
             "players": {"ann": 180, "bo": 175}}
