@@ -1,4 +1,4 @@
-"""Conformance cases (shared/spec/CASES.md): a position, orders, scripted dice, and what must follow.
+"""Conformance cases (docs/CASES.md): a position, orders, scripted dice, and what must follow.
 
 `run_case_file(path)` loads one case, plays the nation's turn from `start` to `stop` with the rules
 core, and compares the outcome with `expect`. A malformed case is a CaseError naming file and key.

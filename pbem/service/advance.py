@@ -244,9 +244,9 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
         if p:
             by_player.setdefault(p, []).append(n)
     run.waiting_for = [f"{p} ({', '.join(rs.display(n) for n in ns)})" for p, ns in by_player.items()]
-    from pbem.report.facts import next_options
+    from pbem.report.prompt import GUIDE_NAME, players_guide, prompt_text
 
-    options = next_options(rs, game.state)
+    guide = players_guide()
     for player, ns in by_player.items():
         p = game.player(player) or {}
         addr = p.get("address")
@@ -258,14 +258,18 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
                 continue
             names = ", ".join(rs.display(n) for n in ns)
             head = "Reminder: " if kind == "reminder" else ""
-            body = (f"{head}Game {game.id}, round {game.state.round}: we wait for {what} for the {names}.\n"
-                    f"Deadline: {deadline.text()}\n\nReply to this mail with:\n  GAME {game.id}\n  NATION {rs.display(ns[0])}\n"
-                    f"  TOKEN <your token>\n  <orders, one per line>\n\nWhat you can do:\n"
-                    + "".join(f"  {line}\n" for line in options))
+            body = prompt_text(game.id, rs, game.state, ns, what=what, deadline=deadline.text(),
+                               reminder=kind == "reminder", guide_url=guide_url(game))
             send(build_mail(str(addr), f"[{game.id}] {head}{what} for the {names}", body, from_addr=from_addr(game),
-                            auto_submitted="auto-generated"))
+                            auto_submitted="auto-generated",
+                            attachments=[(GUIDE_NAME, guide, "text/markdown")] if guide else ()))
             mark_sent(game, key, now)
             run.mails += 1
+
+
+def guide_url(game: Game) -> str:
+    """Where players read the guide online, if the moderator says (game.yaml `mail.guide_url`)."""
+    return str((game.settings.get("mail") or {}).get("guide_url") or "")
 
 
 def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: GameRun, *,
