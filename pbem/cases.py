@@ -1,4 +1,4 @@
-"""Conformance cases (shared/spec/CASES.md): a position, orders, scripted dice, and what must follow.
+"""Conformance cases (docs/CASES.md): a position, orders, scripted dice, and what must follow.
 
 `run_case_file(path)` loads one case, plays the nation's turn from `start` to `stop` with the rules
 core, and compares the outcome with `expect`. A malformed case is a CaseError naming file and key.
@@ -23,6 +23,7 @@ from pbem.data.loader import load
 from pbem.errors import CaseError, PbemError
 from pbem.orders.names import NameProblem, resolve
 from pbem.orders.parser import parse_message
+from pbem.position.read import read_setup, read_state
 from pbem.rules.dice import ScriptedDice, ScriptError
 from pbem.rules.flow import ballots_from
 from pbem.rules.orders import NationOrders
@@ -35,8 +36,6 @@ TOP_KEYS = {"id", "rules", "cite", "round", "nation", "start", "stop", "setup", 
             "description", "notes", "play", "players"}
 EXPECT_KEYS = {"accepted", "rejected", "line", "map", "vp", "eliminated", "population", "bretwalda", "king",
                "game_over", "winner"}
-STATE_KEYS = {"population", "vp", "forts_built", "raided_from", "captured", "subjects", "dead_leaders", "standing",
-              "bretwalda", "kings", "submitted"}
 ROUND_STARTS = ("round_start", "nation_turn", "end_of_round")
 ROUND_STOPS = ("end_of_round", "after_round_start", "end_of_turn")
 
@@ -110,42 +109,8 @@ class _Case:
     def setup(self) -> GameState:
         state = GameState(ruleset=self.rs.id, game=str(self.data["id"]), round=self.data["round"])
         setup = self.data.get("setup") or {}
-        if not isinstance(setup, dict):
-            self.fail("setup", "must map areas to their pieces")
-        for area_name, nations in setup.items():
-            area = self.name(area_name, f"setup.{area_name}")
-            if not isinstance(nations, dict):
-                self.fail(f"setup.{area_name}", "must map nations to pieces")
-            for nat_name, pieces in nations.items():
-                nation = self.name(nat_name, f"setup.{area_name}.{nat_name}", ("nation",))
-                try:
-                    stack = Stack.from_dict(pieces)
-                except (ValueError, TypeError) as e:
-                    self.fail(f"setup.{area_name}.{nat_name}", str(e))
-                stack.leaders = [self.name(x, f"setup.{area_name}.{nat_name}.leaders", ("leader",)) for x in stack.leaders]
-                state.areas.setdefault(area, {})[nation] = stack
-        st = self.data.get("state") or {}
-        unknown = set(st) - STATE_KEYS
-        if unknown:
-            self.fail(f"state.{sorted(unknown)[0]}", "unknown key")
-        for nat, v in (st.get("population") or {}).items():
-            state.population[self.name(nat, f"state.population.{nat}", ("nation",))] = float(v)
-        for nat, v in (st.get("vp") or {}).items():
-            state.vp[self.name(nat, f"state.vp.{nat}", ("nation",))] = int(v)
-        state.forts_built = {self.name(a, "state.forts_built") for a in st.get("forts_built") or []}
-        for nat, sea in (st.get("raided_from") or {}).items():
-            state.raided_from[self.name(nat, f"state.raided_from.{nat}", ("nation",))] = self.name(sea, f"state.raided_from.{nat}")
-        for nat, areas in (st.get("captured") or {}).items():
-            state.captured[self.name(nat, "state.captured", ("nation",))] = {self.name(a, "state.captured") for a in areas}
-        for nat, over in (st.get("subjects") or {}).items():
-            state.subjects[self.name(nat, "state.subjects", ("nation",))] = self.name(over, "state.subjects", ("nation",))
-        for nat, over in (st.get("submitted") or {}).items():
-            state.subjects[self.name(nat, "state.submitted", ("nation",))] = self.name(over, "state.submitted", ("nation",))
-        state.dead_leaders = {self.name(x, "state.dead_leaders", ("leader",)) for x in st.get("dead_leaders") or []}
-        if st.get("bretwalda") not in (None, "none"):
-            state.bretwalda = self.name(st["bretwalda"], "state.bretwalda", ("nation",))
-        kings = st.get("kings") or []
-        state.kings = [self.name(k, "state.kings", ("nation",)) for k in ([kings] if isinstance(kings, str) else kings)]
+        read_setup(self, setup, state)
+        read_state(self, self.data.get("state"), state)
         if not setup and "setup" not in self.data:
             state = new_game_state(self.rs, str(self.data["id"]))
             state.round = self.data["round"]

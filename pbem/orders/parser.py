@@ -1,4 +1,4 @@
-"""Order text (shared/spec/ORDERS.md) -> typed orders (pbem.rules.orders).
+"""Order text (the language of docs/PLAYERS.md) -> typed orders (pbem.rules.orders).
 
 `parse_message(text, ruleset, default_nation=None)` reads a whole message and never raises on bad
 input: every line that is not an order is reported as an `OrderProblem` naming its line (1-based, in
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from pbem.errors import OrderProblem
 from pbem.orders import names
-from pbem.orders.hygiene import Line, clean_lines, quote
+from pbem.orders.hygiene import Line, chatter, clean_lines, quote
 from pbem.rules.orders import (
     Allow,
     Attack,
@@ -89,9 +89,10 @@ FORMS: dict[str, str] = {
 }
 KEYWORDS = tuple(k for k in FORMS if k != "MOVE")
 _ALIASES = {"BATTLE": "BATTLES"}
-ALL_FORMS_HINT = ("An order line is one of: " + "; ".join(FORMS[k] for k in (
-    "PLACE", "LEADER", "MOVE", "STAY", "SECOND", "BATTLES", "ATTACK", "WITHDRAW", "SETTLE", "DISBAND",
-    "VOTE", "SUBMIT", "ALLOW", "PASS", "DEFEND", "CLEAR", "LOSSES")) + ".")
+NOT_AN_ORDER = "this line is not an order"
+ORDER_FORMS = ("PLACE", "LEADER", "MOVE", "STAY", "SECOND", "BATTLES", "ATTACK", "WITHDRAW", "SETTLE", "DISBAND",
+               "VOTE", "SUBMIT", "ALLOW", "PASS", "DEFEND", "CLEAR", "LOSSES")
+ALL_FORMS_HINT = "An order line is one of: " + "; ".join(FORMS[k] for k in ORDER_FORMS) + "."
 
 _ARMY_WORDS = {"army", "armies", "armys"}
 _FIXED_WORDS = {"fort", "forts", "burh", "burhs"}
@@ -130,6 +131,7 @@ class ParsedMessage:
     sections: list[NationOrders] = field(default_factory=list)
     problems: list[OrderProblem] = field(default_factory=list)
     lines: list[ParsedLine] = field(default_factory=list)   # every line read, in order (not blank/ignored)
+    chatter: list[tuple[int, str, str]] = field(default_factory=list)   # (line, text, why) ignored as mail talk
 
     @property
     def ok(self) -> bool:
@@ -284,7 +286,18 @@ class LineParser:
         if _COUNT.match(words[0]) or names.match(self.rs, s, names.PLACE) or names.match(
                 self.rs, words[0], ("leader",)):
             raise _Bad(("syntax", "a move needs '->' between the areas", f"Write it as: {FORMS['MOVE']}."))
-        raise _syntax("this line is not an order")
+        raise _Bad(("syntax", NOT_AN_ORDER, ALL_FORMS_HINT))
+
+    def is_chatter(self, s: str) -> str:
+        """Why the line `s` (not an order) is plainly mail talk ('' if not): see hygiene.chatter; a
+        line naming an area, sea, nation or leader of the game is never taken for talk."""
+        why = chatter(s)
+        if not why:
+            return ""
+        words = re.findall(r"[^\W\d_][\w'-]*", s)
+        if any(len(w) >= 3 and names.match(self.rs, w, names.PLACE + ("nation", "leader")) for w in words):
+            return ""
+        return why
 
     # header lines
     def _kw_game(self, rest: str) -> Order:
@@ -594,6 +607,11 @@ def parse_message(text: str | bytes, ruleset, *, default_nation: str | None = No
                 raise hit
             order = hit
         except _Bad as e:
+            why = lp.is_chatter(ln.text) if e.problems[0][1] == NOT_AN_ORDER else ""
+            if why:     # "Hi, here are my orders!", "Cheers", "Sent from my iPhone": not read, said so
+                pm.lines.pop()
+                pm.chatter.append((ln.number, entry.text, why))
+                continue
             entry.problems.extend(_problem(ln, k, m, h) for k, m, h in e.problems)
             if ln.text.split()[0].upper().rstrip(":") == "NATION":
                 current = None

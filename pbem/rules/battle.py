@@ -214,15 +214,23 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
     left = {"cavalry": target.cavalry, "roman_armies": target.armies if target_nation == "romans" else 0,
             "armies": 0 if target_nation == "romans" else target.armies, "forts": int(target.fort) + target.burhs}
     need = {"cavalry": hard, "roman_armies": hard, "armies": soft, "forts": soft}
-    killed = dict.fromkeys(KIND_ORDER, 0)
     if isinstance(faces, dict):
-        return _split_casualties(faces, roller, bonus, left, need, killed)
-    mods = sorted(_modified(list(faces), roller, bonus), reverse=True)
-    pref = loss_preference(ctx, target_nation, area)
-    # soft dice (that kill only what needs a 5) go to ordinary armies first
-    pool = list(mods)
+        return _split_casualties(faces, roller, bonus, left, need, dict.fromkeys(KIND_ORDER, 0))
+    mods = _modified(list(faces), roller, bonus)
+    return allocate_hits(mods, left, need, hard, loss_preference(ctx, target_nation, area))
+
+
+def allocate_hits(mods: list[int], left: dict[str, int], need: dict[str, int], hard: int,
+                  pref: str = "raiders_first") -> dict[str, int]:
+    """Rule 8.0 — which of the target's pieces a round's modified dice `mods` kill (the roller aims
+    to kill the most): soft dice (good enough only for what needs `need["armies"]`) go to ordinary
+    armies first, then hard dice to Roman armies, cavalry and armies (LOSSES CAVALRY LAST: armies
+    before cavalry), forts last and only once no Roman army stands (10.4). `left` counts the target's
+    pieces by kind (cavalry, roman_armies, armies, forts). Also used by the odds calculator (odds.py)."""
+    killed = dict.fromkeys(KIND_ORDER, 0)
+    pool = sorted(mods, reverse=True)
+
     def spend(kind: str, allow_hard: bool) -> None:
-        nonlocal pool
         while left[kind] - killed[kind] > 0:
             usable = [m for m in pool if m >= need[kind] and (allow_hard or m < hard)]
             if not usable:

@@ -1,4 +1,4 @@
-"""Typed orders (shared/spec/ORDERS.md), as the parser produces them and the engine and bots use them.
+"""Typed orders (the language of docs/PLAYERS.md), as the parser produces them and the engine and bots use them.
 
 Ids only (areas, seas, nations, leaders). `line` and `text` say where an order came from (1-based line
 of the message; 0 when made by code) and are not part of an order's identity.

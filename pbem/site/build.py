@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import filelock
 import jinja2
@@ -268,4 +269,4 @@ def _summary(game: Game, rs: Any, turns: list[dict], players: list[dict]) -> dic
         status = ("paused; " if game.paused else "") + f"next: {last['next']}"
     return {"game": game.id, "ruleset": rs.name, "players": scores, "status": status, "winner": winner,
             "round": last["round"] if last else 0, "turns": len(turns), "last": last["label"] if last else "",
-            "link": f"{game.id}/{PAGE}"}
+            "link": f"{quote(game.path.name)}/{PAGE}"}

@@ -96,7 +96,7 @@ def test_typo_did_you_mean(rs, text, suggestion):
     ("PASS now", "PASS"),
     ("GAME", "GAME"),
     ("TOKEN a b", "TOKEN"),
-    ("hello there", "PLACE"),
+    ("we attack at dawn, 3 of us", "PLACE"),
     ("VOTE", "VOTE"),
     ("SUBMIT TO", "SUBMIT"),
 ])

@@ -176,7 +176,7 @@ def test_index_row_of_a_finished_game_names_the_winner():
     from pbem.site.build import _summary
 
     rs = SimpleNamespace(name="Britannia", display=lambda n: n.title())
-    game = SimpleNamespace(id="g", paused=False)
+    game = SimpleNamespace(id="g", paused=False, path=Path("games/g"))
     players = [{"name": "ann", "colour": "red", "nations": ["saxons"]}, {"name": "bo", "colour": "blue", "nations": ["angles"]}]
     turn = {"round": 16, "label": "Round 16: the Normans", "finished": True, "next": "",
             "players": {"ann": 180, "bo": 175}}
@@ -201,3 +201,20 @@ def test_maps_left_out_once_are_drawn_by_the_next_refresh_with_maps(tmp_path, mo
     data = json.loads((tmp_path / "site" / "demo" / "site.json").read_text())
     assert all(t["map"] for t in data["turns"])
     assert build_site(games, tmp_path / "site").rendered == 0
+
+
+def test_a_new_game_and_a_damaged_one_next_to_the_demo(tmp_path):
+    """A game without turns gets a page that says so; a damaged game is named in the errors and the
+    others are built all the same."""
+    from pbem.store.game import create_game
+
+    games = copy_demo(tmp_path)
+    create_game(games, "fresh", players=4, secret=b"a test secret for the site tests")
+    (games / "broken").mkdir()
+    (games / "broken" / "game.yaml").write_text("format: 1\nid: [unclosed\n")
+    report = build_site(games, tmp_path / "site", render_maps=False)
+    assert sorted(report.games) == ["demo", "fresh"]
+    assert len(report.errors) == 1 and report.errors[0].startswith("broken:")
+    assert "No turn has been played yet" in (tmp_path / "site" / "fresh" / "index.html").read_text()
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert 'href="fresh/index.html"' in index and "not started" in index and 'href="demo/index.html"' in index
