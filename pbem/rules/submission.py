@@ -29,7 +29,10 @@ def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
     areas = [a for a in state.areas_of(nation) if rs.is_land(a)]
     if to == "romans":
         limit = rs.submission["to_romans"].get(nation)
-        return limit is not None and len(areas) < limit and state.units_of("romans") > 0
+        if limit is None:
+            return False
+        fewer = len(areas) <= limit if rs.submission.get("at_most") else len(areas) < limit   # FFG 35: "or fewer"
+        return fewer and state.units_of("romans") > 0
     if to == "angles" and nation == "brigantes":
         rule = rs.submission["to_angles"]["brigantes"]
         counted = [a for a in areas if rs.region(a) in rule["count_in"] or a in rule["plus"]]
