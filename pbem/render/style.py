@@ -26,7 +26,7 @@ PLAYER_COLOURS = {
     "green": OKABE_ITO["bluish_green"],
     "red": OKABE_ITO["vermillion"],
     "blue": OKABE_ITO["blue"],
-    "yellow": "#E8C400",   # FFG 2nd edition: yellow replaces purple (a deeper yellow than the battle marks)
+    "yellow": OKABE_ITO["yellow"],   # FFG 2nd edition (ffg2): yellow replaces purple
     "orange": OKABE_ITO["orange"],   # the fifth player of a 5-player table
 }
 PLAYER_ORDER = ("purple", "green", "red", "blue")
