@@ -17,8 +17,8 @@ def run(*args):
 def test_replay_a_folder_of_games_and_archives(played, tmp_path, fake_engine):
     folder = tmp_path / "archived"
     folder.mkdir()
-    shutil.copytree(played.path, folder / "a-game")
-    export_game(played, folder / "b-game.tar.gz")
+    shutil.copytree(played.path, folder / "t1")
+    export_game(played, folder / "t1-exported.tar.gz")
     (folder / "notes.txt").write_text("not a game\n")
     r = run("replay", folder)
     assert r.exit_code == 0, r.output
@@ -28,7 +28,7 @@ def test_replay_a_folder_of_games_and_archives(played, tmp_path, fake_engine):
 
 
 def test_one_divergent_game_among_many_exits_1(played, tmp_path, fake_engine):
-    good, bad = tmp_path / "good", tmp_path / "bad"
+    good, bad = tmp_path / "good" / "t1", tmp_path / "bad" / "t1"
     shutil.copytree(played.path, good)
     shutil.copytree(played.path, bad)
     p = bad / "log" / "000004-turn.yaml"
