@@ -10,7 +10,6 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
@@ -22,6 +21,7 @@ from pbem.rules.flow import votes_owed
 from pbem.rules.legal import vote_options
 from pbem.rules.orders import STANDING_TYPES, Vote
 from pbem.service import decisions, moderator
+from pbem.service.gamerun import GameRun
 from pbem.service.inbox import section_text
 from pbem.service.welcome import send_welcome
 from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
@@ -31,15 +31,6 @@ from pbem.store.turns import play_turn
 
 Send = Callable[[EmailMessage], None]
 MAX_STEPS = 200
-
-
-@dataclass
-class GameRun:
-    game: str
-    steps: list[str] = field(default_factory=list)
-    waiting_for: list[str] = field(default_factory=list)
-    mails: int = 0
-    note: str = ""
 
 
 def from_addr(game: Game) -> str:
