@@ -23,6 +23,7 @@ from pbem.rules.orders import STANDING_TYPES, Vote
 from pbem.service import decisions, moderator
 from pbem.service.gamerun import GameRun
 from pbem.service.inbox import section_text
+from pbem.service.welcome import send_welcome
 from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry
@@ -167,7 +168,16 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
             if _worth_a_mail(entry):
                 _turn_mail(game, entry, now, send, run, outbox=outbox, render_map=render_map,
                            ledger_from=len(state.ledger))
+        if not from_position_game(game):
+            run.mails += send_welcome(game, now, send, from_addr=from_addr(game), render_map=render_map,
+                                      guide_url=guide_url(game))
     return run
+
+
+def from_position_game(game: Game) -> bool:
+    from pbem.position.game import from_position
+
+    return bool(from_position(game))
 
 
 QUIET_EVENTS = ("round_started", "round_ended")
