@@ -125,6 +125,10 @@ def test_first_mail_shows_the_imported_position_once(tmp_path):
     assert "Strathclyde: {Picts: 2}" in body and "Brigantes 42" in body
     names = [p.get_filename() for p in first.iter_attachments()]
     assert names[:2] == ["map.png", "position.yaml"]
+    welcome = [m for m in sent if "the game starts" in m["Subject"]]
+    assert sorted(m["To"] for m in welcome) == sorted(p["address"] for p in game.players())   # each their token
+    ann = next(m for m in welcome if m["To"] == "ann@example.org").get_body(("plain",)).get_content()
+    assert "continues here by mail, from round 9" in ann and game.player("ann")["token"] in ann
     n = len(sent)
     advance(Game.open(game.path), now, sent.append, outbox=tmp_path / "out", render_map=False)
     assert not any("the imported position" in m["Subject"] for m in sent[n:])
