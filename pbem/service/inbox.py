@@ -113,14 +113,16 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     default = _default_nation(game, player)
     result = check_orders(text, rs, state, nation=default, validate=_validator_for(state))
     parsed = result.parsed
-    already = {e.get("mail_id") for e in game.entries("orders")}
+    # a rerun after a crash in the middle of a multi-nation mail logs the sections not logged yet:
+    # each orders entry is keyed by its mail AND its nation
+    already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
     extra: list[OrderProblem] = []
     for section in parsed.sections:
         if section.nation not in mine:
             extra.append(OrderProblem("auth", 0, "", f"you do not control the {rs.display(section.nation)}",
                                       "your nations: " + ", ".join(rs.display(n) for n in sorted(mine))))
             continue
-        if not section.orders or mail_id in already:
+        if not section.orders or (mail_id, section.nation) in already:
             continue
         bad = sum(len(ln.problems) for ln in result.lines if ln.nation == section.nation)
         if len(parsed.sections) == 1:
