@@ -23,7 +23,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 
 from pbem.store.clock import already_sent, mark_sent
-from pbem.store.fs import atomic_write
+from pbem.store.fs import TEMP_PREFIX, atomic_write
 from pbem.store.game import Game
 
 log = logging.getLogger("pbem.run")
@@ -74,6 +74,9 @@ def finish_pending(game: Game, send: Send, now: datetime) -> int:
         return 0
     n = 0
     for path in sorted(folder.glob("*.eml")):
+        if path.name.startswith(TEMP_PREFIX):   # half-written: the run died before the intent existed
+            path.unlink(missing_ok=True)
+            continue
         key = unquote(path.name[:-len(".eml")])
         if already_sent(game, key):
             path.unlink(missing_ok=True)
