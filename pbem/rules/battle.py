@@ -32,6 +32,7 @@ from pbem.rules.movement import kill_leader, occupy
 from pbem.rules.orders import Attack, Battles, Defend, Losses
 from pbem.rules.stacking import can_add
 from pbem.rules.state import Stack
+from pbem.rules.submission import waiting_submissions
 
 KIND_ORDER = ("cavalry", "roman_armies", "armies", "forts")
 
@@ -65,6 +66,7 @@ def fight_all(ctx: TurnContext) -> None:
         area = queue.pop(0)
         if _is_battle(ctx, area):
             fight(ctx, area)
+            waiting_submissions(ctx, "after a battle")   # 11.1
         for extra in ctx.pending_battles:
             if extra not in queue:
                 queue.append(extra)
@@ -132,6 +134,9 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
                  dice={attacker: _labelled(ctx, area, dr, attacker, a_faces), defender: _labelled(ctx, area, dr, defender, d_faces)},
                  losses={attacker: a_loss, defender: d_loss})
         _leaders_left_alone(ctx, area)
+        if defender in waiting_submissions(ctx, "after a round of dice") and state.subjects.get(defender) == attacker:
+            outcome = "defender submitted"   # 11.1: the Romans can no longer attack the subject nation
+            break
         a = state.get(area, attacker)
         d = state.get(area, defender)
         if not a or not a.fighters or not d or not d.fighters:
