@@ -10,7 +10,6 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from functools import partial
@@ -23,8 +22,10 @@ from pbem.rules.flow import votes_owed
 from pbem.rules.legal import vote_options
 from pbem.rules.orders import STANDING_TYPES, Vote
 from pbem.service import decisions, moderator
+from pbem.service.gamerun import GameRun
 from pbem.service.inbox import section_text
 from pbem.service.outgoing import finish_pending, send_once
+from pbem.service.welcome import send_welcome
 from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry
@@ -32,15 +33,6 @@ from pbem.store.turns import play_turn
 
 Send = Callable[[EmailMessage], None]
 MAX_STEPS = 200
-
-
-@dataclass
-class GameRun:
-    game: str
-    steps: list[str] = field(default_factory=list)
-    waiting_for: list[str] = field(default_factory=list)
-    mails: int = 0
-    note: str = ""
 
 
 def from_addr(game: Game) -> str:
@@ -180,7 +172,16 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
             if _worth_a_mail(entry):
                 _turn_mail(game, entry, now, send, run, outbox=outbox, render_map=render_map,
                            ledger_from=len(state.ledger))
+        if not from_position_game(game):
+            run.mails += send_welcome(game, now, send, from_addr=from_addr(game), render_map=render_map,
+                                      guide_url=guide_url(game))
     return run
+
+
+def from_position_game(game: Game) -> bool:
+    from pbem.position.game import from_position
+
+    return bool(from_position(game))
 
 
 QUIET_EVENTS = ("round_started", "round_ended")

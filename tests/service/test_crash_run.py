@@ -95,8 +95,8 @@ def snapshot(games: Path) -> dict:
     files: dict[str, object] = {}
     sent: Counter = Counter()
     for p in sorted(games.rglob("*")):
-        if not p.is_file() or p.name in VOLATILE or p.name.startswith(fs.TEMP_PREFIX):
-            continue
+        if not p.is_file() or p.name in VOLATILE or p.name.startswith(fs.TEMP_PREFIX) or ".pbem-idle" in p.parts:
+            continue   # caches (rebuilt when missing) and crash leftovers a later run sweeps
         rel = str(p.relative_to(games))
         if p.parent.name == "outbox" and p.suffix == ".eml":
             sent[_eml(p.read_bytes())] += 1
