@@ -353,18 +353,19 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
                    render_map: bool) -> None:
     """A game moved over from a typed-in position (pbem new --position): before anything is played,
     everyone gets the imported position (map, scores, the file as read) once, to confirm it."""
-    from pbem.position.game import export_position, from_position
+    from pbem.position.game import export_position, position_mail_key
     from pbem.templating import render
 
-    key = "position-imported"
-    if not from_position(game) or already_sent(game, key):
+    key = position_mail_key(game)
+    if key is None or already_sent(game, key):
         return
     rs = game.ruleset()
     state = game.state
     report = build_report(rs, state, [], dict(game.settings), played=None, round_played=state.round,
                           deadline=current_deadline(game, vote=votes_owed(rs, state)).text(), ledger_from=len(state.ledger),
                           nmr=nmr_counts(game))
-    text = render("position.txt.j2", game=game.id, report=report_text(report), round=state.round,
+    text = render("position.txt.j2", game=game.id, corrected=key != "position-imported", report=report_text(report),
+                  round=state.round,
                   nation=rs.display(state.next_nation) if state.next_nation else None,
                   position=export_position(game))
     attachments = [("position.yaml", export_position(game).encode(), "text/plain")]

@@ -2,7 +2,8 @@
 
 A decision starts when the step before it was logged (or the game was created); its deadline is that
 time plus `deadlines.turn_hours` (a nation's turn) or `deadlines.decision_hours` (votes), unless a
-moderator set or extended it (`deadline` / `extend` moderator entries). Reminders go out
+moderator set or extended it (`deadline` / `extend` moderator entries); a pause adds the time paused
+(pause ... resume) and keeps extensions. Reminders go out
 `deadlines.reminder_hours` before. Notices already sent are remembered in `notices.json` so that a
 rerun (cron every ten minutes) never sends one twice.
 """
@@ -51,8 +52,17 @@ def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote:
     started = None
     moved: datetime | None = None
     extra = timedelta()
+    paused_at: datetime | None = None
     for e in entries:
-        if e.kind in ("created", "turn") or (e.kind == "moderator" and e.get("action") in ("rollback", "resume")):
+        if e.kind == "moderator" and e.get("action") == "pause":
+            paused_at = parse_time(e.time)
+        elif e.kind == "moderator" and e.get("action") == "resume" and paused_at and started:
+            # the time paused is added to the deadline; a moved deadline and extensions are kept
+            gap = max(parse_time(e.time) - paused_at, timedelta())
+            started += gap
+            moved = moved + gap if moved else None
+            paused_at = None
+        elif e.kind in ("created", "turn") or (e.kind == "moderator" and e.get("action") in ("rollback", "resume")):
             started = parse_time(e.time)
             moved, extra = None, timedelta()
         elif e.kind == "moderator" and e.get("action") == "deadline" and e.get("decision") == key:
