@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
+from functools import partial
 
 from pbem.mail.compose import build_mail
 from pbem.rules.flow import votes_owed
-from pbem.store.clock import already_sent, current_deadline, mark_sent
+from pbem.service.outgoing import send_once
+from pbem.store.clock import already_sent, current_deadline
 from pbem.store.game import Game
 from pbem.templating import render
 
@@ -55,9 +57,9 @@ def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None]
                       commitment=(game.settings.get("dice") or {}).get("commitment") or "",
                       deadline=deadline.text(), first=rs.display(nxt) if nxt else "the round start",
                       first_player=game.player_of(nxt) if nxt else "", guide_url=guide_url, guide_name=GUIDE_NAME)
-        send(build_mail(str(p["address"]), f"[{game.id}] the game starts: you play the "
-                        + ", ".join(rs.display(n) for n in p.get("nations") or []), text, from_addr=from_addr,
-                        attachments=attachments, auto_submitted="auto-generated"))
-        mark_sent(game, f"welcome:{p['name']}", now)
-        sent += 1
+        subject = f"[{game.id}] the game starts: you play the " + ", ".join(rs.display(n) for n in p.get("nations") or [])
+        if send_once(game, f"welcome:{p['name']}", partial(build_mail, str(p["address"]), subject, text,
+                                                          from_addr=from_addr, attachments=attachments,
+                                                          auto_submitted="auto-generated"), send, now):
+            sent += 1
     return sent
