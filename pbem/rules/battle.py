@@ -39,7 +39,8 @@ KIND_ORDER = ("cavalry", "roman_armies", "armies", "forts")
 
 def battle_order(ctx: TurnContext) -> list[str]:
     """Battles are fought in the attacker's BATTLES order, else in the order of its moves."""
-    areas = [a for a in ctx.state.areas if _is_battle(ctx, a)]
+    nation = ctx.nation   # only areas where the nation stands can hold its battles
+    areas = [a for a, st in ctx.state.areas.items() if nation in st and _is_battle(ctx, a)]
     ordered: list[str] = []
     for b in ctx.own().of(Battles):
         for a in b.areas:
