@@ -86,6 +86,10 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
         return f"{n}: subjection ends"
     if t == "game_over":
         return "The game is over."
+    if t == "order_dropped":
+        line = f"line {ev['line']} " if ev.get("line") else ""
+        return (f"{n}: order {line}not carried out: \"{ev.get('text') or ''}\" "
+                f"({ev.get('kind')}: {ev.get('message')})")
     return None
 
 
