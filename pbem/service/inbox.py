@@ -118,7 +118,9 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     result = check_orders(text, rs, state, nation=default, validate=_validator_for(state))
     parsed = result.parsed
     confirmed = confirm_drafts(game, player, result, default, mail_id=mail_id, received=received) if confirm else []
-    already = {e.get("mail_id") for e in game.entries("orders")}
+    # a rerun after a crash in the middle of a multi-nation mail logs the sections not logged yet:
+    # each orders entry is keyed by its mail AND its nation
+    already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
     extra: list[OrderProblem] = []
     verdicts: list[str] = []
     for section in parsed.sections:
@@ -133,7 +135,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
             bad += len(result.general)
         if section.orders:
             verdicts.append(verdict(rs, state, section, bad))
-        if not section.orders or mail_id in already:
+        if not section.orders or (mail_id, section.nation) in already:
             continue
         # orders with problems wait for a correction until the deadline, then are used as they are
         # (the rules core drops what it refuses, and the report says why)
@@ -171,7 +173,7 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
         [default] if default else [])
     drafts: dict[str, str] = {}
     orders_for_step(game, rs, game.entries(), drafts=drafts)
-    already = {e.get("mail_id") for e in game.entries("orders")}
+    already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
     out = []
     for n in nations:
         if n not in game.nations_of(player):
@@ -179,7 +181,7 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
         if n not in drafts:
             out.append(f"{rs.display(n)}: CONFIRM: there are no orders from before a rollback to confirm.")
             continue
-        if mail_id not in already:
+        if (mail_id, n) not in already:
             game.record_orders(n, player, drafts[n], mail_id=mail_id, received=received.isoformat(),
                                time=received.isoformat(), problems=0, confirmed=True)
         out.append(f"{rs.display(n)}: your orders from before the rollback are confirmed: "

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry, parse_time
+from pbem.store.yamlio import SaveError
 
 NOTICES = "notices.json"
 DEFAULTS = {"turn_hours": 72.0, "decision_hours": 24.0, "reminder_hours": 12.0}
@@ -77,11 +78,28 @@ def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote:
 
 
 def _read(game: Game) -> dict[str, str]:
+    """The notices sent. A damaged notices.json is the moderator's to repair: guessing would send
+    every prompt and turn mail again, so the game waits (SaveError) instead."""
+    path = game.path / NOTICES
     try:
-        data = json.loads((game.path / NOTICES).read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
         return {}
+    except (OSError, UnicodeDecodeError) as e:
+        raise SaveError(game.label(NOTICES), "-", f"cannot be read: {e}") from e
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        data = e
+    if not isinstance(data, dict):
+        raise SaveError(game.label(NOTICES), "-", "damaged (not a JSON object of notices sent)",
+                        hint="restore it from a backup; deleting it makes pbem send the open prompts again")
+    return data
+
+
+def sent_keys(game: Game) -> set[str]:
+    """The keys of every notice sent."""
+    return set(_read(game))
 
 
 def already_sent(game: Game, key: str) -> bool:
