@@ -233,7 +233,8 @@ def summary_text(rs: Ruleset) -> list[str]:
     aw = sc["awards"]
     body = wrap(f"Holding: end of turns {turns(sc['hold_rounds'])} (14.2).", 2)
     body += wrap(f"Roman Limes: end of turn {sc['limes_round']} (14.4).", 2)
-    prov = set(sc.get("provisional") or ())
+    # PROVISIONAL values (no reachable source) stay marked until a game overrides them
+    prov = {p for p in sc.get("provisional") or () if f"ruleset.scoring.{p}" not in rs.overrides}
 
     def pts(key: str) -> str:
         return f"{aw[key]} points" + (" (PROVISIONAL)" if f"awards.{key}" in prov else "")
@@ -281,8 +282,9 @@ def summary_text(rs: Ruleset) -> list[str]:
     for d in _raw(rs)["ruleset"].get("differences") or ():
         body += wrap(f"{d['n']} [{d['status']}] {d['topic']}: {d['how']}", 2, 4)
     if body:
-        _section(lines, "Differences from the classic rules (done = played by the engine; data = in the "
-                        "tables; doubt = a reading above; not yet = shown here only):", body)
+        body = [*wrap("done = played by the engine; data = in the tables; doubt = a reading above; "
+                      "partly = said which part; not yet = the classic rule stays", 2), *body]
+        _section(lines, "Differences from the classic rules:", body)
     return lines
 
 

@@ -214,6 +214,7 @@ def _ruleset_signature(ruleset: Any) -> tuple:
     seas = _get(ruleset, "seas", None) or {}
     nations = style.nations_of(ruleset)
     return (
+        str(_get(ruleset, "id", "")),
         tuple(sorted((a, str(_get(v, "name")), str(_get(v, "terrain")), str(_get(v, "region")))
                      for a, v in areas.items())),
         tuple(sorted((s, str(_get(v, "name"))) for s, v in seas.items())),
@@ -335,7 +336,8 @@ def _draw_legend(panel: Any, ruleset: Any) -> PanelSlots:
     y = 0.988
     panel.text(0.03, y, "Players & victory points", fontsize=14, weight="bold", va="top")
     y -= 0.036
-    groups: dict[str, list[str]] = {p: [] for p in style.PLAYER_ORDER}
+    order = style.player_order(ruleset)
+    groups: dict[str, list[str]] = {p: [] for p in order}
     nations = list(style.nations_of(ruleset)) or list(style.NATION_CODES)
     rank = _nation_rank(ruleset)
     for n in sorted(nations, key=lambda n: (rank.get(n, 99), n)):
@@ -344,7 +346,7 @@ def _draw_legend(panel: Any, ruleset: Any) -> PanelSlots:
             groups[p].append(n)
     values: dict[str, tuple[float, float]] = {}
     totals: dict[str, tuple[float, float]] = {}
-    for p in style.PLAYER_ORDER:
+    for p in order:
         col = style.PLAYER_COLOURS[p]
         panel.add_patch(Rectangle((0.03, y - 0.009), 0.07, 0.018, facecolor=col, edgecolor="black", lw=1))
         panel.text(0.12, y, p.capitalize(), fontsize=12.5, weight="bold", va="center")
@@ -629,7 +631,7 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Mapping
     width_px = int(width_px)
     if width_px < 200:
         raise ValueError("width_px must be at least 200")
-    geo = load_geometry()
+    geo = load_geometry(ruleset_id=str(_get(ruleset, "id", "") or ""))
     lay = layout(geo)
     base, slots = _static_layer(width_px, ruleset, geo, lay)
     dpi = width_px / FIG_W_IN

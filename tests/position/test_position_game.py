@@ -40,6 +40,14 @@ def bots_play(game: Game, steps: int | None = None) -> None:
         n += 1
 
 
+def collect(sent: list):
+    """A `send` that keeps each mail as a modern EmailMessage (the runner may hand over stored bytes)."""
+    import email
+    from email import policy
+
+    return lambda m: sent.append(email.message_from_bytes(bytes(m), policy=policy.default))
+
+
 def same_position(a, b) -> bool:
     da, db = a.to_dict(), b.to_dict()
     for d in (da, db):
@@ -116,7 +124,7 @@ def test_first_mail_shows_the_imported_position_once(tmp_path):
                                 player_specs=[("ann", "ann@example.org"), ("ben", "ben@example.org")])
     sent = []
     now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-    advance(game, now, sent.append, outbox=tmp_path / "out", render_map=True)
+    advance(game, now, collect(sent), outbox=tmp_path / "out", render_map=True)
     first = sent[0]
     assert "the imported position" in first["Subject"]
     assert "ann@example.org" in first["To"] and "ben@example.org" in first["To"]
@@ -125,8 +133,12 @@ def test_first_mail_shows_the_imported_position_once(tmp_path):
     assert "Strathclyde: {Picts: 2}" in body and "Brigantes 42" in body
     names = [p.get_filename() for p in first.iter_attachments()]
     assert names[:2] == ["map.png", "position.yaml"]
+    welcome = [m for m in sent if "the game starts" in m["Subject"]]
+    assert sorted(m["To"] for m in welcome) == sorted(p["address"] for p in game.players())   # each their token
+    ann = next(m for m in welcome if m["To"] == "ann@example.org").get_body(("plain",)).get_content()
+    assert "continues here by mail, from round 9" in ann and game.player("ann")["token"] in ann
     n = len(sent)
-    advance(Game.open(game.path), now, sent.append, outbox=tmp_path / "out", render_map=False)
+    advance(Game.open(game.path), now, collect(sent), outbox=tmp_path / "out", render_map=False)
     assert not any("the imported position" in m["Subject"] for m in sent[n:])
 
 
@@ -208,3 +220,36 @@ def test_replay_check_start_reads_the_typed_position_again(tmp_path):
     report = replay(Game.open(game.path).path, start=new_game_state)
     assert not report.ok
     assert "not the typed-in position" in report.summary()
+
+
+def test_moderator_corrects_the_imported_position(tmp_path, run):
+    """A player finds a mistake in the imported position: `pbem moderate GAME position FILE` replaces it
+    (a moderator entry replay adopts), and everyone is mailed the corrected position to confirm."""
+    from pbem.service.advance import advance
+
+    games = tmp_path / "games"
+    new_from_position(games, "fixed", ROUND9, secret=SECRET)
+    sent = []
+    now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    advance(Game.open(games / "fixed"), now, collect(sent), render_map=False)
+    assert sum("the imported position" in m["Subject"] for m in sent) == 1
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(ROUND9.read_text(encoding="utf-8").replace("Strathclyde: {Picts: 2}", "Strathclyde: {Picts: 3}"),
+                     encoding="utf-8")
+    r = run("moderate", "fixed", "position", fixed, "--dir", games, "--why", "Strathclyde had 3 Picts")
+    assert r.exit_code == 0, r.output
+    game = Game.open(games / "fixed")
+    assert game.state.get("strathclyde", "picts").armies == 3
+    entry = game.entries("moderator")[-1]
+    assert entry["action"] == "position" and entry["why"] == "Strathclyde had 3 Picts"
+    advance(game, now, collect(sent), render_map=False)
+    again = [m for m in sent if "the imported position" in m["Subject"]]
+    assert len(again) == 2
+    body = again[1].get_body(("plain",)).get_content()
+    assert "corrected the position" in body and "Strathclyde: {Picts: 3}" in body
+    bots_play(game, 2)
+    assert replay(game.path).ok
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("round: 9\nnation: Picts\nsetup: {Alban: {Picts: -1}}\n", encoding="utf-8")
+    r = run("moderate", "fixed", "position", bad, "--dir", games)
+    assert r.exit_code == 1 and "armies cannot be negative" in r.output
