@@ -57,7 +57,7 @@ def may_increase(ctx: TurnContext, nation: str) -> bool:
         return False
     if nation == "romano_british" and state.round < rs.c("romano_british_increase_from"):
         return False
-    if nation in state.subjects and nation not in state.roman_permission:
+    if nation in state.subjects and nation not in state.roman_permission and not rs.feature("subject_half_population"):
         return False
     return True
 
@@ -68,7 +68,10 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
     if not may_increase(ctx, nation):
         return []
     saved = state.population.get(nation, 0.0)
-    total = saved + occupied_value(ctx, nation)
+    value = occupied_value(ctx, nation)
+    if nation in state.subjects and nation not in state.roman_permission:
+        value = math.ceil(value / 2)   # FFG 36: a subject of Rome gets half its points (halves up)
+    total = saved + value
     due = math.floor(total / rs.c("pop_per_army") + 1e-9)
     free = free_armies(ctx, nation)
     new = min(due, free)
