@@ -172,16 +172,9 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
             if _worth_a_mail(entry):
                 _turn_mail(game, entry, now, send, run, outbox=outbox, render_map=render_map,
                            ledger_from=len(state.ledger))
-        if not from_position_game(game):
-            run.mails += send_welcome(game, now, send, from_addr=from_addr(game), render_map=render_map,
-                                      guide_url=guide_url(game))
+        run.mails += send_welcome(game, now, send, from_addr=from_addr(game), render_map=render_map,
+                                  guide_url=guide_url(game))
     return run
-
-
-def from_position_game(game: Game) -> bool:
-    from pbem.position.game import from_position
-
-    return bool(from_position(game))
 
 
 QUIET_EVENTS = ("round_started", "round_ended")

@@ -18,7 +18,11 @@ from pbem.templating import render
 
 
 def nobody_has_played(game: Game) -> bool:
-    return game.state.round == 1 and not any(e.get("nation") for e in game.entries("turn"))
+    """No nation has played here yet: a new game in round 1, or a game moved over from a typed-in position
+    (pbem new --position), whose players need their tokens just the same."""
+    from pbem.position.game import from_position
+
+    return (game.state.round == 1 or from_position(game)) and not any(e.get("nation") for e in game.entries("turn"))
 
 
 def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None], *, from_addr: str,
@@ -47,7 +51,8 @@ def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None]
     for p in todo:
         others = [f"{o['name']} ({o.get('colour', '')}): " + ", ".join(rs.display(n) for n in o.get("nations") or [])
                   for o in game.players() if o["name"] != p["name"]]
-        text = render("welcome.txt.j2", game=game.id, player=p["name"], colour=p.get("colour", ""),
+        text = render("welcome.txt.j2", game=game.id, moved_round=state.round if state.round > 1 else None,
+                      player=p["name"], colour=p.get("colour", ""),
                       nations=[rs.display(n) for n in p.get("nations") or []], token=p["token"], others=others,
                       commitment=(game.settings.get("dice") or {}).get("commitment") or "",
                       deadline=deadline.text(), first=rs.display(nxt) if nxt else "the round start",
