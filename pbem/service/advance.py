@@ -45,10 +45,16 @@ def everyone(game: Game) -> list[str]:
     return list(dict.fromkeys(addrs))
 
 
-def orders_for_step(game: Game, rs, entries: list[LogEntry], not_final: set[str] | None = None) -> dict[str, str]:
+def orders_for_step(game: Game, rs, entries: list[LogEntry], not_final: set[str] | None = None,
+                    drafts: dict[str, str] | None = None) -> dict[str, str]:
     """The orders each nation has waiting, per decision (ORDERS.md: last one wins, per decision):
-    turn orders from the latest message that had any, the latest VOTE, and standing orders in order."""
+    turn orders from the latest message that had any, the latest VOTE, and standing orders in order.
+
+    After a rollback, turn orders sent before it for a nation whose turn it undid are a draft: the
+    player is asked again (CONFIRM plays them); `drafts` receives them, and they are used only at the
+    deadline."""
     voided = _voided_turns(entries)
+    redo = _redone_turns(entries)
     last_turn: dict[str, int] = {}
     for e in entries:
         if e.kind == "turn" and e.get("nation") and e.id not in voided:
@@ -75,8 +81,15 @@ def orders_for_step(game: Game, rs, entries: list[LogEntry], not_final: set[str]
             vote[nation] = f"VOTE {rs.display(votes[-1].nation)}"
         if turn_orders and e.id > last_turn.get(nation, 0):
             sec.orders = turn_orders
+            if e.id < redo.get(nation, 0):      # sent before the rollback that undid this turn: a draft
+                if drafts is not None:
+                    drafts[nation] = section_text(sec, rs)
+                turn_text.pop(nation, None)
+                continue
             turn_text[nation] = section_text(sec, rs)
             unsure[nation] = bool(e.get("problems"))
+            if drafts is not None:
+                drafts.pop(nation, None)
     out: dict[str, str] = {}
     for nation in set(turn_text) | set(vote) | set(standing):
         parts = [turn_text.get(nation, "")]
@@ -86,6 +99,18 @@ def orders_for_step(game: Game, rs, entries: list[LogEntry], not_final: set[str]
         out[nation] = "".join(parts)
     if not_final is not None:
         not_final.update(n for n, flag in unsure.items() if flag)
+    return out
+
+
+def _redone_turns(entries: list[LogEntry]) -> dict[str, int]:
+    """Nation -> id of the latest rollback that undid one of its turns (its orders must be asked again)."""
+    out: dict[str, int] = {}
+    for m in entries:
+        if m.kind == "moderator" and m.get("action") == "rollback":
+            lo = int(m.get("to_entry") or 0)
+            for e in entries:
+                if e.kind == "turn" and e.get("nation") and lo <= e.id < m.id:
+                    out[e["nation"]] = m.id
     return out
 
 
@@ -133,7 +158,8 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
             rs = game.ruleset()
             entries = game.entries()
             needs_fix: set[str] = set()
-            waiting = orders_for_step(game, rs, entries, needs_fix)
+            drafts: dict[str, str] = {}
+            waiting = orders_for_step(game, rs, entries, needs_fix, drafts)
             is_vote = votes_owed(rs, state)
             deadline = current_deadline(game, entries, vote=is_vote)
             due = deadline.passed(now) or moderator.forced(game)
@@ -149,6 +175,12 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
             else:
                 nation = state.next_nation
                 text = waiting.get(nation, "")
+                if nation in drafts and not has_turn_orders(text):
+                    if not due:     # after a rollback: ask again, the old orders as a draft
+                        _prompt(game, rs, [nation], deadline, now, send, run, what="your orders again",
+                                draft=drafts[nation])
+                        break
+                    text = waiting[nation] = drafts[nation] + text   # the deadline: the draft is played
                 if has_turn_orders(text) and nation not in needs_fix and not due and \
                         _checked_now(game, rs, state, nation, text, entries, now, send, run):
                     needs_fix.add(nation)
@@ -163,10 +195,14 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                 orders = dict(waiting)
                 if not has_turn_orders(text):
                     orders[nation] = nmr_orders(game, rs, nation) + text
-                    run.steps.append(f"{rs.display(nation)}: no orders at the deadline ({_nmr_word(game)})")
                     player = game.player_of(nation)
-                    if player:
-                        mark_sent(game, f"nmr:{deadline.key}:{player}", now)
+                    if deadline.passed(now):
+                        run.steps.append(f"{rs.display(nation)}: no orders at the deadline ({_nmr_word(game)})")
+                        if player:
+                            mark_sent(game, f"nmr:{deadline.key}:{player}", now)
+                    else:   # played early by the moderator (process, preview): not a missed deadline
+                        run.steps.append(f"{rs.display(nation)}: no orders, played now by the moderator "
+                                         f"({_nmr_word(game)})")
                 entry = play_turn(game, nation, orders=orders, time=now.isoformat())
                 run.steps.append(f"round {entry.get('round')}: {rs.display(nation)} played")
             if _worth_a_mail(entry):
@@ -266,7 +302,8 @@ def _nmr_word(game: Game) -> str:
     return "played by the bot" if str((game.settings.get("options") or {}).get("nmr", "hold")) == "bot" else "hold"
 
 
-def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: Send, run: GameRun, *, what: str) -> None:
+def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: Send, run: GameRun, *, what: str,
+            draft: str = "") -> None:
     """One prompt per decision and player, one reminder before the deadline."""
     by_player: dict[str, list[str]] = {}
     for n in nations:
@@ -283,13 +320,13 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
         if not addr:
             continue
         for kind in ("prompt", "reminder"):
-            key = f"{kind}:{deadline.key}:{player}"
+            key = f"{kind}:{deadline.key}:{player}" + (f":again:{deadline.started.isoformat()}" if draft else "")
             if already_sent(game, key) or (kind == "reminder" and now < deadline.remind_at):
                 continue
             names = ", ".join(rs.display(n) for n in ns)
             head = "Reminder: " if kind == "reminder" else ""
             body = prompt_text(game.id, rs, game.state, ns, what=what, deadline=deadline.text(),
-                               reminder=kind == "reminder", guide_url=guide_url(game))
+                               reminder=kind == "reminder", guide_url=guide_url(game), draft=draft)
             subject = f"[{game.id}] {head}{what} for the {names}"
             if send_once(game, key, partial(build_mail, str(addr), subject, body, from_addr=from_addr(game),
                                             auto_submitted="auto-generated",
@@ -419,6 +456,16 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
     run.steps.append("game over; " + result)
 
 
+def _plain_text(msg) -> str:
+    """The first text/plain part of a mail, whichever email API built it (sent mails are re-read
+    from their stored bytes, service.outgoing)."""
+    for part in msg.walk():
+        if part.get_content_type() == "text/plain" and not part.get_filename():
+            data = part.get_payload(decode=True) or b""
+            return data.decode(part.get_content_charset() or "utf-8", "replace")
+    return ""
+
+
 def preview(game: Game, who: str, why: str) -> str:
     """Adjudicate the next step in a scratch copy; the moderator sees the report, the game is untouched."""
     from datetime import UTC
@@ -432,7 +479,7 @@ def preview(game: Game, who: str, why: str) -> str:
         sent: list[EmailMessage] = []
         advance(scratch, datetime.now(UTC), sent.append, render_map=False)
         game.moderate("preview", who, why)
-        texts = [m.get_body(("plain",)).get_content() for m in sent if m.get_body(("plain",))]
+        texts = [t for t in (_plain_text(m) for m in sent) if t]
         return "PREVIEW (nothing was changed):\n\n" + ("\n\n".join(texts[:1]) or "nothing to adjudicate")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

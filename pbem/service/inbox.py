@@ -9,11 +9,12 @@ the earlier one (the latest orders entry wins). Mail from the moderator carries 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from pbem.errors import OrderProblem, PbemError
+from pbem.errors import GameError, OrderProblem
 from pbem.mail.intake import Reply, RetryLater
 from pbem.mail.message import MailIn
 from pbem.orders.canonical import canonical_lines
@@ -36,23 +37,31 @@ class OrdersHandler:
 
     games_dir: Path
     now: datetime
+    faults: dict[str, str] = field(default_factory=dict)
+    """Games this run could not work on ({id: fault}); the job tells their moderators (issue 18)."""
 
     def __call__(self, game_id: str, who: str, mail: MailIn) -> Reply | None:
+        """A game that cannot be read or written (damaged file, read-only folder, full disk, any
+        unexpected error) is a fault of the game, not of the mail: the mail is not answered and not
+        marked done; it waits (RetryLater) and is read again once the moderator has repaired the game."""
+        from pbem.service.faults import describe
+
         try:
             game = Game.open(self.games_dir / game_id)
-        except PbemError as e:
-            return Reply(f"Game {game_id} cannot be opened right now: {e}\nYour mail is kept; the moderator is told.")
-        try:
             with game.lock(blocking=False):
                 if who == "moderator":
                     return Reply(moderator.from_mail(game, mail.text, who=mail.from_addr or "moderator",
                                                      mail_id=mail.sha256, now=self.now))
                 return Reply(take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
                                          authentication=_auth_headers(mail)))
-        except PbemError as e:
+        except GameError as e:
             if "busy" in str(e):
                 raise RetryLater(str(e)) from e
-            return Reply(f"Your mail for game {game_id} could not be used: {e}")
+            self.faults.setdefault(game_id, describe(e))
+            raise RetryLater(f"game {game_id} needs repair: {e}") from e
+        except Exception as e:  # noqa: BLE001 - see the docstring
+            self.faults.setdefault(game_id, describe(e))
+            raise RetryLater(f"game {game_id} needs repair: {describe(e)}") from e
 
 
 def _validator_for(state):
@@ -113,8 +122,10 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     mine = set(game.nations_of(player))
     default = _default_nation(game, player)
     text, asked = split_odds(text)     # ODDS questions are answered, not orders
+    text, confirm = split_confirm(text)
     result = check_orders(text, rs, state, nation=default, validate=_validator_for(state))
     parsed = result.parsed
+    confirmed = confirm_drafts(game, player, result, default, mail_id=mail_id, received=received) if confirm else []
     # a rerun after a crash in the middle of a multi-nation mail logs the sections not logged yet:
     # each orders entry is keyed by its mail AND its nation
     already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
@@ -145,8 +156,45 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     result.general.extend(extra)
     deadline = current_deadline(game, vote=votes_owed(rs, state))
     return render_reply(result, rs, missing=missing_for(game, player), deadline=deadline.text(), game=game.id,
-                        odds=odds_answers(asked, rs), verdicts=verdicts,
+                        odds=odds_answers(asked, rs), verdicts=confirmed + verdicts,
                         warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
+
+
+_CONFIRM = re.compile(r"^\s*CONFIRM\s*[.!]?\s*$", re.IGNORECASE)
+
+
+def split_confirm(text: str) -> tuple[str, bool]:
+    """A line `CONFIRM` (after a rollback: play the orders sent before it) taken out of the text."""
+    lines = text.splitlines()
+    found = any(_CONFIRM.match(ln) for ln in lines)
+    return ("\n".join("" if _CONFIRM.match(ln) else ln for ln in lines) + "\n", found) if found else (text, False)
+
+
+def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail_id: str,
+                   received: datetime) -> list[str]:
+    """CONFIRM: the nation's orders from before the rollback are logged again, as sent now."""
+    from pbem.rules.orders import NationLine
+    from pbem.service.advance import orders_for_step
+
+    rs = game.ruleset()
+    nations = [ln.order.nation for ln in result.lines if isinstance(ln.order, NationLine)] or (
+        [default] if default else [])
+    drafts: dict[str, str] = {}
+    orders_for_step(game, rs, game.entries(), drafts=drafts)
+    already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
+    out = []
+    for n in nations:
+        if n not in game.nations_of(player):
+            continue
+        if n not in drafts:
+            out.append(f"{rs.display(n)}: CONFIRM: there are no orders from before a rollback to confirm.")
+            continue
+        if (mail_id, n) not in already:
+            game.record_orders(n, player, drafts[n], mail_id=mail_id, received=received.isoformat(),
+                               time=received.isoformat(), problems=0, confirmed=True)
+        out.append(f"{rs.display(n)}: your orders from before the rollback are confirmed: "
+                   + "; ".join(drafts[n].strip().splitlines()))
+    return out
 
 
 def verdict(rs, state, section: NationOrders, bad: int) -> str:
