@@ -36,6 +36,10 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
         raid = f" ({ev['raiders']} raiders)" if ev.get("raiders") else ""
         cyc = " [second movement]" if ev.get("cycle") == 2 else ""
         return f"{n}: {what}{raid} {' -> '.join(rs.display(p) for p in ev['path'])}{cyc}"
+    if t == "order_dropped":
+        return f"{n}: order refused, line {ev['line']} \"{ev['text']}\": {ev['message']}"
+    if t == "order_unused":
+        return f"{n}: no effect, line {ev['line']} \"{ev['text']}\": {ev['reason']}"
     if t == "arrived":
         return f"{n}: {ev['armies']} {'raiders' if ev.get('raiders') else 'invaders'} appear in the {rs.display(ev['sea'])}"
     if t == "reinforced":

@@ -34,15 +34,15 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     from pbem.rules.battle import fight
 
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
-    settle = {o.area for o in ctx.own().of(Settle)}
-    withdraw = {o.area for o in ctx.own().of(Withdraw)}
+    settle = {o.area: o.line for o in ctx.own().of(Settle)}
+    withdraw = {o.area: o.line for o in ctx.own().of(Withdraw)}
     all_back = True
     for area in [a for a in list(state.areas) if rs.is_land(a)]:
         st = state.get(area, nation)
         if not st or not st.raiders:
             continue
         if area in settle and area not in withdraw:
-            ctx.emit("settled", nation=nation, area=area, armies=st.raiders)
+            ctx.emit("settled", nation=nation, area=area, armies=st.raiders, line=settle[area])
             st.raiders = 0
             all_back = False
             continue
@@ -54,7 +54,7 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
                 # 8.4: they must retreat into the blocking area and fight there
                 n = _move_raiders(ctx, here, step)
                 ctx.moves.append(MoveRecord(nation, "armies", n, n, (here, step), ctx.cycle, withdrawal=True))
-                ctx.emit("withdrawing", nation=nation, area=here, to=step, armies=n)
+                ctx.emit("withdrawing", nation=nation, area=here, to=step, armies=n, line=withdraw.get(area, 0))
                 here = step
                 fight(ctx, step, may_retreat=False)
                 st2 = state.get(step, nation)
@@ -71,7 +71,7 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
             continue
         sea = route[-1]
         n = _move_raiders(ctx, here, sea)
-        ctx.emit("withdrew", nation=nation, area=area, sea=sea, armies=n)
+        ctx.emit("withdrew", nation=nation, area=area, sea=sea, armies=n, line=withdraw.get(area, 0))
     state.prune()
     return all_back
 
@@ -111,6 +111,7 @@ def overpopulation(ctx: TurnContext) -> None:
     if excess <= 0:
         return
     prefs = [a for o in ctx.own().of(Disband) for a in o.areas]
+    lines = [o.line for o in ctx.own().of(Disband)]
     removed: dict[str, int] = {}
     while excess > 0:
         candidates = [a for a in prefs if a in land and land[a].units > 1]
@@ -128,5 +129,5 @@ def overpopulation(ctx: TurnContext) -> None:
         excess -= 1
         if area in prefs and s.units <= 1:
             prefs = [a for a in prefs if a != area]
-    ctx.emit("overpopulation", nation=nation, removed=removed)
+    ctx.emit("overpopulation", nation=nation, removed=removed, lines=lines)
     state.prune()
