@@ -1,7 +1,12 @@
-"""Conformance cases (shared/spec/CASES.md): a position, orders, scripted dice, and what must follow.
+"""Conformance cases (docs/CASES.md): a position, orders, scripted dice, and what must follow.
 
 `run_case_file(path)` loads one case, plays the nation's turn from `start` to `stop` with the rules
 core, and compares the outcome with `expect`. A malformed case is a CaseError naming file and key.
+
+Round cases (CASES.md "Whole rounds") play the steps around the nations' turns: `start: round_start`
+(the round's opening steps: Roman departure, Bretwalda/King, turn-16 reinforcements), `nation_turn`
+(whole turns of the nations in `play`) or `end_of_round` (holdings, Limes, turn-16 King, game end),
+and stop `after_round_start`, `end_of_turn` (of the last nation played) or `end_of_round`.
 """
 
 from __future__ import annotations
@@ -18,16 +23,21 @@ from pbem.data.loader import load
 from pbem.errors import CaseError, PbemError
 from pbem.orders.names import NameProblem, resolve
 from pbem.orders.parser import parse_message
+from pbem.position.read import read_setup, read_state
 from pbem.rules.dice import ScriptedDice, ScriptError
+from pbem.rules.flow import ballots_from
 from pbem.rules.orders import NationOrders
 from pbem.rules.ruleset import Ruleset
+from pbem.rules.scoring import winners
 from pbem.rules.state import GameState, Stack
-from pbem.rules.turn import STARTS, STOPS, new_game_state, play_nation_turn
+from pbem.rules.turn import STARTS, STOPS, end_round, new_game_state, play_nation_turn, start_round
 
 TOP_KEYS = {"id", "rules", "cite", "round", "nation", "start", "stop", "setup", "state", "orders", "dice", "expect",
-            "description", "notes"}
-EXPECT_KEYS = {"accepted", "rejected", "line", "map", "vp", "eliminated", "population"}
-STATE_KEYS = {"population", "vp", "forts_built", "raided_from", "captured", "subjects", "dead_leaders", "standing"}
+            "description", "notes", "play", "players"}
+EXPECT_KEYS = {"accepted", "rejected", "line", "map", "vp", "eliminated", "population", "bretwalda", "king",
+               "game_over", "winner"}
+ROUND_STARTS = ("round_start", "nation_turn", "end_of_round")
+ROUND_STOPS = ("end_of_round", "after_round_start", "end_of_turn")
 
 
 @dataclass
@@ -50,7 +60,11 @@ class _Case:
         unknown = set(data) - TOP_KEYS
         if unknown:
             self.fail(sorted(unknown)[0], "unknown key")
-        for key in ("id", "rules", "round", "nation", "start", "stop", "expect"):
+        if "start" not in data and ("nation" in data or "play" in data):
+            data["start"] = "nation_turn"
+        self.whole_round = data.get("start") in ROUND_STARTS or "play" in data
+        needed = ("id", "rules", "round", "start", "stop", "expect") + (() if self.whole_round else ("nation",))
+        for key in needed:
             if key not in data:
                 self.fail(key, "missing")
         rules = data["rules"]
@@ -58,13 +72,29 @@ class _Case:
             self.rs: Ruleset = load(str(rules))
         except PbemError as e:
             self.fail("rules", str(e))
-        if data["start"] not in STARTS:
-            self.fail("start", f"must be one of {', '.join(STARTS)}")
-        if data["stop"] not in STOPS:
-            self.fail("stop", f"must be one of {', '.join(STOPS)}")
+        starts, stops = (ROUND_STARTS, ROUND_STOPS) if self.whole_round else (STARTS, STOPS)
+        if data["start"] not in starts:
+            self.fail("start", f"must be one of {', '.join(STARTS + ROUND_STARTS)}")
+        if data["stop"] not in stops:
+            self.fail("stop", f"must be one of {', '.join(stops)}" + ("" if self.whole_round else " (or a round case's stop)"))
         if not isinstance(data["round"], int) or not 1 <= data["round"] <= self.rs.c("max_rounds"):
             self.fail("round", "must be a round number 1-16")
-        self.nation = self.name(data["nation"], "nation", ("nation",))
+        self.nation = self.name(data["nation"], "nation", ("nation",)) if "nation" in data else None
+        play = data.get("play", [self.nation] if self.nation and data["start"] == "nation_turn" else [])
+        if not isinstance(play, list):
+            self.fail("play", "must be a list of nations")
+        self.play = [self.name(n, "play", ("nation",)) for n in play]
+        if self.whole_round:
+            if data["start"] == "end_of_round" and (self.play or data["stop"] != "end_of_round"):
+                self.fail("start", "end_of_round plays no turns and stops at end_of_round")
+            if data["stop"] == "end_of_turn" and not self.play:
+                self.fail("stop", "end_of_turn needs the nations to play (play: [...])")
+            if data["stop"] == "after_round_start" and (data["start"] != "round_start" or self.play):
+                self.fail("stop", "after_round_start needs start: round_start and no play")
+        self.players = data.get("players", 4)
+        if self.players not in self.rs.control:
+            self.fail("players", f"no control table for {self.players!r} players "
+                                 f"(tables: {', '.join(str(k) for k in sorted(self.rs.control))})")
 
     def fail(self, key: str, msg: str):
         raise CaseError(f"{self.path}: {key}: {msg}")
@@ -79,36 +109,8 @@ class _Case:
     def setup(self) -> GameState:
         state = GameState(ruleset=self.rs.id, game=str(self.data["id"]), round=self.data["round"])
         setup = self.data.get("setup") or {}
-        if not isinstance(setup, dict):
-            self.fail("setup", "must map areas to their pieces")
-        for area_name, nations in setup.items():
-            area = self.name(area_name, f"setup.{area_name}")
-            if not isinstance(nations, dict):
-                self.fail(f"setup.{area_name}", "must map nations to pieces")
-            for nat_name, pieces in nations.items():
-                nation = self.name(nat_name, f"setup.{area_name}.{nat_name}", ("nation",))
-                try:
-                    stack = Stack.from_dict(pieces)
-                except (ValueError, TypeError) as e:
-                    self.fail(f"setup.{area_name}.{nat_name}", str(e))
-                stack.leaders = [self.name(x, f"setup.{area_name}.{nat_name}.leaders", ("leader",)) for x in stack.leaders]
-                state.areas.setdefault(area, {})[nation] = stack
-        st = self.data.get("state") or {}
-        unknown = set(st) - STATE_KEYS
-        if unknown:
-            self.fail(f"state.{sorted(unknown)[0]}", "unknown key")
-        for nat, v in (st.get("population") or {}).items():
-            state.population[self.name(nat, f"state.population.{nat}", ("nation",))] = float(v)
-        for nat, v in (st.get("vp") or {}).items():
-            state.vp[self.name(nat, f"state.vp.{nat}", ("nation",))] = int(v)
-        state.forts_built = {self.name(a, "state.forts_built") for a in st.get("forts_built") or []}
-        for nat, sea in (st.get("raided_from") or {}).items():
-            state.raided_from[self.name(nat, f"state.raided_from.{nat}", ("nation",))] = self.name(sea, f"state.raided_from.{nat}")
-        for nat, areas in (st.get("captured") or {}).items():
-            state.captured[self.name(nat, "state.captured", ("nation",))] = {self.name(a, "state.captured") for a in areas}
-        for nat, over in (st.get("subjects") or {}).items():
-            state.subjects[self.name(nat, "state.subjects", ("nation",))] = self.name(over, "state.subjects", ("nation",))
-        state.dead_leaders = {self.name(x, "state.dead_leaders", ("leader",)) for x in st.get("dead_leaders") or []}
+        read_setup(self, setup, state)
+        read_state(self, self.data.get("state"), state)
         if not setup and "setup" not in self.data:
             state = new_game_state(self.rs, str(self.data["id"]))
             state.round = self.data["round"]
@@ -176,12 +178,19 @@ def run_case(case: _Case) -> CaseResult:
     dice = case.dice()
     result = CaseResult(str(data["id"]), case.path, True)
     diffs = result.differences
-    if parse_problems:
+    if case.whole_round and not parse_problems:
+        try:
+            outcome_state, events, problems = _play_round(case, state, orders, dice)
+        except ScriptError as e:
+            diffs.append(f"dice: {e}")
+            result.passed = False
+            return result
+    elif parse_problems:
         problems = [p for _, p in parse_problems]
         outcome_state, events = state, []
     else:
         try:
-            tr = play_nation_turn(case.rs, state, case.nation, orders, dice, start=data["start"], stop=data["stop"])
+            tr = play_nation_turn(case.rs, state, str(case.nation), orders, dice, start=data["start"], stop=data["stop"])
         except ScriptError as e:
             diffs.append(f"dice: {e}")
             result.passed = False
@@ -230,8 +239,56 @@ def run_case(case: _Case) -> CaseResult:
                 n = case.name(nat, f"expect.eliminated.{nat}", ("nation",))
                 if lost.get(n, 0) != v:
                     diffs.append(f"eliminated {nat}: expected {v}, got {lost.get(n, 0)}")
+        _compare_round(case, expect, outcome_state, diffs)
     result.passed = not diffs
     return result
+
+
+def _play_round(case: _Case, state: GameState, orders: dict[str, NationOrders], dice) -> tuple[GameState, list, list]:
+    """CASES.md "Whole rounds": the round's opening steps, the nations' whole turns, its closing steps.
+    Illegal orders refuse the case (as in a nation-turn case): the state stays where it was."""
+    rs, start, stop = case.rs, case.data["start"], case.data["stop"]
+    original = state
+    events: list[dict] = []
+    if start == "round_start":
+        state.next_nation = None
+        state, evs = start_round(rs, state, ballots_from(orders))
+        events += evs
+    for nation in case.play:
+        tr = play_nation_turn(rs, state, nation, orders, dice)
+        if tr.problems:
+            return original, [], tr.problems
+        state, events = tr.state, events + tr.events
+    if stop == "end_of_round":
+        state, evs = end_round(rs, state)
+        events += evs
+    return state, events, []
+
+
+def _compare_round(case: _Case, expect: dict, state: GameState, diffs: list[str]) -> None:
+    """expect.bretwalda / king / game_over / winner (CASES.md "Whole rounds")."""
+    rs = case.rs
+    if "bretwalda" in expect:
+        want = expect["bretwalda"]
+        want = None if want in (None, "none") else case.name(want, "expect.bretwalda", ("nation",))
+        if state.bretwalda != want:
+            diffs.append(f"bretwalda: expected {rs.display(want) if want else 'none'}, "
+                         f"got {rs.display(state.bretwalda) if state.bretwalda else 'none'}")
+    if "king" in expect:
+        want = expect["king"]
+        want = [] if want in (None, "none") else [want] if isinstance(want, str) else list(want)
+        want_ids = sorted(case.name(k, "expect.king", ("nation",)) for k in want)
+        if sorted(state.kings) != want_ids:
+            diffs.append(f"king: expected {', '.join(rs.display(k) for k in want_ids) or 'none'}, "
+                         f"got {', '.join(rs.display(k) for k in state.kings) or 'none'}")
+    if "game_over" in expect and bool(expect["game_over"]) != state.finished:
+        diffs.append(f"game_over: expected {bool(expect['game_over'])}, got {state.finished}")
+    if "winner" in expect:
+        want = expect["winner"]
+        want = sorted([want] if isinstance(want, str) else list(want or []))
+        got = winners(rs, state.vp, case.players)
+        if want != got:
+            diffs.append(f"winner: expected {', '.join(want) or 'none'}, got {', '.join(got)}")
 
 
 def _eliminated(events: list[dict]) -> Counter:

@@ -24,6 +24,8 @@ COMMAND_MODULES = {
     "render": ["render", "report"],
     "bots": ["selfplay", "bench"],
     "moderate": ["moderate"],
+    "odds": ["odds"],
+    "site": ["site"],
 }
 
 

@@ -104,3 +104,7 @@ class AmbiguousOrderError(OrderError):
 
 class CaseError(PbemError):
     """A conformance case file is malformed (names file and key)."""
+
+
+class PositionError(PbemError):
+    """A position file (pbem new --position) is malformed or impossible (names file and line)."""

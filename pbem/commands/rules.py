@@ -175,6 +175,28 @@ def doubt_lines(rs: Ruleset, paths: Iterable[str], *, skip: Iterable[str] = (), 
     return out
 
 
+# What the short source names in the doubts stand for (the data files' headers say more).
+SOURCES = (
+    ("the rules text, seed 001, S001", "the classic Avalon Hill rulebook (PBEM edition) this ruleset "
+     "implements; rule numbers such as 8.2 are its sections"),
+    ("FFG", "Fantasy Flight Games, publisher of the later 2nd edition of Britannia; its board, "
+     "timeline and point values differ from the classic game in places"),
+    ("seed 000, S000", "the FFG 2nd edition rulebook (in Russian), used only where the classic text "
+     "is silent"),
+    ("A, B, C", "three open-source computer versions of the game whose data we compared: A (a board-game "
+     "web app) and C (a tracing of the board) follow the FFG board, B (a Java program) mostly FFG data"),
+    ("E", "FFG's article on how its 2nd edition differs from the original editions"),
+    ("E2, UH", "a hobbyist write-up of the classic game (E2) and a rules summary of the FFG edition (UH)"),
+)
+
+
+def sources_lines() -> list[str]:
+    body: list[str] = []
+    for tag, what in SOURCES:
+        body += wrap(f"{tag}: {what}.", 2, 4)
+    return body
+
+
 def _section(lines: list[str], title: str, body: list[str]) -> None:
     if body:
         lines.append("")
@@ -243,6 +265,7 @@ def summary_text(rs: Ruleset) -> list[str]:
     for d in rs.doubts:
         body += wrap(f"{d['n']} [{d.get('status', 'open')}] {d['topic']}: {d['resolution']}", 2, 4)
     _section(lines, "Doubts (settled = the rules text decides; partly; open):", body)
+    _section(lines, "Sources named in the doubts:", sources_lines())
     return lines
 
 
@@ -639,6 +662,9 @@ def show(ruleset_id: str, area: str | None, rnd: int | None, nation: str | None,
         parts.append(nation_text(rs, names.resolve(rs, nation, ("nation",))))
     if not parts:
         parts.append(summary_text(rs))
-    elif overrides:
-        parts.insert(0, rs.header().splitlines())
+    else:
+        if any("doubt" in line for p in parts for line in p):
+            parts.append(["Sources named in doubts:", *sources_lines()])
+        if overrides:
+            parts.insert(0, rs.header().splitlines())
     click.echo("\n\n".join("\n".join(p) for p in parts))

@@ -26,17 +26,34 @@ def _open(game: str, games_dir: str):
 @click.option("--player", "player_specs", multiple=True, metavar="NAME=ADDRESS",
               help="Name a player (in colour order); repeat. Unnamed players are named after their colour.")
 @click.option("--moderator", default="moderator@localhost", show_default=True, metavar="ADDRESS")
+@click.option("--position", "position", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Start from this position (a game moved over mid-game; docs/POSITIONS.md).")
 @GAMES_DIR
-def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...], moderator: str, games_dir: str) -> None:
-    """Create a game: settings, start position (rule 3.0), dice secret, tokens."""
+def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...], moderator: str,
+        position: str | None, games_dir: str) -> None:
+    """Create a game: settings, start position (rule 3.0, or --position), dice secret, tokens."""
     from pbem.store.game import create_game, parse_player_spec
 
     specs = [parse_player_spec(s) for s in player_specs]
-    game = create_game(games_dir, game_id, ruleset=ruleset, players=n_players, player_specs=specs, moderator=moderator)
+    if position:
+        from pbem.position.game import new_from_position
+
+        game, pos = new_from_position(games_dir, game_id, position, ruleset=ruleset, players=n_players,
+                                      player_specs=specs, moderator=moderator)
+        for w in pos.warnings:
+            click.echo(f"warning: {w}", err=True)
+    else:
+        game = create_game(games_dir, game_id, ruleset=ruleset, players=n_players, player_specs=specs,
+                           moderator=moderator)
     created = game.entry(1)
     rs = game.ruleset()
     click.echo(f"created {game.path} ({rs.name}, {n_players} players)")
-    if not str(created.get("start", "")).startswith("pbem.rules.turn"):
+    if position:
+        st = game.state
+        at = f"the {rs.display(st.next_nation)} to move" if st.next_nation else "the round to start"
+        click.echo(f"start: the position in {position}: round {st.round}, {at}")
+        click.echo("  (the first turn mail shows this position to every player to confirm)")
+    elif not str(created.get("start", "")).startswith("pbem.rules.turn"):
         click.echo(f"warning: start position from {created.get('start')}", err=True)
     click.echo(f"dice commitment: {game.commitment}")
     click.echo("  (publish it in the first report; `pbem reveal` shows the secret when the game is over)")
@@ -119,15 +136,40 @@ class _NoBar:
 
 @click.command()
 @click.argument("game")
-@click.option("--to", "dest", required=True, type=click.Path(dir_okay=False), help="Archive to write (.tar.gz).")
+@click.option("--to", "dest", type=click.Path(dir_okay=False), help="Archive to write (.tar.gz).")
+@click.option("--html", "html_dir", type=click.Path(file_okay=False),
+              help="Instead: write the game's static web pages into this folder (see `pbem site`).")
 @click.option("--include-secret", is_flag=True, help="Include the sealed dice secret (to move a running game).")
 @click.option("--public", is_flag=True, help="Leave out raw mails; redact tokens and addresses.")
+@click.option("--position", "position", type=click.Path(dir_okay=False, allow_dash=True), metavar="FILE",
+              help="Instead: write the current position (the form `pbem new --position` reads; - for stdout).")
 @GAMES_DIR
-def export(game: str, dest: str, include_secret: bool, public: bool, games_dir: str) -> None:
-    """Write a portable archive of a game (everything needed to replay it)."""
+def export(game: str, dest: str | None, html_dir: str | None, include_secret: bool, public: bool, position: str | None,
+           games_dir: str) -> None:
+    """Write a portable archive of a game (everything needed to replay it), its web pages (--html) or its
+    current position (--position)."""
     from pbem.store.archive import export_game
 
     g = _open(game, games_dir)
+    if position:
+        from pbem.position.game import export_position
+        from pbem.store.fs import atomic_write
+
+        text = export_position(g)
+        if position == "-":
+            click.echo(text, nl=False)
+        else:
+            atomic_write(position, text)
+            click.echo(f"position of {g.id} (round {g.state.round}) written to {position}")
+    if html_dir:
+        from pbem.commands.site import write_site
+
+        for line in write_site(str(g.path.parent), html_dir, only=(g.path.name,)).lines():
+            click.echo(line)
+    if not dest:
+        if position or html_dir:
+            return
+        raise click.UsageError("say where: --to ARCHIVE.tar.gz, --html DIR or --position FILE")
     names = export_game(g, dest, include_secret=include_secret, public=public)
     secret = any(n.endswith("/secret") for n in names)
     click.echo(f"exported {g.id} to {dest}: {len(names)} files" + (" (with the dice secret)" if secret else ""))

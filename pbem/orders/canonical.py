@@ -92,8 +92,16 @@ def canonical(order: Order, ruleset) -> str:
             return "PASS"
         case Defend(hold=True):
             return f"DEFEND {_area(rs, order.area)}: HOLD"
-        case Defend():
+        case Defend(split_counts=()):
             s = f"DEFEND {_area(rs, order.area)}: RETREAT TO {_n(rs, order.to) if order.to else '?'}"
+            if order.if_outnumbered:
+                s += " IF OUTNUMBERED"
+            if order.after_round is not None:
+                s += f" AFTER ROUND {order.after_round}"
+            return s
+        case Defend():
+            s = f"DEFEND {_area(rs, order.area)}: RETREAT " + ", ".join(
+                f"{'REST' if n is None else n} TO {_n(rs, a)}" for n, a in order.parts())
             if order.if_outnumbered:
                 s += " IF OUTNUMBERED"
             if order.after_round is not None:

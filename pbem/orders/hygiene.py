@@ -49,6 +49,29 @@ _RULE = re.compile(r"^[-=*~_+. ]{3,}$")
 _STOP = re.compile(r"^(?:-{2,}\s*original message\s*-{2,}|_{10,}|begin forwarded message:?)$", re.IGNORECASE)
 
 
+_GREETING = re.compile(
+    r"^(?:hi|hello|hallo|hey|hiya|howdy|dear|greetings|good\s+(?:morning|afternoon|evening|day)|yo)\b"
+    r"|^(?:thanks?|thank\s+you|thx|ta|cheers|regards|best|best\s+wishes|kind\s+regards|best\s+regards|"
+    r"warm\s+regards|many\s+thanks|yours|yours\s+truly|sincerely|ciao|bye|see\s+you|later|have\s+fun|"
+    r"good\s+luck|gl|hf|ok|okay)\b[\s\w,!.']{0,40}$"
+    r"|^sent\s+from\s+my\b|^get\s+outlook\s+for\b|^sent\s+(?:with|via|using)\b"
+    r"|\b(?:here\s+(?:are|is)\s+my\s+(?:orders|moves|turn)|my\s+orders\s+(?:for|are|below))\b",
+    re.IGNORECASE)
+_BARE_WORDS = re.compile(r"^[^\W\d_][\w'.-]*(?:\s+[^\W\d_][\w'.-]*){0,2}[\s!,.]*$")
+
+
+def chatter(text: str) -> str:
+    """Why a cleaned line that is not an order is plainly ordinary mail text ('' if it may be a
+    mistyped order): a greeting, a sign-off, a mail program's tag line ("Sent from my iPhone"), or a
+    bare word or two such as a name. The parser ignores such lines and the reply says so."""
+    s = text.strip()
+    if _GREETING.search(s):
+        return "a greeting or sign-off"
+    if _BARE_WORDS.match(s) and "->" not in s:
+        return "a name or a word or two, not an order"
+    return ""
+
+
 @dataclass(frozen=True)
 class Line:
     """One line of the original text."""

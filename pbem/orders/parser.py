@@ -1,4 +1,4 @@
-"""Order text (shared/spec/ORDERS.md) -> typed orders (pbem.rules.orders).
+"""Order text (the language of docs/PLAYERS.md) -> typed orders (pbem.rules.orders).
 
 `parse_message(text, ruleset, default_nation=None)` reads a whole message and never raises on bad
 input: every line that is not an order is reported as an `OrderProblem` naming its line (1-based, in
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from pbem.errors import OrderProblem
 from pbem.orders import names
-from pbem.orders.hygiene import Line, clean_lines, quote
+from pbem.orders.hygiene import Line, chatter, clean_lines, quote
 from pbem.rules.orders import (
     Allow,
     Attack,
@@ -82,15 +82,17 @@ FORMS: dict[str, str] = {
     "SUBMIT": "SUBMIT TO <nation>",
     "ALLOW": "ALLOW <nation>",
     "PASS": "PASS",
-    "DEFEND": "DEFEND A: HOLD  or  DEFEND A: RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K]  (A may be ALL)",
+    "DEFEND": "DEFEND A: HOLD  or  DEFEND A: RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K]  (A may be ALL)"
+              "  or  DEFEND A: RETREAT 2 TO B, REST TO C ...",
     "CLEAR": "CLEAR DEFEND A",
     "LOSSES": "LOSSES A: RAIDERS FIRST  or  SETTLERS FIRST  or  CAVALRY LAST  (A may be ALL)",
 }
 KEYWORDS = tuple(k for k in FORMS if k != "MOVE")
 _ALIASES = {"BATTLE": "BATTLES"}
-ALL_FORMS_HINT = ("An order line is one of: " + "; ".join(FORMS[k] for k in (
-    "PLACE", "LEADER", "MOVE", "STAY", "SECOND", "BATTLES", "ATTACK", "WITHDRAW", "SETTLE", "DISBAND",
-    "VOTE", "SUBMIT", "ALLOW", "PASS", "DEFEND", "CLEAR", "LOSSES")) + ".")
+NOT_AN_ORDER = "this line is not an order"
+ORDER_FORMS = ("PLACE", "LEADER", "MOVE", "STAY", "SECOND", "BATTLES", "ATTACK", "WITHDRAW", "SETTLE", "DISBAND",
+               "VOTE", "SUBMIT", "ALLOW", "PASS", "DEFEND", "CLEAR", "LOSSES")
+ALL_FORMS_HINT = "An order line is one of: " + "; ".join(FORMS[k] for k in ORDER_FORMS) + "."
 
 _ARMY_WORDS = {"army", "armies", "armys"}
 _FIXED_WORDS = {"fort", "forts", "burh", "burhs"}
@@ -129,6 +131,7 @@ class ParsedMessage:
     sections: list[NationOrders] = field(default_factory=list)
     problems: list[OrderProblem] = field(default_factory=list)
     lines: list[ParsedLine] = field(default_factory=list)   # every line read, in order (not blank/ignored)
+    chatter: list[tuple[int, str, str]] = field(default_factory=list)   # (line, text, why) ignored as mail talk
 
     @property
     def ok(self) -> bool:
@@ -283,7 +286,18 @@ class LineParser:
         if _COUNT.match(words[0]) or names.match(self.rs, s, names.PLACE) or names.match(
                 self.rs, words[0], ("leader",)):
             raise _Bad(("syntax", "a move needs '->' between the areas", f"Write it as: {FORMS['MOVE']}."))
-        raise _syntax("this line is not an order")
+        raise _Bad(("syntax", NOT_AN_ORDER, ALL_FORMS_HINT))
+
+    def is_chatter(self, s: str) -> str:
+        """Why the line `s` (not an order) is plainly mail talk ('' if not): see hygiene.chatter; a
+        line naming an area, sea, nation or leader of the game is never taken for talk."""
+        why = chatter(s)
+        if not why:
+            return ""
+        words = re.findall(r"[^\W\d_][\w'-]*", s)
+        if any(len(w) >= 3 and names.match(self.rs, w, names.PLACE + ("nation", "leader")) for w in words):
+            return ""
+        return why
 
     # header lines
     def _kw_game(self, rest: str) -> Order:
@@ -394,12 +408,32 @@ class LineParser:
         if t.upper() == "HOLD":
             return Defend(area=area, hold=True)
         m = re.match(r"^retreat\s+to\s+(.+)$", t, re.IGNORECASE)
-        if not m:
+        split = re.match(r"^retreat\s+((?:\d+|rest)\s+to\s+.+)$", t, re.IGNORECASE)
+        if not m and not split:
             raise _syntax(f"'{tail}' is not HOLD or RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K]", "DEFEND")
-        tm = _DEFEND_TAIL.match(m.group(1))
+        tm = _DEFEND_TAIL.match((m or split).group(1))
         target, conds = tm.group("b").strip(), tm.group("conds")
         if not target:
             raise _syntax("retreat to which area?", "DEFEND")
+        counts: list[int] = []
+        to: list[str] = []
+        if split:
+            target = ""
+            parts = re.split(r"\s*,\s*", tm.group("b").strip())
+            for i, part in enumerate(parts):
+                pm = re.match(r"^(\d+|rest)\s+to\s+(.+)$", part, re.IGNORECASE)
+                if not pm:
+                    raise _syntax(f"'{part}' is not 'N TO B' or 'REST TO B'", "DEFEND")
+                if pm.group(1).lower() == "rest":
+                    if i != len(parts) - 1:
+                        raise _syntax("REST TO B comes last", "DEFEND")
+                    target = pm.group(2)
+                    continue
+                n = int(pm.group(1))
+                if n < 1:
+                    raise _syntax("a retreating group has at least 1 unit", "DEFEND")
+                counts.append(n)
+                to.append(self.names.place(pm.group(2)))
         outnumbered, after = False, None
         for c in _COND.findall(conds):
             if c.lower().startswith("if"):
@@ -411,8 +445,8 @@ class LineParser:
                     raise _syntax("AFTER ROUND twice", "DEFEND")
                 am = _AFTER.match(" ".join(c.split()))
                 after = _round(am.group(1) or am.group(2), "DEFEND")
-        return Defend(area=area, hold=False, to=self.names.place(target), if_outnumbered=outnumbered,
-                      after_round=after)
+        return Defend(area=area, hold=False, to=self.names.place(target) if target else None, if_outnumbered=outnumbered,
+                      after_round=after, split_counts=tuple(counts), split_to=tuple(to))
 
     def _kw_clear(self, rest: str) -> Order:
         words = rest.split()
@@ -573,6 +607,11 @@ def parse_message(text: str | bytes, ruleset, *, default_nation: str | None = No
                 raise hit
             order = hit
         except _Bad as e:
+            why = lp.is_chatter(ln.text) if e.problems[0][1] == NOT_AN_ORDER else ""
+            if why:     # "Hi, here are my orders!", "Cheers", "Sent from my iPhone": not read, said so
+                pm.lines.pop()
+                pm.chatter.append((ln.number, entry.text, why))
+                continue
             entry.problems.extend(_problem(ln, k, m, h) for k, m, h in e.problems)
             if ln.text.split()[0].upper().rstrip(":") == "NATION":
                 current = None

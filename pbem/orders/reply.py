@@ -12,6 +12,7 @@ from datetime import datetime
 from pbem.errors import OrderProblem
 from pbem.orders.check import CheckResult
 from pbem.orders.hygiene import quote
+from pbem.orders.parser import ALL_FORMS_HINT, FORMS, ORDER_FORMS
 from pbem.rules.orders import GameLine, NationLine, TokenLine
 from pbem.templating import environment, template_dirs  # noqa: F401 (template_dirs: re-exported)
 
@@ -19,9 +20,15 @@ MAX_PROBLEMS = 100   # a reply lists at most this many problems (a pasted novel 
 MAX_LINES = 400      # ... and at most this many lines
 
 
-def _problem(p: OrderProblem) -> dict:
+def _problem(p: OrderProblem, grammar: list[str] | None = None) -> dict:
+    """A problem for the template; the whole grammar (the hint of a line that is no order at all) is
+    shown once at the end of the reply, not under every such line."""
+    hint = p.hint
+    if grammar is not None and hint == ALL_FORMS_HINT:
+        hint = "" if grammar else "The forms of an order line are listed at the end of this reply."
+        grammar[:] = [ALL_FORMS_HINT]
     return {"kind": p.kind, "line": p.line, "text": quote(p.text) if p.text else "",
-            "message": _sentence(p.message), "hint": p.hint}
+            "message": _sentence(p.message), "hint": hint}
 
 
 def _differs(canonical: str, text: str) -> bool:
@@ -45,13 +52,14 @@ def _deadline(deadline) -> str:
 
 def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), deadline=None,
                   game: str | None = None, max_problems: int = MAX_PROBLEMS,
-                  max_lines: int = MAX_LINES) -> dict:
+                  max_lines: int = MAX_LINES, odds: Sequence[str] = (), warnings: Sequence[str] = ()) -> dict:
     sections: list[dict] = []
     shown_problems = 0
     shown_lines = 0
     hidden = 0
     hidden_lines = 0
     current = object()
+    grammar: list[str] = []
     for ln in result.lines:
         if isinstance(ln.order, (GameLine, TokenLine)) and not ln.problems:
             continue
@@ -64,7 +72,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             hidden_lines += 1
             hidden += len(ln.problems)
             continue
-        probs = [_problem(p) for p in ln.problems]
+        probs = [_problem(p, grammar) for p in ln.problems]
         shown_problems += len(probs)
         shown_lines += 1
         sections[-1]["lines"].append({
@@ -74,7 +82,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             "problems": probs,
             "notes": list(ln.notes) if ln.ok else [],
         })
-    general = [_problem(p) for p in result.general]
+    general = [_problem(p, grammar) for p in result.general]
     orders = [ln for ln in result.lines if ln.order is not None
               and not isinstance(ln.order, (GameLine, TokenLine, NationLine))]
     return {
@@ -91,14 +99,37 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
         "hidden_lines": hidden_lines,
         "missing": list(missing),
         "deadline": _deadline(deadline),
+        "odds": list(odds),
+        "warnings": list(warnings),
+        "chatter": [{"line": n, "text": quote(t), "why": why} for n, t, why in result.parsed.chatter],
+        "grammar": [FORMS[k] for k in ORDER_FORMS] if grammar else [],
     }
 
 
 def render_reply(result: CheckResult, ruleset, *, missing: Sequence[str] = (), deadline=None,
                  game: str | None = None, template: str = "reply.txt.j2",
-                 max_problems: int = MAX_PROBLEMS, max_lines: int = MAX_LINES) -> str:
-    """The reply text for a checked message (see templates/reply.txt.j2)."""
+                 max_problems: int = MAX_PROBLEMS, max_lines: int = MAX_LINES, odds: Sequence[str] = (),
+                 warnings: Sequence[str] = ()) -> str:
+    """The reply text for a checked message (see templates/reply.txt.j2); `odds`: lines answering
+    the message's ODDS questions or giving the odds of its planned battles; `warnings`: what the
+    orders do that the player may not expect (see order_warnings)."""
     ctx = reply_context(result, ruleset, missing=missing, deadline=deadline, game=game,
-                        max_problems=max_problems, max_lines=max_lines)
+                        max_problems=max_problems, max_lines=max_lines, odds=odds, warnings=warnings)
     text = environment().get_template(template).render(**ctx)
     return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def order_warnings(result: CheckResult, ruleset, state, nation: str | None) -> list[str]:
+    """Rules 10.1 and 6.0 (pbem.rules.preview.warnings) for the orders of the nation that moves now."""
+    if nation is None or state is None or state.next_nation != nation:
+        return []
+    section = result.parsed.section(nation)
+    if section is None:
+        return []
+    from pbem.rules.preview import warnings
+
+    out = []
+    for w in warnings(ruleset, state, nation, section):
+        where = f'line {w.line} "{quote(w.text)}": ' if w.line else ""
+        out.append(f"{ruleset.display(nation)}: {where}{w.message}")
+    return out

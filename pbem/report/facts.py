@@ -41,7 +41,8 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
     if t == "order_unused":
         return f"{n}: no effect, line {ev['line']} \"{ev['text']}\": {ev['reason']}"
     if t == "arrived":
-        return f"{n}: {ev['armies']} {'raiders' if ev.get('raiders') else 'invaders'} appear in the {rs.display(ev['sea'])}"
+        cav = f" and {_units(ev['cavalry'], 'cavalry')}" if ev.get("cavalry") else ""
+        return f"{n}: {ev['armies']} {'raiders' if ev.get('raiders') else 'invaders'}{cav} appear in the {rs.display(ev['sea'])}"
     if t == "reinforced":
         where = rs.display(ev["sea"]) if ev.get("sea") else ", ".join(rs.display(a) for a in ev.get("areas", []))
         what = _units(ev["armies"], "armies") if "armies" in ev else _units(ev.get("cavalry", 0), "cavalry")
@@ -92,20 +93,86 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
     return None
 
 
-def battles(rs: Ruleset, events: Sequence[Mapping[str, Any]]) -> list[dict]:
+def label_pattern(label: str) -> str:
+    """`game/rR/nation/area/[cC/]bB/side/dI` -> the same with `b<round>/<side>/d<die>` for the last three
+    parts (split on '/', so a nation or area whose name starts with 'b' cannot confuse it)."""
+    parts = label.split("/")
+    return "/".join(parts[:-3] + ["b<round>", "<side>", "d<die>"]) if len(parts) >= 4 else label
+
+
+def _leaders_in(rs: Ruleset, area: str, events: Sequence[Mapping[str, Any]], state: GameState | None) -> set[str]:
+    """Nations with a leader in the battle area (9.2: +1 on each army and cavalry die): one still there
+    after the turn, or one that entered, moved in, or was killed there this turn."""
+    out = set()
+    if state is not None:
+        out |= {n for n, s in state.areas.get(area, {}).items() if s.leaders}
+    for ev in events:
+        t = ev["type"]
+        if (t in ("leader_killed", "leader_entered") and ev.get("area") == area) or (
+                t == "moved" and ev.get("kind") == "leader" and ev["path"][-1] == area):
+            out.add(ev.get("nation"))
+    return out
+
+
+def _need(rs: Ruleset, area: str, roller: str, target: str, attacker: str, leader: bool,
+          target_cavalry: bool, target_fort: bool = False) -> str:
+    """Rules 8.0, 9.2, 10.4 — what one die of `roller` needs, in words."""
+    soft = 6 if (roller == attacker and rs.hiland(area)) else rs.c("hit")
+    hard = rs.c("hit_hard")
+    bonus = rs.c("leader_bonus") if leader else 0
+    notes = []
+    if target == "romans" and soft < hard:
+        # 10.4: Roman armies die only to a 6; their fort (a 5 will do) only once they are gone
+        soft_text = f"{soft}+" if soft < 6 else "6"
+        text = (f"kills Roman armies on {hard}, the fort on {soft_text} once they are gone" if target_fort
+                else f"kills on {hard} (Roman armies)")
+        return text + (f" (leader +{bonus} on army and cavalry dice)" if bonus else "")
+    text = f"kills on {soft}+" if soft < 6 else "kills on 6"
+    if soft == 6 and roller == attacker and rs.hiland(area):
+        notes.append("defenders in hiland")
+    if soft < hard:
+        hard_for = [w for w, on in (("Roman armies", target == "romans"), ("cavalry", target_cavalry)) if on]
+        if hard_for:
+            notes.append(f"{hard} against {' and '.join(hard_for)}")
+    if bonus:
+        notes.append(f"leader +{bonus} on army and cavalry dice")
+    return text + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _lost(losses: Mapping[str, int]) -> str:
+    if not losses:
+        return "nothing"
+    parts = []
+    for kind, n in losses.items():
+        if kind == "cavalry":
+            parts.append(f"{n} cavalry")
+        elif kind == "forts":
+            parts.append("the fort" if n == 1 else f"{n} forts and burhs")
+        else:
+            parts.append(f"{n} {'army' if n == 1 else 'armies'}")
+    return ", ".join(parts)
+
+
+def battles(rs: Ruleset, events: Sequence[Mapping[str, Any]], state: GameState | None = None) -> list[dict]:
+    """Every battle of the step: each round's dice per side, what one die needed and why, what each
+    side lost (rules 8.0, 9.2, 10.4), retreats, and the labels the dice were computed from."""
     out: list[dict] = []
     cur: dict | None = None
+    leaders: set[str] = set()
     for ev in events:
         t = ev["type"]
         if t == "battle":
             cur = {"area": ev["area"], "area_name": rs.display(ev["area"]), "attacker": ev["attacker"],
                    "defender": ev["defender"], "attacker_name": rs.display(ev["attacker"]),
-                   "defender_name": rs.display(ev["defender"]), "rounds": [], "notes": [], "outcome": "", "winner": None, "result": "", "label_pattern": ""}
+                   "defender_name": rs.display(ev["defender"]), "rounds": [], "notes": [], "outcome": "", "winner": None,
+                   "result": "", "label_pattern": "", "explain": []}
+            leaders = _leaders_in(rs, ev["area"], events, state)
             out.append(cur)
         elif cur is None:
             continue
         elif t == "battle_round":
             sides = []
+            nations = list(ev["dice"])
             for nation, dice in ev["dice"].items():
                 if isinstance(dice, list):
                     faces = [d["face"] for d in dice]
@@ -113,16 +180,26 @@ def battles(rs: Ruleset, events: Sequence[Mapping[str, Any]]) -> list[dict]:
                 else:
                     faces = [f for fs in dice.values() for f in fs]
                     labels = []
+                other = next((n for n in nations if n != nation), "")
                 losses = ev["losses"].get(nation, {})
                 lost = sum(losses.values())
+                their = ev["losses"].get(other, {})
+                target_cav = bool(their.get("cavalry")) or bool(
+                    state is not None and (state.get(cur["area"], other) or None) and state.get(cur["area"], other).cavalry)
+                forts = {n: n == cur["defender"] and _has_fort(ev, n, events, state, cur["area"]) for n in nations}
+                need = _need(rs, cur["area"], nation, other, cur["attacker"], nation in leaders, target_cav,
+                             forts.get(other, False))
+                fort = " (the last die is the fort's or burh's: no leader bonus)" if forts[nation] else ""
                 sides.append({"nation": nation, "name": rs.display(nation), "faces": faces, "labels": labels,
-                              "lost": lost, "losses": losses,
-                              "text": f"{rs.display(nation)} roll {' '.join(map(str, faces))} (lose {lost})"})
+                              "lost": lost, "losses": losses, "need": need,
+                              "text": f"{rs.display(nation)} roll {' '.join(map(str, faces))}, {need}{fort}: "
+                                      f"{sum(their.values())} hit{'s' if sum(their.values()) != 1 else ''}, "
+                                      f"the {rs.display(other)} lose {_lost(their)}"})
             cur["rounds"].append({"n": ev["battle_round"], "sides": sides})
             first = next((sd["labels"][0] for sd in sides if sd["labels"]), "")
             if first and not cur.get("label_pattern"):
                 # game/rR/nation/area/[cC/]bB/side/dI: the labels the dice secret is applied to
-                cur["label_pattern"] = first.rsplit("/b", 1)[0] + "/b<round>/<side>/d<die>"
+                cur["label_pattern"] = label_pattern(first)
         elif t in ("retreated", "retreat_refused", "leader_killed") and ev.get("area") == cur["area"]:
             cur["notes"].append(describe(rs, ev))
         elif t == "battle_end":
@@ -136,6 +213,15 @@ def battles(rs: Ruleset, events: Sequence[Mapping[str, Any]]) -> list[dict]:
             else:
                 cur["result"] = "no one is left" if ev["outcome"] == "both destroyed" else ev["outcome"]
     return out
+
+
+def _has_fort(ev: Mapping[str, Any], nation: str, events, state: GameState | None, area: str) -> bool:
+    """Rule 10.4 — a fort (or burh) defended in this battle: it fell (a 'forts' loss) or still stands."""
+    if any(e["type"] == "battle_round" and e.get("area") == area and e["losses"].get(nation, {}).get("forts")
+           for e in events):
+        return True
+    s = state.get(area, nation) if state is not None else None
+    return bool(s and (s.fort or s.burhs))
 
 
 def players_of(settings: Mapping[str, Any]) -> list[dict]:
@@ -160,15 +246,9 @@ def next_options(rs: Ruleset, state: GameState) -> list[str]:
             return ["Bretwalda vote owed by: " + (", ".join(f"{rs.display(n)} ({v})" for n, v in votes.items()) or "nobody"),
                     "send: VOTE <nation>"]
         return ["the next round starts"]
-    lines = []
-    places = legal.placement_options(rs, state, nation)
-    if places:
-        lines.append("new armies may go to: " + ", ".join(rs.display(a) for a in places))
-    for g in legal.movement_options(rs, state, nation):
-        what = rs.display(g.leader) if g.kind == "leader" else _units(g.count, g.kind)
-        dests = ", ".join(rs.display(d) for d in sorted(g.destinations)) or "nowhere"
-        lines.append(f"{what} in {rs.display(g.start)} can reach: {dests}")
-    return lines
+    from pbem.report.prompt import turn_lines
+
+    return turn_lines(rs, state, nation)
 
 
 def scores(rs: Ruleset, state: GameState, settings: Mapping[str, Any]) -> tuple[list[dict], list[dict]]:
@@ -211,7 +291,7 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Mapping[str, An
         "played": played,
         "played_name": rs.display(played) if played else None,
         "events": lines,
-        "battles": battles(rs, events),
+        "battles": battles(rs, events, state),
         "vp_gained": [{**g, "name": rs.display(g["nation"])} for g in gained],
         "scores": by_nation,
         "players": by_player,

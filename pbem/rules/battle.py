@@ -11,7 +11,8 @@ armies first (they shield forts), then cavalry, then what is left, forts last. W
 ordinary armies die is the owner's choice (LOSSES orders); the default is raiders first.
 
 Retreats (8.1-8.4), readings where the rules are silent:
-- a DEFEND retreat takes all the defender's armies and cavalry (leaders with them); a fort stays;
+- a DEFEND retreat takes all the defender's armies and cavalry (leaders with them), or the parts a split
+  retreat names (RETREAT 2 TO B, REST TO C), ordinary armies before cavalry; a fort stays;
 - an attacker retreats group by group to where each group entered from (8.3); which group lost the
   armies is the owner's choice, which the order language cannot say, so losses come off the groups of
   the LAST move lines; a group that cannot go back (origin held by another nation, or 5.21) fights on
@@ -117,6 +118,7 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
         return
     br = 0
     outcome = None
+    split_done = False
     while True:
         a = state.get(area, attacker)
         d = state.get(area, defender)
@@ -139,8 +141,10 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
         d = state.get(area, defender)
         if not a or not a.fighters or not d or not d.fighters:
             break
-        # Rule 8.1 — the defender may retreat; if not, the attacker may.
-        if _defender_retreats(ctx, area, defender, br):
+        # Rule 8.1 — the defender may retreat; if not, the attacker may. A split retreat that leaves
+        # some defenders behind is carried out once: those stay and fight (8.1 "others remain").
+        if not split_done and _defender_retreats(ctx, area, defender, br):
+            split_done = True
             continue
         if may_retreat and _attacker_retreats(ctx, area, br):
             a = state.get(area, attacker)
@@ -216,15 +220,23 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
     left = {"cavalry": target.cavalry, "roman_armies": target.armies if target_nation == "romans" else 0,
             "armies": 0 if target_nation == "romans" else target.armies, "forts": int(target.fort) + target.burhs}
     need = {"cavalry": hard, "roman_armies": hard, "armies": soft, "forts": soft}
-    killed = dict.fromkeys(KIND_ORDER, 0)
     if isinstance(faces, dict):
-        return _split_casualties(faces, roller, bonus, left, need, killed)
-    mods = sorted(_modified(list(faces), roller, bonus), reverse=True)
-    pref = loss_preference(ctx, target_nation, area)
-    # soft dice (that kill only what needs a 5) go to ordinary armies first
-    pool = list(mods)
+        return _split_casualties(faces, roller, bonus, left, need, dict.fromkeys(KIND_ORDER, 0))
+    mods = _modified(list(faces), roller, bonus)
+    return allocate_hits(mods, left, need, hard, loss_preference(ctx, target_nation, area))
+
+
+def allocate_hits(mods: list[int], left: dict[str, int], need: dict[str, int], hard: int,
+                  pref: str = "raiders_first") -> dict[str, int]:
+    """Rule 8.0 — which of the target's pieces a round's modified dice `mods` kill (the roller aims
+    to kill the most): soft dice (good enough only for what needs `need["armies"]`) go to ordinary
+    armies first, then hard dice to Roman armies, cavalry and armies (LOSSES CAVALRY LAST: armies
+    before cavalry), forts last and only once no Roman army stands (10.4). `left` counts the target's
+    pieces by kind (cavalry, roman_armies, armies, forts). Also used by the odds calculator (odds.py)."""
+    killed = dict.fromkeys(KIND_ORDER, 0)
+    pool = sorted(mods, reverse=True)
+
     def spend(kind: str, allow_hard: bool) -> None:
-        nonlocal pool
         while left[kind] - killed[kind] > 0:
             usable = [m for m in pool if m >= need[kind] and (allow_hard or m < hard)]
             if not usable:
@@ -355,28 +367,40 @@ def defender_retreat_problem(ctx: TurnContext, area: str, defender: str, target:
 
 
 def _defender_retreats(ctx: TurnContext, area: str, defender: str, br: int) -> bool:
+    """Rules 8.1-8.2 — the defender's DEFEND order, when its condition holds after this round: all its
+    units to one area, or a split retreat (parts in the order given; REST takes what is left; without
+    REST the others stay and fight on). A part whose area 8.2 refuses stays; the others still go.
+    Ordinary armies leave before cavalry; leaders go with the first part that leaves."""
     state = ctx.state
     d = state.get(area, defender)
     a = state.get(area, ctx.nation)
     for o in standing_orders(ctx, defender, Defend):
         if o.area not in (area, "all"):
             continue
-        if o.hold or not o.to:
+        parts = o.parts()
+        if o.hold or not parts:
             return False
         if o.after_round is not None and br < o.after_round:
             return False
         if o.if_outnumbered and d.fighters >= a.fighters:
             return False
-        count = d.units
-        if not count:
-            return False
-        why = defender_retreat_problem(ctx, area, defender, o.to, count)
-        if why:
-            ctx.emit("retreat_refused", area=area, nation=defender, to=o.to, reason=why)
-            return False
-        _move_units(ctx, area, o.to, defender, Stack(armies=d.armies, cavalry=d.cavalry, raiders=d.raiders))
-        ctx.emit("retreated", area=area, nation=defender, to=o.to, count=count, side="defender")
-        return True
+        moved = False
+        for want, target in parts:
+            d = state.get(area, defender)
+            left = d.units if d else 0
+            count = left if want is None else min(want, left)
+            if not count:
+                break
+            why = defender_retreat_problem(ctx, area, defender, target, count)
+            if why:
+                ctx.emit("retreat_refused", area=area, nation=defender, to=target, reason=why)
+                continue
+            armies = min(count, d.armies)
+            part = Stack(armies=armies, cavalry=count - armies, raiders=min(d.raiders, armies))
+            _move_units(ctx, area, target, defender, part, whole=not moved)
+            ctx.emit("retreated", area=area, nation=defender, to=target, count=count, side="defender")
+            moved = True
+        return moved
     return False
 
 
@@ -410,7 +434,8 @@ def retreat_attacker(ctx: TurnContext, area: str) -> bool:
     survivors fill the groups in the order of the move lines. A group whose origin holds another
     nation's army (8.3), or which would break the stacking limits there (5.21), stays and fights on.
     A group that came from the sea goes back to it: raiders (8.4) and, on the turn of landing,
-    invaders (7.22). Returns True if any unit retreated."""
+    invaders (7.22), raiders to the sea where they began the turn, fighting their way through an
+    occupied area of their route (8.4). Returns True if any unit retreated."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     a = state.get(area, nation)
     groups = attacker_groups(ctx, area)
@@ -425,6 +450,12 @@ def retreat_attacker(ctx: TurnContext, area: str) -> bool:
             continue
         remaining[kind] -= take
         target = m.came_from
+        raiders = min(a.raiders, take) if kind == "armies" else 0
+        if raiders and raiders == take and m.raiders and not m.withdrawal:
+            # 8.4 — raiders retreat only to the sea where they began the turn, back along their route;
+            # an occupied area on the way must be entered and fought in (not refused as in 8.3)
+            went.append(_raiders_retreat(ctx, area, m, take))
+            continue
         if rs.is_land(target):
             blocked = any(n != nation for n in state.occupants(target))
             if blocked or not can_add(rs, state, nation, target, take, leaving=area):
@@ -432,8 +463,7 @@ def retreat_attacker(ctx: TurnContext, area: str) -> bool:
                          reason="held by another nation (8.3)" if blocked else "stacking limits (5.21)")
                 continue
         part = Stack(armies=take if kind == "armies" else 0, cavalry=take if kind == "cavalry" else 0)
-        if kind == "armies":
-            part.raiders = min(a.raiders, take)
+        part.raiders = raiders
         _move_units(ctx, area, target, nation, part, whole=False)
         m.retreated += take
         ctx.emit("retreated", area=area, nation=nation, to=target, count=take, side="attacker")
@@ -445,6 +475,19 @@ def retreat_attacker(ctx: TurnContext, area: str) -> bool:
         rest.leaders.clear()
     state.prune()
     return bool(went)
+
+
+def _raiders_retreat(ctx: TurnContext, area: str, m, take: int) -> str:
+    """Rule 8.4 — "Raiders may only withdraw to sea, and return to the sea area where they began the
+    turn. If they have raided inland, they may only withdraw along the route they entered by. If the
+    area through which they entered is occupied by opposing piece(s), they must retreat to this area
+    and enter into battle. If they win ... they may then withdraw to sea." """
+    from pbem.rules.endturn import raider_route_back, raiders_go_back
+
+    m.retreated += take
+    route = raider_route_back(ctx, area, m)
+    ctx.emit("retreated", area=area, nation=ctx.nation, to=route[-1], count=take, side="attacker", raiders=True)
+    return raiders_go_back(ctx, area, take, route)
 
 
 def _move_units(ctx: TurnContext, src: str, dst: str, nation: str, part: Stack, whole: bool = True) -> None:

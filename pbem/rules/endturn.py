@@ -1,7 +1,8 @@
 """The end of a nation's turn: raiders withdraw or settle (7.13, 8.4) and overpopulation (6.0).
 
-Raiders go back along the route they came by (8.4); where an area of that route holds another nation's
-pieces they step into it and fight until one side is gone (no retreat), then go on to their sea.
+Raiders go back along the route they came by to the sea where they began the turn (8.4); where a land
+area of that route holds another nation's pieces they step into it and fight until one side is gone (no
+retreat), then go on to their sea. Seas on the way are passed: no fighting at sea (5.5, 8.0).
 Raid points are cancelled if any raider settles or stays ashore alive (7.13), not by raiders that
 died (7.14).
 """
@@ -12,17 +13,59 @@ from pbem.rules.context import MoveRecord, TurnContext
 from pbem.rules.orders import Disband, Settle, Withdraw
 
 
-def raider_route_back(ctx: TurnContext, area: str) -> list[str]:
-    """Rule 8.4 — the way back to sea: the route the raiders came by, reversed (ending in their sea)."""
-    for m in reversed(ctx.moves):
-        if m.nation == ctx.nation and m.dest == area and m.raiders and ctx.rs.is_sea(m.path[0]):
-            return list(reversed(m.path[:-1]))
+def raider_route_back(ctx: TurnContext, area: str, group: MoveRecord | None = None) -> list[str]:
+    """Rule 8.4 — the way back to sea: the route the raiders came by, reversed, ending in the sea where
+    they BEGAN THE TURN (not the last sea of their path: that is the invader's rule, 7.22).
+
+    `group` is the move that brought them (default: the last raider move into `area`). A group that
+    moved on from where it landed (a later move line, or the second cycle of a major invasion) goes back
+    through that area too; seas on the way are passed, never fought in (5.5).
+    """
+    route: list[str] = []
+    here, rec = area, group
+    for _ in range(len(ctx.moves) + 1):
+        if rec is None:
+            rec = next((m for m in reversed(ctx.moves) if m.nation == ctx.nation and m.dest == here and m.raiders
+                        and not m.withdrawal and m.path[0] != here), None)
+        if rec is None:
+            break
+        route += list(reversed(rec.path[:-1]))
+        here, rec = rec.path[0], None
+    if ctx.rs.is_sea(here):
+        return route
     sea = ctx.state.raided_from.get(ctx.nation)
     if sea is None:
         # a case or an old save may place raiders ashore without a record of their sea
-        seas = sorted(ctx.rs.areas[area].seas)
-        return seas[:1]
-    return [sea]
+        sea = sorted(ctx.rs.areas[here].seas)[0]
+    return route + [sea]
+
+
+def raiders_go_back(ctx: TurnContext, area: str, count: int, route: list[str], line: int = 0) -> str:
+    """Rule 8.4 — `count` raiders in `area` go back to sea along `route` (raider_route_back). Where a
+    land area of the route holds other nations' pieces they must enter it and fight until one side is
+    gone (no retreat); if they win they go on to sea. No fighting at sea (5.5, 8.0): seas are passed.
+    Returns where they stopped (their sea, or the area where they fought and did not win). `line`: the
+    WITHDRAW order that sent them (named in the events)."""
+    from pbem.rules.battle import fight
+
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    here = area
+    for step in route[:-1]:
+        if rs.is_sea(step) or not any(n != nation for n in state.occupants(step)):
+            continue
+        n = _move_raiders(ctx, here, step, count)
+        ctx.moves.append(MoveRecord(nation, "armies", n, n, (here, step), ctx.cycle, withdrawal=True))
+        ctx.emit("withdrawing", nation=nation, area=here, to=step, armies=n, line=line)
+        here = step
+        fight(ctx, step, may_retreat=False)
+        st = state.get(step, nation)
+        if not st or not st.raiders or any(o != nation for o in state.occupants(step)):
+            return step
+        count = min(count, st.raiders)
+    sea = route[-1]
+    n = _move_raiders(ctx, here, sea, count)
+    ctx.emit("withdrew", nation=nation, area=area, sea=sea, armies=n, line=line)
+    return sea
 
 
 def withdraw_raiders(ctx: TurnContext) -> bool:
@@ -31,8 +74,6 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
 
     Returns True when every surviving raider went back to sea.
     """
-    from pbem.rules.battle import fight
-
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     settle = {o.area: o.line for o in ctx.own().of(Settle)}
     withdraw = {o.area: o.line for o in ctx.own().of(Withdraw)}
@@ -46,40 +87,20 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
             st.raiders = 0
             all_back = False
             continue
-        route = raider_route_back(ctx, area)
-        here = area
-        blocked = False
-        for step in route[:-1]:
-            if any(n != nation for n in state.occupants(step)):
-                # 8.4: they must retreat into the blocking area and fight there
-                n = _move_raiders(ctx, here, step)
-                ctx.moves.append(MoveRecord(nation, "armies", n, n, (here, step), ctx.cycle, withdrawal=True))
-                ctx.emit("withdrawing", nation=nation, area=here, to=step, armies=n, line=withdraw.get(area, 0))
-                here = step
-                fight(ctx, step, may_retreat=False)
-                st2 = state.get(step, nation)
-                if st2 and st2.raiders and any(n != nation for n in state.occupants(step)):
-                    blocked = True
-                    break
-                if not st2 or not st2.raiders:
-                    blocked = True
-                    break
-        if blocked:
-            st3 = state.get(here, nation)
+        stopped = raiders_go_back(ctx, area, st.raiders, raider_route_back(ctx, area), line=withdraw.get(area, 0))
+        if rs.is_land(stopped):
+            st3 = state.get(stopped, nation)
             if st3 and st3.raiders:
                 all_back = False
-            continue
-        sea = route[-1]
-        n = _move_raiders(ctx, here, sea)
-        ctx.emit("withdrew", nation=nation, area=area, sea=sea, armies=n, line=withdraw.get(area, 0))
     state.prune()
     return all_back
 
 
-def _move_raiders(ctx: TurnContext, src: str, dst: str) -> int:
+def _move_raiders(ctx: TurnContext, src: str, dst: str, count: int | None = None) -> int:
+    """Move `count` raiders (all of them by default) from src to dst; leaders left alone go with them."""
     st = ctx.state.stack(src, ctx.nation)
-    n = st.raiders
-    st.raiders = 0
+    n = st.raiders if count is None else min(count, st.raiders)
+    st.raiders -= n
     st.armies -= n
     to = ctx.state.stack(dst, ctx.nation)
     to.armies += n

@@ -49,7 +49,12 @@ def check_turn(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: st
             dests = reachable(rs, state, orders.nation, o.path[0], o.kind, escorted=False)
             if dests:
                 names = ", ".join(sorted(rs.display(d) for d in dests))
-                p = replace(p, hint=(p.hint + "; " if p.hint else "") + f"reachable from {rs.display(o.path[0])}: {names}")
+                hint = f"reachable from {rs.display(o.path[0])}: {names}"
+                goal = o.path[-1]
+                if goal in dests and dests[goal] != o.path:   # the place is reachable: the path to write
+                    head = o.leader and rs.display(o.leader) or (f"{o.count} cavalry" if o.kind == "cavalry" else str(o.count))
+                    hint = f"write: {head} {' -> '.join(rs.display(x) for x in dests[goal])} ({hint})"
+                p = replace(p, hint=(p.hint + "; " if p.hint else "") + hint)
         out.append(p)
     unused = {int(ev["line"]): str(ev["reason"]) for ev in result.events if ev["type"] == "order_unused"}
     return TurnCheck(out, unused)

@@ -1,4 +1,4 @@
-"""Typed orders (shared/spec/ORDERS.md), as the parser produces them and the engine and bots use them.
+"""Typed orders (the language of docs/PLAYERS.md), as the parser produces them and the engine and bots use them.
 
 Ids only (areas, seas, nations, leaders). `line` and `text` say where an order came from (1-based line
 of the message; 0 when made by code) and are not part of an order's identity.
@@ -130,13 +130,25 @@ class Pass(Order):
 # --- standing orders ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Defend(Order):
-    """DEFEND A|ALL: HOLD | RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K] (rule 8.2)."""
+    """DEFEND A|ALL: HOLD | RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K] (rule 8.2), or a split retreat
+    (8.2 "some may retreat to one area while others retreat to another"; 8.1 "some ... may retreat
+    while others remain"): RETREAT 2 TO B, 1 TO C[, REST TO D] [IF OUTNUMBERED] [AFTER ROUND K].
+
+    `split_counts`/`split_to` are the numbered parts, in order; `to` is where the rest go (all of
+    them in the plain form); without REST the others stay and fight on."""
 
     area: str                  # area id or "all"
     hold: bool = True
     to: str | None = None
     if_outnumbered: bool = False
     after_round: int | None = None
+    split_counts: tuple[int, ...] = ()
+    split_to: tuple[str, ...] = ()
+
+    def parts(self) -> list[tuple[int | None, str]]:
+        """(count, area) in the order given; count None = all that are left."""
+        out: list[tuple[int | None, str]] = list(zip(self.split_counts, self.split_to))
+        return out + ([(None, self.to)] if self.to else [])
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,7 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
     if new < due:   # no army piece available: at most 2 1/2 saved (10.1)
         rest = min(rest, rs.c("pop_max_saved_without_army"))
     before = state.units_of(nation)
-    problems = place_new_armies(ctx, nation, new, ctx.own().of(Place))
+    problems = place_new_armies(ctx, nation, new, ctx.own().of(Place), skip=reinforcement_places(ctx))
     placed = state.units_of(nation) - before
     if placed < new:
         # 5.21: no room for the rest under the stacking limits. Our reading: an army that cannot be
@@ -93,12 +93,16 @@ def placement_areas(ctx: TurnContext, nation: str) -> list[str]:
     return [a for a, st in ctx.state.areas.items() if ctx.rs.is_land(a) and nation in st and st[nation].units]
 
 
-def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place]) -> list[OrderProblem]:
-    """Rule 10.2 — one per area unless stacking (5.2) leaves no alternative; never over the limits (5.21)."""
+def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place], *, kind: str = "armies",
+                     skip: int = 0, limit: int | None = None) -> list[OrderProblem]:
+    """Rule 10.2 — one per area unless stacking (5.2) leaves no alternative; never over the limits (5.21).
+
+    `places` are the PLACE orders; their first `skip` areas were already used (10.5: the Romano-British
+    turn-7 reinforcements, placed as population increase, take the first `limit` areas of the same order)."""
     rs = ctx.rs
     problems: list[OrderProblem] = []
     eligible = placement_areas(ctx, nation)
-    wanted: list[tuple[str, Place | None]] = [(a, p) for p in places for a in p.areas]
+    wanted: list[tuple[str, Place | None]] = [(a, p) for p in places for a in p.areas][skip:None if limit is None else skip + limit]
     placed: list[str] = []
     used: set[int] = set()
     for area, p in wanted:
@@ -113,7 +117,7 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
             problems.append(OrderProblem("stacking", p.line if p else 0, p.text if p else "",
                                          f"no second army in {rs.display(area)} while other areas can take one (rule 10.2, 5.2)"))
             continue
-        _put(ctx, nation, area)
+        _put(ctx, nation, area, kind)
         placed.append(area)
         if p is not None:
             used.add(p.line)
@@ -123,10 +127,10 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
         area = _default_area(ctx, nation, placed, eligible)
         if area is None:
             break
-        _put(ctx, nation, area)
+        _put(ctx, nation, area, kind)
         placed.append(area)
     if placed:
-        ctx.emit("placed", nation=nation, areas=placed, lines=sorted(used))
+        ctx.emit("placed", nation=nation, areas=placed, lines=sorted(used), **({} if kind == "armies" else {"kind": kind}))
     return problems
 
 
@@ -151,25 +155,30 @@ def _put(ctx: TurnContext, nation: str, area: str, kind: str = "armies") -> None
     setattr(st, kind, getattr(st, kind) + 1)
 
 
-def arrivals(ctx: TurnContext) -> None:
-    """Rule 4.2 / 7.0 — the nation's invaders and raiders of this round appear in their seas."""
+def arrivals(ctx: TurnContext) -> list[OrderProblem]:
+    """Rule 4.2 / 7.0 — the nation's invaders and raiders of this round appear in their seas (10.5:
+    reinforcements without a sea are placed as population increase)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    problems: list[OrderProblem] = []
     for arr in rs.round_info(state.round).arrivals:
         if arr.nation != nation:
             continue
         if arr.sea is None:
-            _reinforcements_as_increase(ctx, arr)
+            problems += _reinforcements_as_increase(ctx, arr)
             continue
         free = free_armies(ctx, nation)
         n = max(0, min(arr.armies, free))
         _danish_shortfall(ctx, arr.armies - n)
-        if n <= 0:
+        cav = max(0, min(arr.cavalry, rs.nations[nation].max_cavalry - pieces_in_play(ctx, nation)[1]))
+        if n <= 0 and cav <= 0:
             continue
         st = state.stack(arr.sea, nation)
         st.armies += n
+        st.cavalry += cav
         if arr.raider:
             st.raiders += n
-        ctx.emit("arrived", nation=nation, sea=arr.sea, armies=n, raiders=arr.raider)
+        ctx.emit("arrived", nation=nation, sea=arr.sea, armies=n, raiders=arr.raider, **({"cavalry": cav} if cav else {}))
+    return problems
 
 
 def _danish_shortfall(ctx: TurnContext, short: int) -> None:
@@ -229,26 +238,30 @@ def leaders_leave(ctx: TurnContext) -> None:
     state.prune()
 
 
-def _reinforcements_as_increase(ctx: TurnContext, arr) -> None:
-    """Rule 10.5 — the Romano-British turn-7 reinforcements are placed as population increase; if no
-    Romano-British army is left they enter together in a vacant area south of (and including) York."""
+def reinforcement_places(ctx: TurnContext) -> int:
+    """How many areas of the PLACE order the turn's reinforcements "placed as Increase Population"
+    take first (rule 10.5: the Romano-British turn-7 units); the new armies of 10.1 get the rest."""
+    return sum(a.cavalry + a.armies for a in ctx.rs.round_info(ctx.state.round).arrivals
+               if a.nation == ctx.nation and a.sea is None)
+
+
+def _reinforcements_as_increase(ctx: TurnContext, arr) -> list[OrderProblem]:
+    """Rule 10.5 with 10.2 — the Romano-British turn-7 reinforcements are "placed as Increase
+    Population": where the player's PLACE order says (its first areas), one per area as in 10.2, else by
+    the 10.2 default. If no Romano-British army is left they enter together in a vacant area south of
+    (and including) York: the first such area of the PLACE order, else the first in the list."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     n = min(arr.cavalry, max(0, rs.nations[nation].max_cavalry - pieces_in_play(ctx, nation)[1]))
     if n <= 0:
-        return
-    areas = placement_areas(ctx, nation)
-    placed: list[str] = []
-    for _ in range(n):
-        area = _default_area(ctx, nation, placed, areas)
-        if area is None:
-            break
-        _put(ctx, nation, area, "cavalry")
-        placed.append(area)
-    left = n - len(placed)
-    if left and not areas:
-        vacant = [a for a in rs.constants_list("south_of_york") if not state.nations_in(a)]
-        if vacant:
-            state.stack(vacant[0], nation).cavalry += left
-            placed += [vacant[0]] * left
-    if placed:
-        ctx.emit("reinforced", nation=nation, cavalry=len(placed), areas=placed)
+        return []
+    places = ctx.own().of(Place)
+    if placement_areas(ctx, nation):
+        return place_new_armies(ctx, nation, n, places, kind="cavalry", limit=reinforcement_places(ctx))
+    vacant = [a for a in rs.constants_list("south_of_york") if not state.nations_in(a)]
+    asked = [a for p in places for a in p.areas][:reinforcement_places(ctx)]
+    chosen = [a for a in asked if a in vacant]
+    if vacant:
+        area = (chosen or vacant)[0]
+        state.stack(area, nation).cavalry += n
+        ctx.emit("reinforced", nation=nation, cavalry=n, areas=[area] * n)
+    return []

@@ -139,3 +139,16 @@ def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
             state.score("romans", card.limes[area], f"Limes: {rs.display(area)}", "limes", None)
             events.append({"type": "scored", "round": state.round, "nation": "romans",
                            "points": card.limes[area], "kind": "limes", "area": area})
+
+
+def player_totals(rs: Ruleset, vp: dict[str, int], players: int) -> dict[str, int]:
+    """Rule 14.1 — "victory points are tallied by nation, then added together for each player" (the
+    players of the control table, 13.0, by colour)."""
+    return {colour: sum(vp.get(n, 0) for n in nations) for colour, nations in rs.players_table(players).items()}
+
+
+def winners(rs: Ruleset, vp: dict[str, int], players: int) -> list[str]:
+    """Rule 14.1 — the player(s) with the most points win; every player tied at the top is listed."""
+    totals = player_totals(rs, vp, players)
+    best = max(totals.values(), default=0)
+    return sorted(c for c, v in totals.items() if v == best)

@@ -64,7 +64,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     if start == "population":
         population.leaders_leave(ctx)
         _roman_reinforcements(ctx)
-        population.arrivals(ctx)
+        problems += population.arrivals(ctx)
         problems += population.increase(ctx)
         problems += population.leaders_enter(ctx)
         if problems and strict:

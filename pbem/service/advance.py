@@ -84,6 +84,7 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
         run.note = "paused"
         return run
     with game.lock(blocking=False):
+        _position_mail(game, now, send, run, outbox=outbox, render_map=render_map)
         for _ in range(MAX_STEPS):
             state = game.state
             if state.finished:
@@ -199,9 +200,9 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
         if p:
             by_player.setdefault(p, []).append(n)
     run.waiting_for = [f"{p} ({', '.join(rs.display(n) for n in ns)})" for p, ns in by_player.items()]
-    from pbem.report.facts import next_options
+    from pbem.report.prompt import GUIDE_NAME, players_guide, prompt_text
 
-    options = next_options(rs, game.state)
+    guide = players_guide()
     for player, ns in by_player.items():
         p = game.player(player) or {}
         addr = p.get("address")
@@ -213,14 +214,18 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
                 continue
             names = ", ".join(rs.display(n) for n in ns)
             head = "Reminder: " if kind == "reminder" else ""
-            body = (f"{head}Game {game.id}, round {game.state.round}: we wait for {what} for the {names}.\n"
-                    f"Deadline: {deadline.text()}\n\nReply to this mail with:\n  GAME {game.id}\n  NATION {rs.display(ns[0])}\n"
-                    f"  TOKEN <your token>\n  <orders, one per line>\n\nWhat you can do:\n"
-                    + "".join(f"  {line}\n" for line in options))
+            body = prompt_text(game.id, rs, game.state, ns, what=what, deadline=deadline.text(),
+                               reminder=kind == "reminder", guide_url=guide_url(game))
             send(build_mail(str(addr), f"[{game.id}] {head}{what} for the {names}", body, from_addr=from_addr(game),
-                            auto_submitted="auto-generated"))
+                            auto_submitted="auto-generated",
+                            attachments=[(GUIDE_NAME, guide, "text/markdown")] if guide else ()))
             mark_sent(game, key, now)
             run.mails += 1
+
+
+def guide_url(game: Game) -> str:
+    """Where players read the guide online, if the moderator says (game.yaml `mail.guide_url`)."""
+    return str((game.settings.get("mail") or {}).get("guide_url") or "")
 
 
 def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: GameRun, *,
@@ -257,6 +262,44 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
         send(build_mail(to, subject, text, from_addr=from_addr(game), attachments=attachments,
                         auto_submitted="auto-generated"))
         run.mails += 1
+
+
+def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbox: Path | None,
+                   render_map: bool) -> None:
+    """A game moved over from a typed-in position (pbem new --position): before anything is played,
+    everyone gets the imported position (map, scores, the file as read) once, to confirm it."""
+    from pbem.position.game import export_position, from_position
+    from pbem.templating import render
+
+    key = "position-imported"
+    if not from_position(game) or already_sent(game, key):
+        return
+    rs = game.ruleset()
+    state = game.state
+    report = build_report(rs, state, [], dict(game.settings), played=None, round_played=state.round,
+                          deadline=current_deadline(game, vote=votes_owed(rs, state)).text(), ledger_from=len(state.ledger),
+                          nmr=nmr_counts(game))
+    text = render("position.txt.j2", game=game.id, report=report_text(report), round=state.round,
+                  nation=rs.display(state.next_nation) if state.next_nation else None,
+                  position=export_position(game))
+    attachments = [("position.yaml", export_position(game).encode(), "text/plain")]
+    if render_map:
+        png = map_png(rs, state, f"{report['title']}: the imported position", [])
+        attachments.insert(0, ("map.png", png, "image/png"))
+        if outbox is not None:
+            base = outbox / "reports" / "position"
+            base.mkdir(parents=True, exist_ok=True)
+            atomic_write(base / "map.png", png)
+    if outbox is not None:
+        base = outbox / "reports" / "position"
+        base.mkdir(parents=True, exist_ok=True)
+        atomic_write(base / "report.txt", text)
+    to = everyone(game)
+    if to:
+        send(build_mail(to, f"[{game.id}] the imported position: please check it", text, from_addr=from_addr(game),
+                        attachments=attachments, auto_submitted="auto-generated"))
+        run.mails += 1
+    mark_sent(game, key, now)
 
 
 def map_png(rs, state, title: str, events) -> bytes:

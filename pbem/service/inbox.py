@@ -19,7 +19,8 @@ from pbem.mail.intake import Reply, RetryLater
 from pbem.mail.message import MailIn
 from pbem.orders.canonical import canonical_lines
 from pbem.orders.check import check_orders
-from pbem.orders.reply import render_reply
+from pbem.orders.odds import odds_answers, split_odds
+from pbem.orders.reply import order_warnings, render_reply
 from pbem.rules.flow import votes_owed
 from pbem.rules.orders import NationOrders
 from pbem.service import moderator
@@ -93,6 +94,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     state = game.state
     mine = set(game.nations_of(player))
     default = _default_nation(game, player)
+    text, asked = split_odds(text)     # ODDS questions are answered, not orders
     result = check_orders(text, rs, state, nation=default)
     parsed = result.parsed
     already = {e.get("mail_id") for e in game.entries("orders")}
@@ -118,7 +120,9 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
                                   "start them with a line NATION <name>"))
     result.general.extend(extra)
     deadline = current_deadline(game, vote=votes_owed(rs, state))
-    return render_reply(result, rs, missing=missing_for(game, player), deadline=deadline.text(), game=game.id)
+    return render_reply(result, rs, missing=missing_for(game, player), deadline=deadline.text(), game=game.id,
+                        odds=odds_answers(asked, rs),
+                        warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
 
 
 def section_text(section: NationOrders, rs) -> str:

@@ -110,7 +110,22 @@ def run_job(games_dir: Path | str, *, now: datetime | None = None, only: list[st
     finally:
         for t in opened:
             t.close()
+    if site.get("site_dir"):
+        _refresh_site(games_dir, site, only, render_map, report)
     return report
+
+
+def _refresh_site(games_dir: Path, site: dict[str, Any], only: list[str] | None, render_map: bool,
+                  report: JobReport) -> None:
+    """pbem.yaml `site_dir:` (relative to the games folder): refresh the archive site after the run."""
+    from pbem.site import build_site
+
+    try:
+        done = build_site(games_dir, games_dir / str(site["site_dir"]), only=only, render_maps=render_map)
+    except (PbemError, OSError) as e:
+        report.errors.append(f"site: {e}")
+        return
+    report.errors += [f"site: {e}" for e in done.errors]
 
 
 def _advance_all(dirs: list[Path], senders: dict[str, Any], now: datetime, render_map: bool, report: JobReport) -> None:

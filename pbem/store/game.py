@@ -626,10 +626,11 @@ def parse_player_spec(spec: str) -> tuple[str, str]:
 def create_game(games_dir: Path | str, game_id: str, *, ruleset: str = "classic", players: int = 4,
                 player_specs: Sequence[tuple[str, str]] = (), state: GameState | None = None,
                 moderator: str = "moderator@localhost", secret: bytes | None = None,
-                time: str | None = None) -> Game:
+                time: str | None = None, source: str | None = None, position: str | None = None) -> Game:
     """Create games_dir/game_id with settings, start position, dice secret and the `created` entry.
 
-    The directory appears complete or not at all (built beside it, then renamed)."""
+    The directory appears complete or not at all (built beside it, then renamed). `source` says where a
+    given `state` came from; `position` is the text of a typed-in position file, kept in the entry."""
     from pbem.data.loader import load
 
     check_game_id(game_id)
@@ -645,7 +646,7 @@ def create_game(games_dir: Path | str, game_id: str, *, ruleset: str = "classic"
     if state is None:
         state, source = start_position(rs, game_id)
     else:
-        source = "given"
+        source = source or "given"
     if state.game != game_id:
         state = state.copy()
         state.game = game_id
@@ -668,6 +669,7 @@ def create_game(games_dir: Path | str, game_id: str, *, ruleset: str = "classic"
             "game": game_id, "ruleset": rs.id, "data_version": rs.data_version, "pbem": __version__,
             "players": [{"name": p["name"], "colour": p["colour"], "nations": p["nations"]} for p in roster],
             "dice_commitment": commit, "start": source, "state": sd, "state_hash": state_hash(sd),
+            **({"position": position} if position is not None else {}),
         })
         create_exclusive(tmp / LOG / created.name, entry_text(created))
         atomic_write(tmp / STATE, state_file_text(state, game_id, 1))

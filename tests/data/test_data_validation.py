@@ -425,7 +425,7 @@ def test_inline_doubt_comments_are_kept_by_data_path():
     assert "B also has Cornwall-Dyfed" in notes["map.land_areas.cornwall.land"]
     assert "Jutes" in notes["nations.order_of_play.ah.12"]
     assert "S001 3.0 says 15" in notes["timeline.rounds.1.arrivals.0"]
-    assert "York also in the 2-point list" in notes["victory_points.nations.danes.hold.0.points.8"]
+    assert "York 8 only, as on the FFG Danish card" in notes["victory_points.nations.danes.hold.0.points.8"]
     assert "Wales" in notes["ruleset.south_of_york"]
     # the file headers that merely mention the marker are not doubts
     assert not [k for k in notes if k.count(".") < 1]

@@ -66,6 +66,11 @@ ORDERS = st.one_of(
     st.builds(Defend, area=AREA_OR_ALL, hold=st.just(True)),
     st.builds(Defend, area=AREA_OR_ALL, hold=st.just(False), to=AREAS, if_outnumbered=st.booleans(),
               after_round=st.one_of(st.none(), ROUNDS)),
+    # rule 8.2 split retreat: RETREAT 2 TO B, 1 TO C[, REST TO D]
+    st.lists(st.tuples(COUNTS, AREAS), min_size=1, max_size=3).flatmap(lambda parts: st.builds(
+        Defend, area=AREA_OR_ALL, hold=st.just(False), to=st.one_of(st.none(), AREAS), if_outnumbered=st.booleans(),
+        after_round=st.one_of(st.none(), ROUNDS), split_counts=st.just(tuple(n for n, _ in parts)),
+        split_to=st.just(tuple(a for _, a in parts)))),
     st.builds(ClearDefend, area=AREA_OR_ALL),
     st.builds(Losses, area=AREA_OR_ALL, preference=st.sampled_from(LOSS_PREFERENCES)),
 )

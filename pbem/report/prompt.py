@@ -1,0 +1,93 @@
+"""The prompt mail: what a nation may do this turn, from pbem.rules.preview (the turn code itself).
+
+Rendered from templates/prompt.txt.j2. Every prompt names the players' guide (docs/PLAYERS.md, also
+attached to the mail) for the whole order language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from pbem.rules.preview import TurnStart, turn_start
+from pbem.templating import render
+
+GUIDE_NAME = "PLAYERS.md"
+
+
+def players_guide() -> bytes:
+    """The players' guide as shipped: docs/PLAYERS.md beside the package, or pbem/docs in an install."""
+    import pbem
+
+    pkg = Path(pbem.__file__).resolve().parent
+    for p in (pkg.parent / "docs" / GUIDE_NAME, pkg / "docs" / GUIDE_NAME):
+        if p.is_file():
+            return p.read_bytes()
+    return b""
+
+
+def _units(count: int, kind: str) -> str:
+    if kind == "cavalry":
+        return f"{count} cavalry"
+    return f"{count} {'army' if count == 1 else 'armies'}"
+
+
+def move_lines(rs, start: TurnStart) -> list[str]:
+    """One line per group: where it stands and every place it can reach, next-door areas by name and
+    farther ones with the whole path to write (rules 5.1-5.5, 7.11: the same search the validator uses)."""
+    out = []
+    for g in start.groups:
+        what = rs.display(g.leader) if g.kind == "leader" else _units(g.count, g.kind)
+        near = sorted(rs.display(d) for d, path in g.destinations.items() if len(path) == 2)
+        far = sorted((len(path), " -> ".join(rs.display(p) for p in path)) for d, path in g.destinations.items()
+                     if len(path) > 2)
+        dests = ", ".join(near + [p for _, p in far]) or "nowhere"
+        out.append(f"{what} in {rs.display(g.start)}: {dests}")
+    return out
+
+
+def turn_lines(rs, state, nation: str) -> list[str]:
+    """What the nation gets and may do this turn (prompt and report 'NEXT' section)."""
+    s = turn_start(rs, state, nation)
+    name = rs.display(nation)
+    lines = []
+    if not s.increases:
+        lines.append(f"New armies: none (the {name} do not increase population this turn).")
+    elif not s.new_armies:
+        per = rs.c("pop_per_army")
+        why = (f"one army per {per:g}" if s.count < per else
+               f"no army pieces left: all {rs.nations[nation].max_armies} are in play, rule 10.1")
+        lines.append(f"New armies: none (population count {s.count:g}, {s.saved_before:g} of it saved; {why}).")
+    else:
+        lines.append(f"New armies: {s.new_armies} (population count {s.count:g}, {s.saved_before:g} of it saved). "
+                     f"PLACE them in: {', '.join(rs.display(a) for a in s.places)}")
+    for a in s.arrivals:
+        lines.append(f"Arriving: {a.armies} {'raiders' if a.raiders else 'invaders'} in the {rs.display(a.sea)}"
+                     + (" (after the raid: WITHDRAW or SETTLE)" if a.raiders else ""))
+    for ld in s.leaders:
+        lines.append(f"Leader arriving: {rs.display(ld.leader)} (LEADER {rs.display(ld.leader)} IN <area>: "
+                     f"{', '.join(rs.display(a) for a in ld.choices)}; else {rs.display(ld.area)})")
+    moves = move_lines(rs, s)
+    if moves:
+        lines.append("Moves (next-door areas by name; farther ones with the path to write):")
+        lines += [f"  {m}" for m in moves]
+    return lines
+
+
+def prompt_text(game_id: str, rs, state, nations: Sequence[str], *, what: str, deadline: str,
+                reminder: bool = False, guide_url: str = "") -> str:
+    names = ", ".join(rs.display(n) for n in nations)
+    turn = [] if state.next_nation is None else turn_lines(rs, state, nations[0])
+    return render("prompt.txt.j2", game=game_id, round=state.round, what=what, names=names,
+                  first=rs.display(nations[0]), deadline=deadline, reminder=reminder, turn=turn,
+                  vote_lines=[] if state.next_nation is not None else _vote_lines(rs, state),
+                  guide_url=guide_url, guide_name=GUIDE_NAME)
+
+
+def _vote_lines(rs, state) -> list[str]:
+    from pbem.rules.legal import vote_options
+
+    votes = vote_options(rs, state)
+    return ["Bretwalda vote (rule 12.2), votes by nation: "
+            + (", ".join(f"{rs.display(n)} {v}" for n, v in votes.items()) or "none"),
+            "send: VOTE <nation>"]

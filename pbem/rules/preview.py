@@ -1,0 +1,107 @@
+"""What a nation's turn will bring, for the prompt and the read-back: played by the turn code itself
+(turn.play_nation_turn up to a stop point, without dice), never re-computed here.
+
+- `turn_start`: rule 10.1 new armies (count, saved, how many), 10.2 where they may go, 9.0 the leaders
+  who arrive, 4.2/7.0 the invaders and raiders who appear at sea, and (5, 7.1, 5.4) where each group
+  can move then, with the path to write.
+- `warnings`: what the orders will do that the player may not expect, without refusing them: PLACE
+  lines when no new army comes (10.1), and overpopulation (6.0) after the planned moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.rules import endturn, legal
+from pbem.rules.context import TurnContext
+from pbem.rules.orders import NationOrders, Place
+from pbem.rules.turn import play_nation_turn
+
+
+@dataclass(frozen=True)
+class LeaderArrival:
+    leader: str
+    area: str                   # where it enters without a LEADER order
+    choices: tuple[str, ...]    # where a LEADER <name> IN <area> order may put it (9.0)
+
+
+@dataclass(frozen=True)
+class Arrival:
+    sea: str
+    armies: int
+    raiders: bool
+
+
+@dataclass
+class TurnStart:
+    nation: str
+    increases: bool                     # 2.24, 10.5, 11.1: the nation increases population this turn
+    count: float = 0.0                  # 10.1 population count (saved points included)
+    saved_before: float = 0.0
+    new_armies: int = 0
+    saved_after: float = 0.0
+    places: list[str] = field(default_factory=list)          # 10.2 where PLACE may put them
+    leaders: list[LeaderArrival] = field(default_factory=list)
+    arrivals: list[Arrival] = field(default_factory=list)
+    groups: list[legal.GroupOption] = field(default_factory=list)   # after the arrivals and placements
+
+
+def turn_start(rs, state, nation: str) -> TurnStart:
+    """The start of `nation`'s turn on `state` (no orders given: the defaults place and enter)."""
+    result = play_nation_turn(rs, state, nation, {nation: NationOrders(nation)}, legal._NoDice(),
+                              stop="after_population", strict=False)
+    out = TurnStart(nation, increases=False)
+    for ev in result.events:
+        t = ev["type"]
+        if t == "population" and ev.get("nation") == nation:
+            out.increases = True
+            out.count, out.saved_before = ev["count"], ev["saved_before"]
+            out.new_armies, out.saved_after = ev["new_armies"], ev["saved"]
+        elif t == "leader_entered" and ev.get("nation") == nation:
+            after = result.state
+            choices = tuple(sorted(a for a, st in after.areas.items() if nation in st and st[nation].units))
+            ld = rs.leaders.get(ev["leader"])
+            if ld is not None and ld.place_in is not None:
+                choices = tuple(a for a in choices if a == ld.place_in)
+            out.leaders.append(LeaderArrival(ev["leader"], ev["area"], choices))
+        elif t == "arrived" and ev.get("nation") == nation:
+            out.arrivals.append(Arrival(ev["sea"], ev["armies"], bool(ev.get("raiders"))))
+    if out.new_armies:
+        out.places = legal.placement_options(rs, state, nation)
+    # groups as they stand before any new army is placed (PLACE may put them anywhere listed), plus
+    # the invaders and raiders who appear at sea and the leaders who arrive
+    arrived = {a.sea for a in out.arrivals}
+    entering = {ld.leader for ld in out.leaders}
+    out.groups = legal.movement_options(rs, state, nation) + [
+        g for g in legal.movement_options(rs, result.state, nation)
+        if (g.start in arrived and g.kind != "leader") or g.leader in entering]
+    return out
+
+
+@dataclass(frozen=True)
+class Warning:
+    line: int          # the order line it is about (0: the orders as a whole)
+    text: str
+    message: str
+
+
+def warnings(rs, state, nation: str, orders: NationOrders) -> list[Warning]:
+    """Rules 10.1 and 6.0 — what the orders do that the player may not expect (they are not refused)."""
+    out: list[Warning] = []
+    start = turn_start(rs, state, nation)
+    for p in orders.of(Place):
+        if not start.new_armies:
+            why = ("the " + rs.nations[nation].name + " do not increase population this turn (rules 2.24, 10.5, 11.1)"
+                   if not start.increases else
+                   f"population count {start.count:g} gives no new army (one per 3, rule 10.1)")
+            out.append(Warning(p.line, p.text, f"no new armies this turn: {why}; this PLACE line does nothing"))
+    result = play_nation_turn(rs, state, nation, {nation: orders}, legal._NoDice(), stop="after_movement", strict=False)
+    ctx = TurnContext(rs, result.state.copy(), nation, {nation: orders}, legal._NoDice())
+    endturn.overpopulation(ctx)
+    for ev in ctx.events:
+        if ev["type"] == "overpopulation":
+            lost = ", ".join(f"{k} in {rs.display(a)}" for a, k in ev["removed"].items())
+            out.append(Warning(0, "", f"overpopulation (rule 6.0): after these moves the end of the turn would "
+                                      f"remove {lost} (more armies than twice the land areas held), unless "
+                                      "battles cost armies first; DISBAND A, B ... says where to lose them"))
+    return out

@@ -1,0 +1,272 @@
+"""Write the archive site: `OUT/index.html` (every game), and per game `OUT/<id>/index.html` (the
+turn-by-turn viewer), `OUT/<id>/maps/NNNNNN.png` (the map after each turn), `OUT/<id>/vp.png` (the VP
+chart) and `OUT/<id>/site.json` (what the pages are made of; also the cache of the next refresh).
+
+Self-contained: the pages carry their style and script inline and refer only to files beside them
+(relative links), so the folder opens from file:// with no server and no network, and can be copied
+anywhere. Nothing private goes in: players appear by name and nations only (no address, no token),
+orders as sent are not shown, the dice secret only once it is revealed.
+
+Incremental: a turn already in site.json (same entry, same position hash, its map there) is not
+touched; the engine resumes from the cached position after the last entry walked, so a refresh
+adjudicates and renders only the new turns. A turn's report and map come from the turn mail's copy
+in the game's outbox (outbox/reports/<entry>/) when it is there — exactly what the players got, and no
+rendering at all — else they are made the way the turn mail makes them (pbem.report, pbem.render).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import filelock
+import jinja2
+
+from pbem.errors import GameError, PbemError
+from pbem.report import build_report, report_text
+from pbem.report.facts import REPORT_FORMAT
+from pbem.rules.state import GameState
+from pbem.site.history import LogWalk, Walked
+from pbem.store.fs import atomic_write
+from pbem.store.game import Game
+from pbem.store.hashing import state_hash
+from pbem.templating import template_dirs
+
+SITE_FORMAT = 1
+MANIFEST = "site.json"
+MAPS = "maps"
+CHART = "vp.png"
+PAGE = "index.html"
+LOCK = ".lock"
+STEP_NAMES = {"start_round": "start of the round", "end_round": "end of the round"}
+
+
+@dataclass
+class SiteReport:
+    out: Path
+    games: list[str] = field(default_factory=list)
+    rendered: int = 0          # maps drawn now
+    copied: int = 0            # maps taken from the turn mails
+    kept: int = 0              # turns already on the site
+    errors: list[str] = field(default_factory=list)
+    busy: list[str] = field(default_factory=list)   # games another pbem was working on: left as they were
+
+    def lines(self) -> list[str]:
+        out = [f"site {self.out}: {len(self.games)} game(s); turns: {self.rendered} maps rendered, "
+               f"{self.copied} taken from turn mails, {self.kept} unchanged"]
+        out += [f"{g}: busy (another pbem is working on it); its pages are left as they were" for g in self.busy]
+        return out + [f"error: {e}" for e in self.errors]
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """HTML templates: the project's templates folder, autoescaped (report texts hold < and >)."""
+    return jinja2.Environment(loader=jinja2.FileSystemLoader([str(p) for p in template_dirs()]),
+                              undefined=jinja2.StrictUndefined, autoescape=True, trim_blocks=True,
+                              lstrip_blocks=True, keep_trailing_newline=True)
+
+
+def build_site(games_dir: Path | str, out: Path | str, *, only: Iterable[str] | None = None,
+               render_maps: bool = True) -> SiteReport:
+    """Refresh the site in `out` for every game in `games_dir` (or the games named in `only`)."""
+    from pbem.service.job import game_dirs
+
+    games_dir, out = Path(games_dir), Path(out)
+    wanted = set(only or [])
+    dirs = [d for d in game_dirs(games_dir) if not wanted or d.name in wanted]
+    if wanted and not dirs:
+        raise GameError(f"no game {', '.join(sorted(wanted))} in {games_dir}")
+    out.mkdir(parents=True, exist_ok=True)
+    report = SiteReport(out)
+    with filelock.FileLock(str((out / LOCK).resolve())):
+        for d in dirs:
+            try:
+                game = Game.open(d)
+                with game.lock(blocking=False):   # not half-way through a turn and its mail (pbem run holds it)
+                    entries = game.entries()
+                build_game(game, out / d.name, report, entries=entries, render_maps=render_maps)
+                report.games.append(d.name)
+            except PbemError as e:
+                if isinstance(e, GameError) and "busy" in str(e):
+                    report.busy.append(d.name)  # the next refresh catches up; its pages stay as they were
+                else:
+                    report.errors.append(f"{d.name}: {e}")
+        summaries = [m["summary"] for m in (_manifest(p.parent) for p in sorted(out.glob(f"*/{MANIFEST}"))) if m]
+        write_if_changed(out / PAGE, environment().get_template("site_index.html.j2").render(games=summaries))
+    return report
+
+
+# --- one game ---------------------------------------------------------------------------------------
+def build_game(game: Game, dest: Path, report: SiteReport, *, entries: list | None = None,
+               render_maps: bool = True) -> dict[str, Any]:
+    """Refresh one game's folder of the site from its log `entries` (default: as it is now);
+    returns its summary (the row of the index)."""
+    rs = game.ruleset()
+    dest.mkdir(parents=True, exist_ok=True)
+    old = _manifest(dest) if (dest / MANIFEST).is_file() else None
+    old = old if old and old.get("game") == game.id else None
+    records: dict[int, dict] = {int(r["entry"]): r for r in (old or {}).get("turns", [])}
+    entries = game.entries() if entries is None else entries
+    walk = _resume(game, entries, old, records, render_maps)
+    made = 0
+    for w in walk:
+        if not w.mailed:
+            continue
+        e = w.entry
+        have = records.get(e.id)
+        if have and have["state_hash"] == e.get("state_hash") and (have["map"] or not render_maps):
+            continue
+        records[e.id] = _record(game, rs, w, dest, report, render_maps)
+        made += 1
+    live = {e.id for e in entries if e.kind == "turn"} - walk.voided
+    for eid in [k for k in records if k not in live]:     # rolled back since: no longer part of the game
+        (dest / MAPS / f"{eid:06d}.png").unlink(missing_ok=True)
+        del records[eid]
+        made += 1
+    turns = [records[k] for k in sorted(records)]
+    report.kept += max(0, len(turns) - made)
+    players = _public_players(game)
+    summary = _summary(game, rs, turns, players)
+    if turns and (made or not (dest / CHART).is_file()):
+        from pbem.site.chart import vp_chart
+
+        atomic_write(dest / CHART, vp_chart(turns, players, rs))
+    page = environment().get_template("site_game.html.j2").render(
+        g=summary, turns=turns, players=players, chart=CHART if turns else None,
+        names={n: rs.display(n) for n in rs.order_of_play},
+        commitment=game.commitment, revealed=(game.settings.get("dice") or {}).get("revealed_secret"))
+    write_if_changed(dest / PAGE, page)
+    resume = {"entry": walk.last_id, "state_hash": state_hash(walk.state) if walk.state else None,
+              "state": walk.state.to_dict() if walk.state else None}
+    write_if_changed(dest / MANIFEST, json.dumps({"format": SITE_FORMAT, "game": game.id, "summary": summary,
+                                              "turns": turns, "resume": resume}, indent=1, sort_keys=True) + "\n")
+    return summary
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Write atomically, and not at all when the file already says this (mirrors copy only news)."""
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    atomic_write(path, text)
+
+
+def _manifest(folder: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("format") == SITE_FORMAT else None
+
+
+def _resume(game: Game, entries: list, old: Mapping[str, Any] | None, records: dict[int, dict],
+            render_maps: bool) -> LogWalk:
+    """Walk on from the cached position when it is still the log's (the log only grows), else from
+    the start. Turns shown without a map (an earlier --no-map) need their positions again."""
+    r = (old or {}).get("resume") or {}
+    by_id = {e.id: e for e in entries}
+    try:
+        after, state = int(r["entry"]), GameState.from_dict(r["state"])
+    except (KeyError, TypeError, ValueError):
+        return LogWalk(game, entries)
+    ok = after in by_id and state_hash(state) == r.get("state_hash")
+    if ok and by_id[after].kind == "turn" and by_id[after].get("state_hash") not in (None, r.get("state_hash")):
+        ok = False
+    if ok and render_maps and any(not rec["map"] for rec in records.values()):
+        ok = False
+    return LogWalk(game, entries, after=after, state=state) if ok else LogWalk(game, entries)
+
+
+def _public_players(game: Game) -> list[dict[str, Any]]:
+    """Players as the site shows them: name, colour, nations. Never the address or the token."""
+    return [{"name": str(p.get("name")), "colour": str(p.get("colour") or ""), "nations": list(p.get("nations") or [])}
+            for p in game.players()]
+
+
+def _public_settings(game: Game) -> dict[str, Any]:
+    """What build_report needs of the settings, and nothing private."""
+    return {"id": game.id, "players": _public_players(game), "dice": {"commitment": game.commitment}}
+
+
+def _mailed(game: Game, entry_id: int) -> Path:
+    outbox = game.path / str((game.settings.get("mail") or {}).get("outbox", "outbox"))
+    return outbox / "reports" / f"{entry_id:06d}"
+
+
+def _mailed_facts(folder: Path) -> dict[str, Any] | None:
+    try:
+        facts = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    keys = ("title", "events", "battles", "scores", "players", "next", "finished")
+    if not isinstance(facts, dict) or facts.get("format") != REPORT_FORMAT or any(k not in facts for k in keys):
+        return None
+    return facts
+
+
+def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, render_maps: bool) -> dict[str, Any]:
+    """One turn of the site: the report as mailed (or made the same way), the map, the dice."""
+    e = w.entry
+    events = list(e.get("events") or [])
+    mailed = _mailed(game, e.id)
+    facts = _mailed_facts(mailed)
+    if facts is not None:
+        text_file = mailed / "report.txt"
+        text = text_file.read_text(encoding="utf-8") if text_file.is_file() else report_text(facts)
+    else:
+        facts = build_report(rs, w.after, events, _public_settings(game), played=e.get("nation"),
+                             round_played=int(e.get("round")), ledger_from=len(w.before.ledger))
+        text = report_text(facts)
+    map_name = None
+    if render_maps:
+        map_name = f"{MAPS}/{e.id:06d}.png"
+        (dest / MAPS).mkdir(exist_ok=True)
+        if (mailed / "map.png").is_file():
+            shutil.copyfile(mailed / "map.png", dest / map_name)
+            report.copied += 1
+        else:
+            from pbem.service.advance import map_png
+
+            atomic_write(dest / map_name, map_png(rs, w.after, facts["title"], events))
+            report.rendered += 1
+    nation = e.get("nation")
+    what = f"the {rs.display(nation)}" if nation else STEP_NAMES.get(str(e.get("step")), str(e.get("step")))
+    return {
+        "entry": e.id, "round": int(e.get("round")), "nation": nation, "step": e.get("step", "nation"),
+        "label": f"Round {e.get('round')}: {what}", "title": facts["title"], "time": str(e.time or ""),
+        "text": text, "battles": facts["battles"],
+        "players": {str(p["name"]): p["vp"] for p in facts["players"]},
+        "nations": {str(s["nation"]): s["vp"] for s in facts["scores"]},
+        "dice": [[str(label), int(face)] for label, face in (e.get("dice") or {}).items()],
+        "map": map_name, "state_hash": e.get("state_hash"), "finished": bool(facts["finished"]),
+        "next": (facts.get("next") or {}).get("line", ""),
+        "source": "turn mail" if mailed.is_dir() and (mailed / "report.json").is_file() else "log",
+    }
+
+
+def _summary(game: Game, rs: Any, turns: list[dict], players: list[dict]) -> dict[str, Any]:
+    """The index row: ruleset, players and their scores, round, status, winner."""
+    last = turns[-1] if turns else None
+    scores = [{"name": p["name"], "vp": (last or {}).get("players", {}).get(p["name"], 0),
+               "nations": [rs.display(n) for n in p["nations"]]} for p in players]
+    scores.sort(key=lambda s: -s["vp"])
+    winner = ""
+    if last is None:
+        status = "not started"
+    elif last["finished"]:
+        status = "finished"
+        best = [s["name"] for s in scores if s["vp"] == scores[0]["vp"]] if scores else []
+        winner = best[0] if len(best) == 1 else "tie: " + ", ".join(best)
+    else:
+        status = ("paused; " if game.paused else "") + f"next: {last['next']}"
+    return {"game": game.id, "ruleset": rs.name, "players": scores, "status": status, "winner": winner,
+            "round": last["round"] if last else 0, "turns": len(turns), "last": last["label"] if last else "",
+            "link": f"{quote(game.path.name)}/{PAGE}"}

@@ -1,0 +1,30 @@
+"""The demo game's site, built once per test session (drawing maps is the slow part)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pbem.site import build_site
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO_TURNS = [4, 6, 8, 10, 12, 14, 17, 19]     # the demo's mailed turn entries (2 and 15: quiet round starts)
+
+
+def copy_demo(dest: Path) -> Path:
+    """A copy of the bundled demo game in dest/games/demo (the repository's copy stays untouched)."""
+    games = dest / "games"
+    shutil.copytree(REPO / "games" / "demo", games / "demo", ignore=shutil.ignore_patterns(".lock", ".log-index.json"))
+    return games
+
+
+@pytest.fixture(scope="session")
+def demo_site(tmp_path_factory) -> tuple[Path, Path]:
+    """(games dir, site dir) of the demo with its site built, maps included."""
+    root = tmp_path_factory.mktemp("demo-site")
+    games = copy_demo(root)
+    report = build_site(games, root / "site")
+    assert not report.errors, report.errors
+    return games, root / "site"
