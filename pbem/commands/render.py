@@ -61,7 +61,14 @@ def render(game: str, games_dir: str, rnd: int | None, nation: str | None, out: 
         title += f" - {rs.display(entry.get('nation'))}"
     png = render_map(rs, state, title=title, events=events, vp_table={n: state.vp.get(n, 0) for n in rs.order_of_play},
                      width_px=width)
-    Path(out).write_bytes(png)
+    target = Path(out)
+    if not target.parent.is_dir():
+        raise GameError(f"--out {out}: the folder {target.parent} does not exist", hint="create it first, or "
+                        "give a path in an existing folder")
+    try:
+        target.write_bytes(png)
+    except OSError as e:
+        raise GameError(f"--out {out}: cannot write the map: {e.strerror or e}") from e
     click.echo(f"wrote {out} ({len(png) // 1024} KiB)")
 
 

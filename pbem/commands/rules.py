@@ -233,19 +233,30 @@ def summary_text(rs: Ruleset) -> list[str]:
     aw = sc["awards"]
     body = wrap(f"Holding: end of turns {turns(sc['hold_rounds'])} (14.2).", 2)
     body += wrap(f"Roman Limes: end of turn {sc['limes_round']} (14.4).", 2)
-    no_king = [r for r in sc["king_rounds"] if r not in sc["bretwalda_rounds"]]
-    body += wrap(f"Bretwalda: {aw['bretwalda']} points; vote at the start of turns {turns(sc['bretwalda_rounds'])}"
-                 + (f", and {turns(no_king)} when there is no King" if no_king else "") + " (12.1, 12.2).", 2)
-    body += wrap(f"King: {aw['king']} points and an army; start of turns {turns(sc['king_rounds'])} (12.3).", 2)
+    prov = set(sc.get("provisional") or ())
+
+    def pts(key: str) -> str:
+        return f"{aw[key]} points" + (" (PROVISIONAL)" if f"awards.{key}" in prov else "")
+
+    if sc.get("crowns_at_end"):   # FFG 56: judged at the end of the round, no Bretwalda in a King round
+        body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the end of turns "
+                     f"{turns(r - 1 for r in sc['bretwalda_rounds'])}.", 2)
+        body += wrap(f"King: {pts('king')} and an army; end of turns {turns(r - 1 for r in sc['king_rounds'])}.", 2)
+    else:
+        no_king = [r for r in sc["king_rounds"] if r not in sc["bretwalda_rounds"]]
+        body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the start of turns {turns(sc['bretwalda_rounds'])}"
+                     + (f", and {turns(no_king)} when there is no King" if no_king else "") + " (12.1, 12.2).", 2)
+        body += wrap(f"King: {pts('king')} and an army; start of turns {turns(sc['king_rounds'])} (12.3).", 2)
     if "canute_king" in aw:
-        body += wrap(f"Canute: {aw['canute_king']} points at the end of the Danish turn "
+        body += wrap(f"Canute: {pts('canute_king')} at the end of the Danish turn "
                      f"{rs.c('danes_withdrawal')['round']} (12.4).", 2)
     k16 = ", ".join(f"{rs.display(n)} {v}" for n, v in sc["king_turn16"].items())
-    body += wrap(f"King in turn {rs.c('max_rounds')}: {k16} (12.5).", 2)
+    body += wrap(f"King in turn {rs.c('max_rounds')}: {k16}" + (" (PROVISIONAL)" if "king_turn16" in prov else "")
+                 + " (12.5).", 2)
     _section(lines, "Scoring:", body)
 
     sub = rs.submission
-    body = wrap("To Rome, when holding fewer than: " + ", ".join(
+    body = wrap(f"To Rome, when holding {'at most' if sub.get('at_most') else 'fewer than'}: " + ", ".join(
         f"{rs.display(n)} {v}" for n, v in sub["to_romans"].items()) + " areas (11.1).", 2)
     for nid, v in (sub.get("to_angles") or {}).items():
         where = " plus ".join([*(r.capitalize() for r in v.get("count_in", [])), *(rs.display(a) for a in v.get("plus", []))])
@@ -266,6 +277,12 @@ def summary_text(rs: Ruleset) -> list[str]:
         body += wrap(f"{d['n']} [{d.get('status', 'open')}] {d['topic']}: {d['resolution']}", 2, 4)
     _section(lines, "Doubts (settled = the rules text decides; partly; open):", body)
     _section(lines, "Sources named in the doubts:", sources_lines())
+    body = []
+    for d in _raw(rs)["ruleset"].get("differences") or ():
+        body += wrap(f"{d['n']} [{d['status']}] {d['topic']}: {d['how']}", 2, 4)
+    if body:
+        _section(lines, "Differences from the classic rules (done = played by the engine; data = in the "
+                        "tables; doubt = a reading above; not yet = shown here only):", body)
     return lines
 
 

@@ -54,7 +54,7 @@ from pbem.rules.ruleset import (
 )
 
 FILES = ("ruleset", "map", "nations", "timeline", "victory_points")
-KNOWN_RULESETS = ("classic",)
+KNOWN_RULESETS = ("classic", "ffg2")
 REGIONS = ("wales", "scotland", "england")
 TERRAINS = ("clear", "hiland")
 ARRIVAL_KINDS = ("raider", "invader", "reinforcement")
@@ -556,6 +556,8 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
             lists[key] = tuple(rc.ids(rs[key], key, universe, kind))
     doubts = _doubts(rc, rs, t)
     settled = _settled(rc, rs, notes)
+    features = dict(rc.mapping(rs, "features", "", required=False))
+    extras = _extras(ctxs["timeline"], t, nations, max_rounds)
     _unique_names(rc, areas, seas, nations, leaders)
     for k in extra_aliases:
         if k not in areas and k not in seas and k not in nations and k not in leaders:
@@ -582,7 +584,39 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
         lists=MappingProxyType(lists),
         data_doubts=MappingProxyType(dict(notes)),
         settled=MappingProxyType(settled),
+        features=MappingProxyType(features),
+        extras=MappingProxyType(extras),
     )
+
+
+def _extras(tc: _Ctx, t: dict, nations, max_rounds: int) -> dict[str, Any]:
+    """Ruleset-specific tables: timeline.yaml `roman_reinforcements.table` (FFG 31) as
+    {round: ((low, high, armies), ...)}, and the leaders that enter with armies (nations.yaml
+    `arrives_with: {armies: N}` without a sea: Boudicca, FFG 34) as {leader: armies}."""
+    out: dict[str, Any] = {}
+    rr = t["timeline"].get("roman_reinforcements")
+    if isinstance(rr, Mapping) and "table" in rr:
+        rounds: dict[int, list] = {}
+        for key, row in tc.mapping(rr, "table", "roman_reinforcements").items():
+            where = f"roman_reinforcements.table.{key}"
+            lo, _, hi = str(key).rstrip("+").partition("-")
+            try:
+                low, high = int(lo), (10 ** 6 if str(key).endswith("+") else int(hi or lo))
+            except ValueError:
+                raise tc.fail(where, "must be N or N-M (Roman armies)") from None
+            if not isinstance(row, list):
+                raise tc.fail(where, "must list the reinforcements per round")
+            for i, n in enumerate(row):
+                rounds.setdefault(2 + i, []).append((low, high, tc.integer(n, f"{where}.{i}", minimum=0)))
+        out["roman_reinforcements"] = {r: tuple(v) for r, v in rounds.items()}
+    armies = {}
+    for n in (t["nations"].get("nations") or {}).values():
+        for ld in (n.get("leaders") or []) if isinstance(n, Mapping) else []:
+            w = ld.get("arrives_with") if isinstance(ld, Mapping) else None
+            if isinstance(w, Mapping) and w.get("armies") and "sea" not in w:
+                armies[ld["id"]] = int(w["armies"])
+    out["leader_armies"] = armies
+    return out
 
 
 # --- ruleset.yaml pieces -------------------------------------------------------------------------
@@ -943,7 +977,7 @@ def _map_blocks(ctx: _Ctx, m: dict, areas: dict[str, LandArea], seas: dict[str, 
 
 # --- nations.yaml --------------------------------------------------------------------------------
 
-def _forces(ctx: _Ctx, nat: Mapping, kind: str, where: str) -> int:
+def _forces(ctx: _Ctx, nat: Mapping, kind: str, where: str, keys: tuple[str, ...] = ()) -> int:
     forces = nat.get("forces") or {}
     if not isinstance(forces, Mapping):
         raise ctx.fail(f"{where}.forces", "must be a mapping of piece kind -> count")
@@ -952,7 +986,7 @@ def _forces(ctx: _Ctx, nat: Mapping, kind: str, where: str) -> int:
         return ctx.integer(f, f"{where}.forces.{kind}", minimum=0)
     if not isinstance(f, Mapping):
         raise ctx.fail(f"{where}.forces.{kind}", "must be a number or a mapping of source -> number")
-    for key in ("ah", "ffg_a", "ffg_timeline_a", "b_cap"):
+    for key in (*keys, "ah", "ffg_a", "ffg_timeline_a", "b_cap"):
         if key in f:
             return ctx.integer(f[key], f"{where}.forces.{kind}.{key}", minimum=0)
     return 0
@@ -980,6 +1014,12 @@ def _build_nations(ctx, rc, raw, rs: dict, order, areas, seas, leaders_out, extr
     codes = rc.mapping(rs, "codes", "")
     start_override = rc.mapping(rs, "start", "", required=False)
     limits_all = rc.mapping(rs, "force_limits", "", required=False)
+    colour_key = rc.text(rs, "colour_key", "") if "colour_key" in rs else "ah"   # nations.yaml colour_4p.<key>
+    fkeys = tuple(rc.seq(rs, "forces_keys", "")) if "forces_keys" in rs else ()
+    forbidden = rc.mapping(rs, "forbidden_seas", "", required=False)
+    for nid, ss in forbidden.items():
+        rc.one(nid, "forbidden_seas", raw, "nation")
+        rc.ids(ss, f"forbidden_seas.{nid}", seas, "sea")
     for key, table in (("landing", landing), ("codes", codes), ("start", start_override),
                        ("force_limits", limits_all)):
         for nid in table:
@@ -1045,23 +1085,24 @@ def _build_nations(ctx, rc, raw, rs: dict, order, areas, seas, leaders_out, extr
         if not isinstance(limits, Mapping):
             raise rc.fail(f"force_limits.{nid}", "must be a mapping (armies, cavalry)")
         max_armies = (rc.integer(limits["armies"], f"force_limits.{nid}.armies", minimum=1) if "armies" in limits
-                      else _forces(ctx, n, "armies", path))
+                      else _forces(ctx, n, "armies", path, fkeys))
         if max_armies <= 0:
             raise ctx.fail(f"{path}.forces.armies", "must be positive")
         max_cavalry = (rc.integer(limits["cavalry"], f"force_limits.{nid}.cavalry", minimum=0) if "cavalry" in limits
-                       else _forces(ctx, n, "cavalry", path))
+                       else _forces(ctx, n, "cavalry", path, fkeys))
         start_total = sum(start.values())
         if start_total > max_armies:
             raise ctx.fail(f"{path}.start", f"{start_total} starting armies but only {max_armies} pieces")
-        colour = ctx.text(ctx.mapping(n, "colour_4p", path), "ah", f"{path}.colour_4p")
+        colour = ctx.text(ctx.mapping(n, "colour_4p", path), colour_key, f"{path}.colour_4p")
         nations[nid] = Nation(
             id=nid, name=ctx.text(n, "name", path), aliases=_aliases(ctx, n, path, extra_aliases.get(nid, ())),
             code=codes[nid], colour=str(colour), order=i, max_armies=max_armies, max_cavalry=max_cavalry,
-            max_forts=_forces(ctx, n, "forts", path), max_burhs=_forces(ctx, n, "burhs", path),
+            max_forts=_forces(ctx, n, "forts", path, fkeys), max_burhs=_forces(ctx, n, "burhs", path, fkeys),
             start=MappingProxyType(start), increases_population=nid not in never,
             landing=Landing(
                 areas=frozenset(land_areas) if land_areas else None,
                 from_seas=frozenset(from_seas) if from_seas else None,
+                forbidden_seas=frozenset(forbidden.get(nid) or ()),
             ),
             sea_moves=nid not in no_sea, leaders=tuple(leaders),
             notes=tuple(str(x) for x in ctx.seq(n, "notes", path)),
@@ -1175,6 +1216,22 @@ def _points_table(ctx: _Ctx, points: Any, path: str, areas) -> dict[str, int]:
     return out
 
 
+SUBJECTS_ATTACKING = "subject_nations_that_attacked_romano_british"   # R-B card (FFG 41)
+_EXCEPT_OWN_TURN = re.compile(r"^the \w+ turn of round (\d+)$")   # "the Belgae turn of round 1"
+
+
+def _turn_limits(ctx: _Ctx, kr: Mapping, kpath: str, max_rounds: int) -> dict[str, Any]:
+    """FFG 52 — `own_turn_only: true` (kills in the killer's own turn only) and `except: 'the <nation> turn
+    of round N'` (not in the killer's own turn of round N)."""
+    out: dict[str, Any] = {"own_turn_only": bool(kr.get("own_turn_only", False))}
+    if "except" in kr:
+        m = _EXCEPT_OWN_TURN.match(str(kr["except"]))
+        if not m:
+            raise ctx.fail(f"{kpath}.except", "must read 'the <nation> turn of round N'")
+        out["not_own_turn_rounds"] = _rounds(ctx, [int(m.group(1))], f"{kpath}.except", max_rounds)
+    return out
+
+
 def _build_vp(ctx, t: dict, scoring: dict, nations, areas, leaders, max_rounds: int) -> dict[str, VPCard]:
     raw = ctx.mapping(t, "nations", "")
     for nid in raw:
@@ -1212,31 +1269,35 @@ def _build_vp(ctx, t: dict, scoring: dict, nations, areas, leaders, max_rounds: 
             limes = _points_table(ctx, ctx.get(entry, "points", f"{path}.limes.{i}"), f"{path}.limes.{i}.points", areas)
         kills = []
         k = ctx.mapping(n, "kills", path, required=False)
-        known_kinds = {"armies", "roman_forts", "leaders", "none"}
+        known_kinds = {"armies", "cavalry", "roman_forts", "leaders", "none"}
         for kind in k:
             if kind not in known_kinds:
                 raise ctx.fail(f"{path}.kills.{kind}", f"unknown kind; kinds are {', '.join(sorted(known_kinds))}")
-        for kind in ("armies", "roman_forts", "leaders"):
+        for kind in ("armies", "cavalry", "roman_forts", "leaders"):
             for i, kr in enumerate(ctx.seq(k, kind, f"{path}.kills")):
                 if not isinstance(kr, Mapping):
                     raise ctx.fail(f"{path}.kills.{kind}.{i}", "must be a mapping with points and rounds_b")
-        for i, kr in enumerate(ctx.seq(k, "armies", f"{path}.kills")):
-            kpath = f"{path}.kills.armies.{i}"
-            of = kr.get("of")
-            if of in (None, "any_other_nation"):
-                of_set = None
-            else:
-                of_set = frozenset(ctx.ids(of, f"{kpath}.of", nations, "nation"))
-            if nid == "scots" and of_set is not None and over.get("scots_army_kills_of") == "any_other_nation":
-                of_set = None   # doubt 21: read as any other nation
-            pts = ctx.integer(ctx.get(kr, "points", kpath), f"{kpath}.points", minimum=1)
-            kills.append(KillRule("armies", pts, _rounds(ctx, kr.get("rounds_b"), f"{kpath}.rounds_b", max_rounds), of=of_set))
+        for kind in ("armies", "cavalry"):
+            for i, kr in enumerate(ctx.seq(k, kind, f"{path}.kills")):
+                kpath = f"{path}.kills.{kind}.{i}"
+                of = kr.get("of")
+                if of in (None, "any_other_nation", "any_enemy_nation", SUBJECTS_ATTACKING):
+                    of_set = None
+                else:
+                    of_set = frozenset(ctx.ids(of, f"{kpath}.of", nations, "nation"))
+                if nid == "scots" and of_set is not None and over.get("scots_army_kills_of") == "any_other_nation":
+                    of_set = None   # doubt 21: read as any other nation
+                pts = ctx.integer(ctx.get(kr, "points", kpath), f"{kpath}.points", minimum=1)
+                kills.append(KillRule(kind, pts, _rounds(ctx, kr.get("rounds_b"), f"{kpath}.rounds_b", max_rounds),
+                                      of=of_set, of_attacking_subjects=of == SUBJECTS_ATTACKING,
+                                      **_turn_limits(ctx, kr, kpath, max_rounds)))
         for i, kr in enumerate(ctx.seq(k, "roman_forts", f"{path}.kills")):
             kpath = f"{path}.kills.roman_forts.{i}"
             pts = ctx.integer(ctx.get(kr, "points", kpath), f"{kpath}.points", minimum=1)
             if nid == "angles" and "angles_roman_fort_kill" in over:
                 pts = int(over["angles_roman_fort_kill"])   # 8.4 example
-            kills.append(KillRule("roman_forts", pts, _rounds(ctx, kr.get("rounds_b"), f"{kpath}.rounds_b", max_rounds)))
+            kills.append(KillRule("roman_forts", pts, _rounds(ctx, kr.get("rounds_b"), f"{kpath}.rounds_b", max_rounds),
+                                  **_turn_limits(ctx, kr, kpath, max_rounds)))
         for i, kr in enumerate(ctx.seq(k, "leaders", f"{path}.kills")):
             kpath = f"{path}.kills.leaders.{i}"
             who = ctx.get(kr, "leader", kpath)

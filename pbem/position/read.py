@@ -6,6 +6,7 @@ the file and key, a position file the line). The caller passes a `Source` that r
 
 from __future__ import annotations
 
+import math
 from typing import Any, NoReturn, Protocol
 
 from pbem.rules.state import GameState, Stack
@@ -52,9 +53,11 @@ def read_setup(src: Source, setup: Any, state: GameState) -> dict[tuple[str, str
             nation = src.name(nat_name, key, ("nation",))
             if (area, nation) in keys:
                 src.fail(key, f"the {nat_name} are listed twice in {area_name}")
+            if isinstance(pieces, dict) and isinstance(pieces.get("leaders"), str):
+                pieces = {**pieces, "leaders": [pieces["leaders"]]}   # one leader without brackets
             try:
                 stack = Stack.from_dict(pieces)
-            except (ValueError, TypeError) as e:
+            except (ValueError, TypeError, OverflowError) as e:
                 src.fail(key, str(e))
             stack.leaders = [src.name(x, f"{key}.leaders", ("leader",)) for x in stack.leaders]
             state.areas.setdefault(area, {})[nation] = stack
@@ -62,12 +65,19 @@ def read_setup(src: Source, setup: Any, state: GameState) -> dict[tuple[str, str
     return keys
 
 
-def _nations(src: Source, value: Any, key: str) -> list[str]:
+def _names(src: Source, value: Any, key: str, kinds: tuple[str, ...] = ("area", "sea")) -> list[str]:
+    """A list of names (one name alone is a list of one)."""
     if value is None:
         return []
+    if isinstance(value, dict):
+        src.fail(key, "must be a list of names")
     if not isinstance(value, list):
         value = [value]
-    return [src.name(x, key, ("nation",)) for x in value]
+    return [src.name(x, key, kinds) for x in value]
+
+
+def _nations(src: Source, value: Any, key: str) -> list[str]:
+    return _names(src, value, key, ("nation",))
 
 
 def _mapping(src: Source, value: Any, key: str) -> dict:
@@ -79,7 +89,7 @@ def _mapping(src: Source, value: Any, key: str) -> dict:
 
 
 def _number(src: Source, value: Any, key: str, kind: type) -> Any:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         src.fail(key, f"must be a number, not {value!r}")
     if kind is int and value != int(value):
         src.fail(key, f"must be a whole number, not {value!r}")
@@ -99,18 +109,18 @@ def read_state(src: Source, st: Any, state: GameState, *, allowed: tuple[str, ..
             _number(src, v, f"state.population.{nat}", float)
     for nat, v in _mapping(src, st.get("vp"), "state.vp").items():
         state.vp[src.name(nat, f"state.vp.{nat}", ("nation",))] = _number(src, v, f"state.vp.{nat}", int)
-    state.forts_built = {src.name(a, "state.forts_built") for a in st.get("forts_built") or []}
+    state.forts_built = set(_names(src, st.get("forts_built"), "state.forts_built"))
     for nat, sea in _mapping(src, st.get("raided_from"), "state.raided_from").items():
         state.raided_from[src.name(nat, f"state.raided_from.{nat}", ("nation",))] = \
             src.name(sea, f"state.raided_from.{nat}")
     for nat, areas in _mapping(src, st.get("captured"), "state.captured").items():
         state.captured[src.name(nat, f"state.captured.{nat}", ("nation",))] = \
-            {src.name(a, f"state.captured.{nat}") for a in areas or []}
+            set(_names(src, areas, f"state.captured.{nat}"))
     for block in ("subjects", "submitted"):   # CASES.md says `submitted`, older cases `subjects`
         for nat, over in _mapping(src, st.get(block), f"state.{block}").items():
             state.subjects[src.name(nat, f"state.{block}.{nat}", ("nation",))] = \
                 src.name(over, f"state.{block}.{nat}", ("nation",))
-    state.dead_leaders = {src.name(x, "state.dead_leaders", ("leader",)) for x in st.get("dead_leaders") or []}
+    state.dead_leaders = set(_names(src, st.get("dead_leaders"), "state.dead_leaders", ("leader",)))
     for ld, nat in _mapping(src, st.get("leader_killed_by"), "state.leader_killed_by").items():
         state.leader_killed_by[src.name(ld, f"state.leader_killed_by.{ld}", ("leader",))] = \
             src.name(nat, f"state.leader_killed_by.{ld}", ("nation",))

@@ -33,7 +33,8 @@ def votes_owed(rs: Ruleset, state: GameState) -> bool:
     """Rule 12.1 — the next step is the start of a round with a Bretwalda vote (or a King check)."""
     sc = rs.scoring
     return (not state.finished and state.next_nation is None
-            and (state.round in sc["bretwalda_rounds"] or state.round in sc["king_rounds"]))
+            and (state.round in sc["bretwalda_rounds"]
+                 or (state.round in sc["king_rounds"] and not sc.get("no_bretwalda_in_king_rounds"))))
 
 
 def ballots_from(orders: dict[str, NationOrders]) -> dict[str, str]:

@@ -56,6 +56,11 @@ def elect(rs: Ruleset, state: GameState, ballots: Mapping[str, str]) -> tuple[st
     return (winner if top * 2 > cast else None), dict(tally)
 
 
+def crown_time(rs: Ruleset, rnd: int) -> str:
+    """FFG 56: crowns judged at the end of a round are played at the start of the next (nothing lies between)."""
+    return f"end of turn {rnd - 1}" if rs.scoring.get("crowns_at_end") else f"turn {rnd}"
+
+
 def round_start(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list) -> str | None:
     """Rules 12.1, 12.3 — the beginning of turns 9-15: a King (12-15), else a Bretwalda vote.
 
@@ -70,16 +75,16 @@ def round_start(rs: Ruleset, state: GameState, ballots: Mapping[str, str], event
         if king:
             state.kings.append(king)
             if may_score(state, king):
-                state.score(king, sc["awards"]["king"], f"King of England (turn {rnd})", "king", None)
+                state.score(king, sc["awards"]["king"], f"King of England ({crown_time(rs, rnd)})", "king", None)
             events.append({"type": "king", "round": rnd, "nation": king})
             return king
-    if rnd in sc["bretwalda_rounds"] or rnd in sc["king_rounds"]:
+    if rnd in sc["bretwalda_rounds"] or (rnd in sc["king_rounds"] and not sc.get("no_bretwalda_in_king_rounds")):
         winner, tally = elect(rs, state, ballots)
         events.append({"type": "bretwalda_vote", "round": rnd, "tally": tally, "winner": winner})
         if winner:
             state.bretwalda = winner
             if may_score(state, winner):
-                state.score(winner, sc["awards"]["bretwalda"], f"Bretwalda (turn {rnd})", "bretwalda", None)
+                state.score(winner, sc["awards"]["bretwalda"], f"Bretwalda ({crown_time(rs, rnd)})", "bretwalda", None)
     return None
 
 

@@ -77,6 +77,8 @@ def check_path(rs: Ruleset, state: GameState, nation: str, order: Move, escorted
         if b not in rs.neighbours(a):
             hint = ", ".join(sorted(rs.display(x) for x in rs.neighbours(a) | (rs.areas[a].straits if rs.is_land(a) else frozenset())))
             return [_problem("not-adjacent", order, f"{rs.display(a)} does not border {rs.display(b)}", f"{rs.display(a)} borders: {hint}")]
+        if rs.is_sea(b) and b in nat.landing.forbidden_seas:
+            return [_problem("sea-move", order, f"the {nat.name} may not enter the {rs.display(b)} (their card)")]
         if rs.is_sea(a) and rs.is_sea(b):
             if not (starts_at_sea and i == 0):
                 return [_problem("sea-move", order, "armies may pass through only one sea (rules 5.4, 7.11)")]

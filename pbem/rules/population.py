@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from pbem.errors import OrderProblem
+from pbem.rules import ffg2
 from pbem.rules.context import TurnContext
 from pbem.rules.orders import Place, PlaceLeader
 from pbem.rules.stacking import can_add
@@ -139,6 +140,8 @@ def _may_place(ctx: TurnContext, nation: str, area: str, placed: list[str], elig
         return False
     if area not in placed:
         return True
+    if ctx.rs.feature("one_new_army_per_area"):
+        return False   # FFG 10, doubt 4: never a second new infantry in one area
     # a second one here only if no unused area can take one (10.2)
     return not any(a not in placed and can_add(ctx.rs, ctx.state, nation, a) for a in eligible)
 
@@ -221,6 +224,7 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
             area = max(places, key=lambda a: (state.areas[a][nation].units, rs.is_land(a), a))
         state.stack(area, nation).leaders.append(leader)
         ctx.emit("leader_entered", nation=nation, leader=leader, area=area, line=o.line if o else 0)
+        ffg2.leader_brings_armies(ctx, leader, area)
     return problems
 
 

@@ -79,6 +79,7 @@ class Landing:
 
     areas: frozenset[str] | None     # None: anywhere
     from_seas: frozenset[str] | None  # None: from any sea
+    forbidden_seas: frozenset[str] = frozenset()   # seas its armies may never enter (FFG cards)
 
     def allows(self, area: str, sea: str | None = None) -> bool:
         """May this nation land in `area` (coming from `sea`, if given)? Adjacency is not checked here."""
@@ -140,14 +141,21 @@ class RoundInfo:
 class KillRule:
     """A kill line of a victory-point card: `points` for each unit of `kind` destroyed in `rounds`."""
 
-    kind: str                        # armies | roman_forts | leaders
+    kind: str                        # armies | cavalry | roman_forts | leaders
     points: int
     rounds: frozenset[int]           # empty: any round
     of: frozenset[str] | None = None  # nations whose armies count (None: any other nation)
     leaders: frozenset[str] = frozenset()
+    own_turn_only: bool = False      # FFG 52: only kills made in the killer's own nation turn
+    not_own_turn_rounds: frozenset[int] = frozenset()   # FFG 52: not in the killer's own turn of these rounds
+    of_attacking_subjects: bool = False   # R-B card: armies of former Roman subjects that attacked them
 
-    def applies(self, rnd: int) -> bool:
-        return not self.rounds or rnd in self.rounds
+    def applies(self, rnd: int, own_turn: bool = True) -> bool:
+        if self.rounds and rnd not in self.rounds:
+            return False
+        if self.own_turn_only and not own_turn:
+            return False
+        return not (own_turn and rnd in self.not_own_turn_rounds)
 
 
 @dataclass(frozen=True)
@@ -188,6 +196,13 @@ class Ruleset:
     """inline `# doubt:` comments of the data files, by data path (`map.land_areas.clwyd.terrain`)"""
     settled: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """inline doubts that the rules text settles: data path -> the rule that settles it"""
+    features: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """ruleset.yaml `features`: rules of one ruleset that the shared engine plays only when asked (ffg2)"""
+    extras: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """ruleset-specific tables: `roman_reinforcements` (armies range -> per round), `leader_armies`"""
+
+    def feature(self, key: str) -> Any:
+        return self.features.get(key)
 
     # --- provenance ---------------------------------------------------------------------------
     def header(self) -> str:

@@ -9,6 +9,7 @@ Galloway) ... cannot submit to the Angles").
 from __future__ import annotations
 
 from pbem.rules.context import TurnContext
+from pbem.rules.ffg2 import capped_holdings
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
 
@@ -56,19 +57,24 @@ UNIT_WORDS = {"armies": "an army", "roman_armies": "an army", "cavalry": "a cava
               "burhs": "a burh"}
 
 
-def kill_points(rs: Ruleset, killer: str, kill, rnd: int) -> int:
+def kill_points(rs: Ruleset, killer: str, kill, rnd: int, own_turn: bool = True) -> int:
+    """The best kill line of the killer's card for this kill. FFG 52: `own_turn` says whether the kill
+    was made in the killer's own nation turn (lines marked own-turn-only need it); a `cavalry` line
+    counts cavalry only. The R-B line for armies of former Roman subjects that attacked them is not
+    played (who attacked whom is not recorded): it never scores."""
     card = rs.vp.get(killer)
     if not card:
         return 0
     best = 0
     for rule in card.kills:
-        if not rule.applies(rnd):
+        if not rule.applies(rnd, own_turn) or rule.of_attacking_subjects:
             continue
         if rule.kind == "leaders" and kill.kind == "leaders" and kill.leader in rule.leaders:
             best = max(best, rule.points)
         elif rule.kind == "roman_forts" and kill.kind == "roman_forts":
             best = max(best, rule.points)
-        elif rule.kind == "armies" and kill.kind in ("armies", "cavalry", "roman_armies"):
+        elif (rule.kind == "armies" and kill.kind in ("armies", "cavalry", "roman_armies")
+              or rule.kind == "cavalry" and kill.kind == "cavalry"):
             if (rule.of is None and kill.victim != killer) or (rule.of is not None and kill.victim in rule.of):
                 best = max(best, rule.points)
     return best
@@ -81,10 +87,11 @@ def score_kills(ctx: TurnContext, raiders_all_back: bool) -> None:
     for k in ctx.kills:
         if not may_score(state, k.killer):
             continue
-        if k.by_raiders and k.killer == ctx.nation and not raiders_all_back:
+        at_once = rs.scoring.get("kill_points_at_once")   # FFG 55, doubt 16: never cancelled
+        if k.by_raiders and k.killer == ctx.nation and not raiders_all_back and not at_once:
             ctx.emit("raid_points_lost", nation=k.killer, area=k.area, kind=k.kind)
             continue
-        pts = kill_points(rs, k.killer, k, state.round)
+        pts = kill_points(rs, k.killer, k, state.round, own_turn=k.killer == ctx.nation)
         if pts:
             what = rs.display(k.leader) if k.leader else f"{UNIT_WORDS.get(k.kind, k.kind)} of the {rs.display(k.victim)}"
             state.score(k.killer, pts, f"destroyed {what} in {rs.display(k.area)}", "kill", ctx.nation)
@@ -117,12 +124,18 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
         if not card or occ not in card.hold or not may_score(state, nation):
             continue
         table = card.hold[occ]
+        held = {}
         for area in sorted(table):
             holder = sole_occupant(state, area)
             if holder == nation or (holder and submitted_area(rs, state, holder, area) == nation):
-                state.score(nation, table[area], f"held {rs.display(area)} (scoring turn {state.round})", "hold", None)
-                events.append({"type": "scored", "round": state.round, "nation": nation, "points": table[area],
-                               "kind": "hold", "area": area})
+                held[area] = table[area]
+        held, dropped = capped_holdings(rs, nation, held)   # FFG 54 score limits
+        if dropped:
+            events.append({"type": "score_limited", "round": state.round, "nation": nation, "points": dropped})
+        for area, pts in held.items():
+            state.score(nation, pts, f"held {rs.display(area)} (scoring turn {state.round})", "hold", None)
+            events.append({"type": "scored", "round": state.round, "nation": nation, "points": pts,
+                           "kind": "hold", "area": area})
 
 
 def score_limes(rs: Ruleset, state: GameState, events: list) -> None:

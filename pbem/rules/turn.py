@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import OrderProblem
-from pbem.rules import accounting, battle, endturn, kingship, movement, population, scoring
+from pbem.rules import accounting, battle, endturn, ffg2, kingship, movement, population, scoring
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
 from pbem.rules.orders import Disband, Move, NationOrders, Stay, Submit, order_to_dict, standing_key
@@ -125,6 +125,7 @@ def end_of_nation_turn(ctx: TurnContext) -> None:
     ctx.state.raided_from.pop(ctx.nation, None)
     scoring.score_captures(ctx)
     scoring.score_kills(ctx, all_back)
+    ffg2.legion_withdrawal(ctx)
     if ctx.nation == "danes" and ctx.state.round == ctx.rs.c("danes_withdrawal")["round"]:
         # 12.4 is judged on the position the Danish turn made, before the armies of 10.6 go home;
         # overpopulation (6.0) is then counted on what stays (our reading: the rules give no order)
@@ -170,6 +171,8 @@ def _roman_reinforcements(ctx: TurnContext) -> None:
     rs, state = ctx.rs, ctx.state
     if ctx.nation != "romans" or state.round not in rs.c("roman_reinforce_rounds"):
         return
+    if ffg2.roman_reinforcements(ctx):   # FFG 31: by table instead
+        return
     have, _ = population.pieces_in_play(ctx, "romans")
     n = max(0, rs.c("roman_reinforce_to") - have)
     if n:
@@ -208,7 +211,10 @@ def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
     areas = [a for a in state.areas_of(nation) if rs.is_land(a)]
     if to == "romans":
         limit = rs.submission["to_romans"].get(nation)
-        return limit is not None and len(areas) < limit and state.units_of("romans") > 0
+        if limit is None:
+            return False
+        fewer = len(areas) <= limit if rs.submission.get("at_most") else len(areas) < limit   # FFG 35: "or fewer"
+        return fewer and state.units_of("romans") > 0
     if to == "angles" and nation == "brigantes":
         rule = rs.submission["to_angles"]["brigantes"]
         counted = [a for a in areas if rs.region(a) in rule["count_in"] or a in rule["plus"]]
@@ -219,23 +225,12 @@ def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
 def _danish_withdrawal(ctx: TurnContext) -> None:
     """Rule 10.6 — end of the Danish turn 14: four armies (less the invasion shortfall) and Canute leave."""
     rs, state = ctx.rs, ctx.state
-    n = max(0, rs.c("danes_withdrawal")["armies"] - state.danes_withdraw_shortfall)
-    removed = {}
-    prefs = [a for o in ctx.own().of(Disband) for a in o.areas]   # the owner's choice, as for 6.0
+    exact = rs.feature("danes_withdrawal_exact")   # FFG 44, doubt 12: 4 armies, no shortfall, Cnut stays
+    n = max(0, rs.c("danes_withdrawal")["armies"] - (0 if exact else state.danes_withdraw_shortfall))
+    removed = ffg2.remove_armies(ctx, "danes", n)   # DISBAND orders say where, as for 6.0
     lines = [o.line for o in ctx.own().of(Disband)]
-    while n > 0:
-        areas = [a for a in state.areas_of("danes") if state.areas[a]["danes"].armies]
-        if not areas:
-            break
-        chosen = [a for a in prefs if a in areas and (rs.is_sea(a) or state.areas[a]["danes"].units > 1)]
-        area = chosen[0] if chosen else max(areas, key=lambda a: (state.areas[a]["danes"].armies, a))
-        st = state.areas[area]["danes"]
-        st.armies -= 1
-        st.raiders = min(st.raiders, st.armies)
-        removed[area] = removed.get(area, 0) + 1
-        n -= 1
     for leader, area in state.leaders_on_board("danes").items():
-        if leader == "cnut":
+        if leader == "cnut" and not exact:
             state.areas[area]["danes"].leaders.remove(leader)
     state.prune()
     ctx.emit("danes_withdrew", removed=removed, lines=lines)
@@ -281,8 +276,10 @@ def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = 
         ctx = TurnContext(rs, state, king, {}, None)  # type: ignore[arg-type]
         population.place_new_armies(ctx, king, 1 if population.free_armies(ctx, king) else 0, [])
         events += ctx.events
+    ffg2.rb_cavalry_become_infantry(rs, state, events)
     if rnd == 16:
         _turn16_reinforcements(rs, state, events)
+        ffg2.turn16_saxons(rs, state, events)
     state.next_nation = next_nation_after(rs, state, None)
     return state, events
 

@@ -113,14 +113,18 @@ def build_game(game: Game, dest: Path, report: SiteReport, *, entries: list | No
     old = old if old and old.get("game") == game.id else None
     records: dict[int, dict] = {int(r["entry"]): r for r in (old or {}).get("turns", [])}
     entries = game.entries() if entries is None else entries
-    walk = _resume(game, entries, old, records, render_maps)
-    made = 0
+    def complete(rec: Mapping[str, Any]) -> bool:
+        return not render_maps or bool(rec["map"] and (dest / rec["map"]).is_file())
+
+    # turns shown without their map (an earlier --no-map, a deleted file) need their positions again
+    walk = _resume(game, entries, old, fresh=not all(complete(r) for r in records.values()))
+    made = removed = 0
     for w in walk:
         if not w.mailed:
             continue
         e = w.entry
         have = records.get(e.id)
-        if have and have["state_hash"] == e.get("state_hash") and (have["map"] or not render_maps):
+        if have and have["state_hash"] == e.get("state_hash") and complete(have):
             continue
         records[e.id] = _record(game, rs, w, dest, report, render_maps)
         made += 1
@@ -128,12 +132,12 @@ def build_game(game: Game, dest: Path, report: SiteReport, *, entries: list | No
     for eid in [k for k in records if k not in live]:     # rolled back since: no longer part of the game
         (dest / MAPS / f"{eid:06d}.png").unlink(missing_ok=True)
         del records[eid]
-        made += 1
+        removed += 1
     turns = [records[k] for k in sorted(records)]
-    report.kept += max(0, len(turns) - made)
+    report.kept += len(turns) - made
     players = _public_players(game)
     summary = _summary(game, rs, turns, players)
-    if turns and (made or not (dest / CHART).is_file()):
+    if turns and (made or removed or not (dest / CHART).is_file()):
         from pbem.site.chart import vp_chart
 
         atomic_write(dest / CHART, vp_chart(turns, players, rs))
@@ -167,11 +171,10 @@ def _manifest(folder: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and data.get("format") == SITE_FORMAT else None
 
 
-def _resume(game: Game, entries: list, old: Mapping[str, Any] | None, records: dict[int, dict],
-            render_maps: bool) -> LogWalk:
-    """Walk on from the cached position when it is still the log's (the log only grows), else from
-    the start. Turns shown without a map (an earlier --no-map) need their positions again."""
-    r = (old or {}).get("resume") or {}
+def _resume(game: Game, entries: list, old: Mapping[str, Any] | None, *, fresh: bool) -> LogWalk:
+    """Walk on from the cached position when it is still the log's (the log only grows), else (or
+    when `fresh`) from the start."""
+    r = {} if fresh else (old or {}).get("resume") or {}
     by_id = {e.id: e for e in entries}
     try:
         after, state = int(r["entry"]), GameState.from_dict(r["state"])
@@ -179,8 +182,6 @@ def _resume(game: Game, entries: list, old: Mapping[str, Any] | None, records: d
         return LogWalk(game, entries)
     ok = after in by_id and state_hash(state) == r.get("state_hash")
     if ok and by_id[after].kind == "turn" and by_id[after].get("state_hash") not in (None, r.get("state_hash")):
-        ok = False
-    if ok and render_maps and any(not rec["map"] for rec in records.values()):
         ok = False
     return LogWalk(game, entries, after=after, state=state) if ok else LogWalk(game, entries)
 

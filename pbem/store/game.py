@@ -143,6 +143,10 @@ def _need(settings: Mapping, key: str, label: str, types: type | tuple[type, ...
     return value
 
 
+OPTION_VALUES = {"nmr": ("hold", "bot"), "decisions": ("default", "wait")}
+"""game.yaml `options` with a fixed set of values (see docs/MODERATORS.md)."""
+
+
 def validate_settings(settings: Any, label: str) -> None:
     """Check a loaded game.yaml; raise SaveError naming the file and the key."""
     if not isinstance(settings, Mapping):
@@ -167,6 +171,7 @@ def validate_settings(settings: Any, label: str) -> None:
         raise SaveError(label, key, e.message) from e
     players = _need(settings, "players", label, list, "a list of players")
     names = set()
+    owner: dict[str, str] = {}
     for i, p in enumerate(players):
         where = f"players[{i}]"
         if not isinstance(p, Mapping):
@@ -183,6 +188,10 @@ def validate_settings(settings: Any, label: str) -> None:
         for n in nations:
             if n not in rs.nations:
                 raise SaveError(label, f"{where}.nations", f"unknown nation {n!r}")
+            if n in owner:   # rule 13.0: every nation is controlled by exactly one player
+                raise SaveError(label, f"{where}.nations", f"{n} is also given to {owner[n]!r}",
+                                hint="each nation belongs to exactly one player")
+            owner[n] = p["name"]
     dice = _need(settings, "dice", label, Mapping, "a mapping with the dice commitment")
     c = dice.get("commitment")
     if not isinstance(c, str) or not HEX64.fullmatch(c):
@@ -198,6 +207,10 @@ def validate_settings(settings: Any, label: str) -> None:
     for key in ("deadlines", "options", "mail", "moderator"):
         if key in settings and settings[key] is not None and not isinstance(settings[key], Mapping):
             raise SaveError(label, key, "must be a mapping")
+    for key, allowed in OPTION_VALUES.items():
+        v = (settings.get("options") or {}).get(key)
+        if v is not None and str(v) not in allowed:
+            raise SaveError(label, f"options.{key}", f"{v!r} is not one of: {', '.join(allowed)}")
     for k, v in (settings.get("deadlines") or {}).items():
         if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
             raise SaveError(label, f"deadlines.{k}", f"must be a number of hours, not {v!r}")
@@ -311,7 +324,11 @@ class Game:
         if not settings_path.is_file():
             raise GameError(f"{path} is not a game directory (no {SETTINGS})")
         label = str(settings_path)
-        return cls(path, _settings_of(settings_path, label))
+        settings = _settings_of(settings_path, label)
+        if str(settings["id"]) != path.name:
+            raise SaveError(label, "id", f"{settings['id']!r} is not the name of the game's folder ({path.name!r})",
+                            hint="players write the id in GAME lines and subject tags: keep id and folder the same")
+        return cls(path, settings)
 
     def __repr__(self) -> str:
         return f"Game({str(self.path)!r})"

@@ -211,7 +211,17 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     try:
         state = GameState.from_dict(sd)
         ruleset = game.ruleset()
-        if start is not None:
+        if start is not None and created.get("position") is not None:
+            # a game moved over mid-game: its start is the typed-in position, read again from its text
+            from pbem.position.file import read_position
+
+            fresh = read_position(str(created["position"]), label="the created entry's position", ruleset=ruleset,
+                                  game=game.id).state.to_dict()
+            if canonical(fresh) != canonical(state.to_dict()):
+                return Divergence("start", entry=1, file=created.file,
+                                  detail="the logged start position is not the typed-in position it was made from",
+                                  diff=dict_diff(state.to_dict(), fresh))
+        elif start is not None:
             fresh = start(ruleset, game.id).to_dict()
             if canonical(fresh) != canonical(state.to_dict()):
                 return Divergence("start", entry=1, file=created.file,
@@ -222,6 +232,8 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
 
     from pbem import __version__
 
+    if created.get("position") is not None:
+        report.notes.append(f"the game started from a typed-in position ({created.get('start')}), round {state.round}")
     made_by = created.get("pbem")
     if made_by and made_by != __version__:
         # the rules core may have changed since: a divergence may be a fix, not a forgery

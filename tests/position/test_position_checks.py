@@ -190,3 +190,30 @@ def test_rule_12_1_bretwalda_before_the_voting_rounds():
     text = edited("round: 9", "round: 8", text)
     pos = read_position(text, label="pos.yaml")
     assert any("a Bretwalda before round 9" in w for w in pos.warnings)
+
+
+def test_fuzzed_files_give_an_error_never_a_traceback():
+    """Never a traceback for bad input: random damage to the file is a PositionError (or still valid)."""
+    import random
+
+    rnd = random.Random(22)
+    lines = BASE.splitlines()
+    junk = ["", "-1", "x", "[", "{a: 1}", "true", "9.5", "[Kent, 3]", "null", ":", "Essex", "{armies: x}", ".inf",
+            "{Picts: {armies: .inf}}", "{Picts: {leaders: Oswiu}}", "{Picts: {fort: [1]}}", "[[1]]", "2026-01-01",
+            "{Picts: {leaders: [3]}}", "{1: 2}", "0x10"]
+    for _ in range(600):
+        cut = list(lines)
+        for _ in range(rnd.randint(1, 3)):
+            i = rnd.randrange(len(cut))
+            line = cut[i]
+            if rnd.random() < 0.3:
+                del cut[i]
+            elif ":" in line:
+                head, _, _ = line.partition(":") if rnd.random() < 0.5 else line.rpartition(":")
+                cut[i] = f"{head}: {rnd.choice(junk)}"
+            else:
+                cut[i] = line + rnd.choice(junk)
+        try:
+            read_position("\n".join(cut) + "\n", label="fuzz.yaml")
+        except PositionError:
+            pass

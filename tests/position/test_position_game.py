@@ -186,3 +186,25 @@ def test_round_trip_keeps_every_record():
     state.danes_withdraw_shortfall = 2
     back = read_position(position_text(rs, state), label="again", game=state.game).state
     assert back.to_dict() == state.to_dict()
+
+
+def test_replay_check_start_reads_the_typed_position_again(tmp_path):
+    """`pbem replay --check-start` of a moved game compares its start with the position text it was made
+    from (not the rule-book start); a start edited afterwards (hash made to match) is caught."""
+    from pbem.rules.turn import new_game_state
+    from pbem.store.hashing import state_hash
+    from pbem.store.yamlio import dump_yaml, load_plain
+
+    game, _ = new_from_position(tmp_path, "checked", ROUND9, secret=SECRET)
+    bots_play(game, 3)
+    report = replay(game.path, start=new_game_state)
+    assert report.ok, report.summary()
+    assert any("typed-in position" in n for n in report.notes)
+    path = game.path / "log" / "000001-created.yaml"
+    data = load_plain(path)
+    data["state"]["vp"]["picts"] = 99
+    data["state_hash"] = state_hash(data["state"])
+    path.write_text(dump_yaml(data), encoding="utf-8")
+    report = replay(Game.open(game.path).path, start=new_game_state)
+    assert not report.ok
+    assert "not the typed-in position" in report.summary()

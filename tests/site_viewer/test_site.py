@@ -156,14 +156,16 @@ def test_the_cron_job_refreshes_site_dir(tmp_path):
     assert (tmp_path / "public" / "index.html").is_file()
 
 
-def test_pbem_site_and_export_html_commands(tmp_path):
+def test_pbem_site_and_export_html_commands(demo_site, tmp_path):
     games = copy_demo(tmp_path)
     r = CliRunner().invoke(cli, ["site", str(games), "--out", str(tmp_path / "site"), "--no-map"])
     assert r.exit_code == 0, r.output
     assert "1 game(s)" in r.output and (tmp_path / "site" / "demo" / "index.html").is_file()
+    shutil.copytree(demo_site[1] / "demo", tmp_path / "one" / "demo")     # its maps are drawn already
     r = CliRunner().invoke(cli, ["export", "demo", "--dir", str(games), "--html", str(tmp_path / "one")])
     assert r.exit_code == 0, r.output
-    assert (tmp_path / "one" / "index.html").is_file() and (tmp_path / "one" / "demo" / "maps").is_dir()
+    assert "0 maps rendered" in r.output and f"{len(DEMO_TURNS)} unchanged" in r.output
+    assert 'href="demo/index.html"' in (tmp_path / "one" / "index.html").read_text()
     r = CliRunner().invoke(cli, ["export", "demo", "--dir", str(games)])
     assert r.exit_code == 2 and "--html" in r.output
     r = CliRunner().invoke(cli, ["site", str(tmp_path / "nowhere"), "--out", str(tmp_path / "x")])
@@ -201,3 +203,32 @@ def test_maps_left_out_once_are_drawn_by_the_next_refresh_with_maps(tmp_path, mo
     data = json.loads((tmp_path / "site" / "demo" / "site.json").read_text())
     assert all(t["map"] for t in data["turns"])
     assert build_site(games, tmp_path / "site").rendered == 0
+
+
+def test_a_new_game_and_a_damaged_one_next_to_the_demo(tmp_path):
+    """A game without turns gets a page that says so; a damaged game is named in the errors and the
+    others are built all the same."""
+    from pbem.store.game import create_game
+
+    games = copy_demo(tmp_path)
+    create_game(games, "fresh", players=4, secret=b"a test secret for the site tests")
+    (games / "broken").mkdir()
+    (games / "broken" / "game.yaml").write_text("format: 1\nid: [unclosed\n")
+    report = build_site(games, tmp_path / "site", render_maps=False)
+    assert sorted(report.games) == ["demo", "fresh"]
+    assert len(report.errors) == 1 and report.errors[0].startswith("broken:")
+    assert "No turn has been played yet" in (tmp_path / "site" / "fresh" / "index.html").read_text()
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert 'href="fresh/index.html"' in index and "not started" in index and 'href="demo/index.html"' in index
+
+
+def test_a_deleted_map_is_drawn_again(tmp_path, monkeypatch):
+    import pbem.service.advance as advance
+
+    games = copy_demo(tmp_path)
+    monkeypatch.setattr(advance, "map_png", lambda rs, state, title, events: b"\x89PNG fake")
+    assert build_site(games, tmp_path / "site").rendered == len(DEMO_TURNS)
+    (tmp_path / "site" / "demo" / "maps" / f"{DEMO_TURNS[2]:06d}.png").unlink()
+    again = build_site(games, tmp_path / "site")
+    assert (again.rendered, again.kept) == (1, len(DEMO_TURNS) - 1)
+    assert (tmp_path / "site" / "demo" / "maps" / f"{DEMO_TURNS[2]:06d}.png").is_file()

@@ -1,0 +1,145 @@
+"""Rules of the Fantasy Flight 2nd edition (ruleset `ffg2`) that the classic code has no place for.
+
+Each function runs only when the ruleset's data asks for it (ruleset.yaml `features`, constants or
+extras tables), so the classic ruleset never reaches them. "FFG n" cites the numbered differences
+shown by `pbem rules show ffg2`; "doubt n" the numbered readings there.
+"""
+
+from __future__ import annotations
+
+from pbem.rules.context import TurnContext
+from pbem.rules.orders import Disband
+from pbem.rules.ruleset import Ruleset
+from pbem.rules.state import GameState
+
+
+def roman_reinforcements(ctx: TurnContext) -> bool:
+    """FFG 31 — in rounds 2-5 the Romans get reinforcements by the table keyed to their armies on the
+    board (at sea included), placed in the English Channel. False when the ruleset has no table."""
+    table = ctx.rs.extras.get("roman_reinforcements")
+    if not ctx.rs.feature("roman_reinforcement_table") or table is None:
+        return False
+    if ctx.nation != "romans":
+        return True
+    rows = table.get(ctx.state.round)
+    if not rows:
+        return True
+    from pbem.rules.population import free_armies, pieces_in_play
+
+    have, _ = pieces_in_play(ctx, "romans")
+    n = next((k for lo, hi, k in rows if lo <= have <= hi), 0)
+    n = min(n, free_armies(ctx, "romans"))
+    if n:
+        ctx.state.stack("english_channel", "romans").armies += n
+        ctx.emit("reinforced", nation="romans", sea="english_channel", armies=n)
+    return True
+
+
+def remove_armies(ctx: TurnContext, nation: str, n: int) -> dict[str, int]:
+    """Take `n` of the nation's armies off the board: where its DISBAND orders say first (never the last
+    unit of a land area), else from its largest stack. Returns {area: removed}."""
+    rs, state = ctx.rs, ctx.state
+    removed: dict[str, int] = {}
+    prefs = [a for o in ctx.own().of(Disband) for a in o.areas]
+    while n > 0:
+        areas = [a for a in state.areas_of(nation) if state.areas[a][nation].armies]
+        if not areas:
+            break
+        chosen = [a for a in prefs if a in areas and (rs.is_sea(a) or state.areas[a][nation].units > 1)]
+        area = chosen[0] if chosen else max(areas, key=lambda a: (state.areas[a][nation].armies, a))
+        st = state.areas[area][nation]
+        st.armies -= 1
+        st.raiders = min(st.raiders, st.armies)
+        removed[area] = removed.get(area, 0) + 1
+        n -= 1
+    state.prune()
+    return removed
+
+
+def legion_withdrawal(ctx: TurnContext) -> None:
+    """FFG 32 — at the end of the Roman turn of round 2 the Romans cut down to 12 armies."""
+    rule = ctx.rs.constants.get("roman_legion_withdrawal")
+    if not ctx.rs.feature("legion_withdrawal") or not rule or ctx.nation != "romans" or ctx.state.round != rule["round"]:
+        return
+    from pbem.rules.population import pieces_in_play
+
+    have, _ = pieces_in_play(ctx, "romans")
+    if have > rule["keep"]:
+        removed = remove_armies(ctx, "romans", have - rule["keep"])
+        ctx.emit("legions_withdrawn", nation="romans", removed=removed)
+
+
+def leader_brings_armies(ctx: TurnContext, leader: str, area: str) -> None:
+    """FFG 34 — Boudicca's revolt: she enters with 1 extra army in the Belgae area where she appears,
+    ignoring stacking (nations.yaml `arrives_with: {armies: 1}`)."""
+    n = ctx.rs.extras.get("leader_armies", {}).get(leader, 0) if ctx.rs.feature("leaders_bring_armies") else 0
+    if n:
+        from pbem.rules.population import free_armies
+
+        n = min(n, free_armies(ctx, ctx.nation))
+    if n:
+        ctx.state.stack(area, ctx.nation).armies += n
+        ctx.emit("revolt", nation=ctx.nation, leader=leader, area=area, armies=n)
+
+
+def must_return_to_sea(ctx: TurnContext) -> bool:
+    """FFG 43 — in round 11 every Danish raider must go back to sea (no SETTLE)."""
+    rnd = ctx.rs.constants.get("danes_return_to_sea_round")
+    return bool(ctx.rs.feature("danes_must_return_to_sea")) and ctx.nation == "danes" and ctx.state.round == rnd
+
+
+def rb_cavalry_become_infantry(rs: Ruleset, state: GameState, events: list) -> None:
+    """FFG 40 — at the start of round 8 (Arthur leaves) the Romano-British cavalry become infantry;
+    the cavalry counters may serve as infantry beyond the usual 8."""
+    if state.round != rs.feature("rb_cavalry_become_infantry"):
+        return
+    changed = 0
+    for st in state.areas.values():
+        s = st.get("romano_british")
+        if s and s.cavalry:
+            changed += s.cavalry
+            s.armies += s.cavalry
+            s.cavalry = 0
+    if changed:
+        events.append({"type": "cavalry_became_infantry", "round": state.round, "nation": "romano_british",
+                       "units": changed})
+
+
+def turn16_saxons(rs: Ruleset, state: GameState, events: list) -> None:
+    """FFG 45, doubt 13 (PROVISIONAL) — round 16: while Harold lives the Saxons get one infantry per 2
+    English areas they hold, placed in the Frisian Sea."""
+    per = rs.feature("turn16_saxons_per_english_areas")
+    if not per or "harold" in state.dead_leaders:
+        return
+    from pbem.rules.scoring import sole_occupant
+
+    held = sum(1 for a in rs.english_areas() if sole_occupant(state, a) == "saxons")
+    on_board = sum(s.armies for st in state.areas.values() for k, s in st.items() if k == "saxons")
+    n = min(held // per, rs.nations["saxons"].max_armies - on_board)
+    if n > 0:
+        state.stack("frisian_sea", "saxons").armies += n
+        events.append({"type": "reinforced", "nation": "saxons", "sea": "frisian_sea", "armies": n})
+
+
+def capped_holdings(rs: Ruleset, nation: str, points: dict[str, int]) -> tuple[dict[str, int], int]:
+    """FFG 54, doubt 15 — score limits on a scoring round's holding points: Welsh points outside Wales,
+    Saxon points in Wales and Angle points in Scotland are at most half the nation's points in its base
+    region (halves down). Returns the area points to score (the capped part dropped from the last
+    areas) and how many points were dropped."""
+    rule = (rs.scoring.get("score_limits") or {}).get(nation)
+    if not rule:
+        return points, 0
+    base = sum(p for a, p in points.items() if rs.region(a) in rule["base"])
+    cap = base // 2
+    out, dropped, capped = {}, 0, 0
+    for area in sorted(points):
+        p = points[area]
+        if rs.region(area) in rule["capped"]:
+            take = max(0, min(p, cap - capped))
+            capped += take
+            dropped += p - take
+            if take:
+                out[area] = take
+        else:
+            out[area] = p
+    return out, dropped
