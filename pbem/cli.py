@@ -2,6 +2,9 @@
 
 Each command lives in pbem/commands/<module>.py and is registered here. A PbemError becomes a
 one-paragraph message on stderr and exit code 1; usage errors exit 2 (click); success 0.
+
+A command's module is imported only when that command runs (or for --help), so that `pbem run`
+from cron does not pay for the engine, the renderer or the bots before it knows it has work.
 """
 
 from __future__ import annotations
@@ -29,7 +32,28 @@ COMMAND_MODULES = {
 }
 
 
+def command_name(attr: str) -> str:
+    """The name click gives the command defined as `attr` (import_ -> import, verify_dice -> verify-dice)."""
+    return attr.rstrip("_").replace("_", "-")
+
+
 class PbemGroup(click.Group):
+    """Imports a command's module on first use (see the module doc)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        _register()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            module = next((m for m, names in COMMAND_MODULES.items()
+                           if any(command_name(n) == cmd_name for n in names)), None)
+            if module is not None:
+                _register(module)
+            if cmd_name not in self.commands:     # a command named otherwise than its function
+                _register()
+        return super().get_command(ctx, cmd_name)
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
@@ -44,8 +68,15 @@ def cli() -> None:
     """Play-by-email adjudicator for Britannia (classic Avalon Hill rules)."""
 
 
-def _register() -> None:
+_REGISTERED: set[str] = set()
+
+
+def _register(only: str | None = None) -> None:
+    """Import the command modules (or one) and add their commands to the group."""
     for module, names in COMMAND_MODULES.items():
+        if module in _REGISTERED or (only is not None and module != only):
+            continue
+        _REGISTERED.add(module)
         try:
             mod = importlib.import_module(f"pbem.commands.{module}")
         except ModuleNotFoundError as e:
@@ -56,9 +87,6 @@ def _register() -> None:
             cmd = getattr(mod, name, None)
             if isinstance(cmd, click.Command):
                 cli.add_command(cmd)
-
-
-_register()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -187,6 +187,6 @@ def orders_accounted(step, orders) -> list[str]:
 
     if step.kind != "nation_turn" or not step.nation or orders is None:
         return []
-    named = named_lines(step.events)
+    named = named_lines(step.events, step.nation)
     return [f"order ignored silently: {step.nation} line {o.line} {o.text or type(o).__name__!r}"
             for o in orders.orders if accounted(o) and o.line not in named]

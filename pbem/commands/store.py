@@ -94,13 +94,29 @@ def status(game: str, games_dir: str, as_json: bool, show_log: bool) -> None:
 
 
 @click.command()
-@click.argument("source", metavar="GAME_DIR_OR_ARCHIVE")
+@click.argument("sources", metavar="GAME_DIR_OR_ARCHIVE...", nargs=-1, required=True)
 @GAMES_DIR
 @click.option("--recorded-dice", is_flag=True, help="Use the logged faces even when the secret is here.")
 @click.option("--check-start", is_flag=True, help="Also compare the logged start with the engine's start position.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def replay(source: str, games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool) -> None:
-    """Re-adjudicate a game from its log and check every stored hash; exit 1 on divergence."""
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Games replayed in parallel processes (many games).")
+def replay(sources: tuple[str, ...], games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool,
+           jobs: int) -> None:
+    """Re-adjudicate games from their logs and check every stored hash; exit 1 on divergence.
+
+    Give one game (directory, id or archive), several, or a folder of games and archives: each game
+    gets one line (ok / DIVERGES / ERROR), a divergence its details, and a total at the end."""
+    from pbem.store.replaymany import expand_sources
+
+    many = expand_sources(list(sources), games_dir)
+    if len(sources) == 1 and many == list(sources):
+        _replay_one(sources[0], games_dir, recorded_dice, check_start, quiet)
+    else:
+        _replay_many(many, games_dir, recorded_dice, check_start, quiet, jobs)
+
+
+def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool) -> None:
     from pbem.store.archive import open_source
     from pbem.store.game import Game
     from pbem.store.replay import replay as run_replay
@@ -120,6 +136,32 @@ def replay(source: str, games_dir: str, recorded_dice: bool, check_start: bool, 
             report = run_replay(game, start=start, use_secret=not recorded_dice, progress=bar.update)
     click.echo(report.summary())
     if not report.ok:
+        sys.exit(1)
+
+
+def _replay_many(sources: list[str], games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool,
+                 jobs: int) -> None:
+    import time
+
+    from pbem.store.replaymany import replay_many
+
+    t0 = time.perf_counter()
+    bad = steps = 0
+    lines: list[str] = []
+    with click.progressbar(length=len(sources), label=f"replaying {len(sources)} games", file=sys.stderr,
+                           show_pos=True, show_eta=True) if not quiet else _NoBar() as bar:
+        for res in replay_many(sources, games_dir, jobs=jobs, use_secret=not recorded_dice, check_start=check_start):
+            bar.update(1)
+            bad += not res.ok
+            steps += res.steps
+            lines.append(res.line())
+            lines.extend(f"         {d}" for d in res.details())
+    for line in lines:
+        click.echo(line)
+    took = time.perf_counter() - t0
+    click.echo(f"{len(sources)} games replayed ({steps} steps) in {took:.1f} s: {len(sources) - bad} match, "
+               f"{bad} {'diverges or fails' if bad == 1 else 'diverge or fail'}")
+    if bad:
         sys.exit(1)
 
 

@@ -106,10 +106,13 @@ def battle_phase_problems(ctx: TurnContext, seen: Seen) -> list[OrderProblem]:
     return out
 
 
-def named_lines(events: list[dict]) -> set[int]:
-    """The order lines the events say they carried out (or refused, or found without effect)."""
+def named_lines(events: list[dict], nation: str | None = None) -> set[int]:
+    """The order lines the events say they carried out (or refused, or found without effect); with
+    `nation`, only lines of that nation's orders (events about another nation are left out)."""
     out: set[int] = set()
     for ev in events:
+        if nation is not None and ev.get("nation", nation) != nation:
+            continue
         if ev.get("line"):
             out.add(int(ev["line"]))
         for n in ev.get("lines") or ():
@@ -125,7 +128,7 @@ def accounted(order: Order) -> bool:
 def account(ctx: TurnContext, refused: set[int]) -> None:
     """Rule-independent: every turn order of the nation not named by an event and not refused gets an
     `order_unused` event saying why it had no effect."""
-    named = named_lines(ctx.events) | refused
+    named = named_lines(ctx.events, ctx.nation) | refused
     for o in ctx.own().orders:
         if accounted(o) and o.line not in named:
             ctx.emit("order_unused", nation=ctx.nation, line=o.line, text=o.text, reason=why_unused(ctx, o))

@@ -32,13 +32,15 @@ from pbem.rules.movement import kill_leader, occupy
 from pbem.rules.orders import Attack, Battles, Defend, Losses
 from pbem.rules.stacking import can_add
 from pbem.rules.state import Stack
+from pbem.rules.submission import waiting_submissions
 
 KIND_ORDER = ("cavalry", "roman_armies", "armies", "forts")
 
 
 def battle_order(ctx: TurnContext) -> list[str]:
     """Battles are fought in the attacker's BATTLES order, else in the order of its moves."""
-    areas = [a for a in ctx.state.areas if _is_battle(ctx, a)]
+    nation = ctx.nation   # only areas where the nation stands can hold its battles
+    areas = [a for a, st in ctx.state.areas.items() if nation in st and _is_battle(ctx, a)]
     ordered: list[str] = []
     for b in ctx.own().of(Battles):
         for a in b.areas:
@@ -65,6 +67,7 @@ def fight_all(ctx: TurnContext) -> None:
         area = queue.pop(0)
         if _is_battle(ctx, area):
             fight(ctx, area)
+            waiting_submissions(ctx, "after a battle")   # 11.1
         for extra in ctx.pending_battles:
             if extra not in queue:
                 queue.append(extra)
@@ -137,6 +140,9 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
                  dice={attacker: _labelled(ctx, area, dr, attacker, a_faces), defender: _labelled(ctx, area, dr, defender, d_faces)},
                  losses={attacker: a_loss, defender: d_loss})
         _leaders_left_alone(ctx, area)
+        if defender in waiting_submissions(ctx, "after a round of dice") and state.subjects.get(defender) == attacker:
+            outcome = "defender submitted"   # 11.1: the Romans can no longer attack the subject nation
+            break
         a = state.get(area, attacker)
         d = state.get(area, defender)
         if not a or not a.fighters or not d or not d.fighters:

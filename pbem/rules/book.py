@@ -89,14 +89,14 @@ class OrdersBook:
 
     def for_turn(self, nation: str, supplied: list[Order] | None = None) -> dict[str, NationOrders]:
         """The orders a nation's turn gets: the nation's own (or `supplied`, e.g. the no-orders rule's
-        PASS with its standing orders) and every other nation's standing orders (they answer the
-        decisions of this turn, 8.2)."""
+        PASS with its standing orders) and every other nation's orders waiting: their standing orders
+        answer the decisions of this turn (8.2) and a waiting SUBMIT TO may apply during it (11.1)."""
         out: dict[str, NationOrders] = {}
         for n, nb in self.nations.items():
             if n == nation:
                 continue
-            if nb.standing:
-                out[n] = NationOrders(n, list(nb.standing))
+            if nb.standing or nb.turn:
+                out[n] = NationOrders(n, list(nb.turn) + list(nb.standing))
         own = self.get(nation)
         if supplied is not None:
             out[nation] = NationOrders(nation, list(supplied) + list(own.standing))

@@ -128,7 +128,7 @@ def overpopulation(ctx: TurnContext) -> None:
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     if overpopulation_exempt(ctx):
         return
-    land = {a: st[nation] for a, st in state.areas.items() if rs.is_land(a) and nation in st and st[nation].units}
+    land = {a: st[nation] for a, st in state.areas.items() if nation in st and st[nation].units and rs.is_land(a)}
     limit = rs.c("overpop_factor") * len(land)
     excess = sum(s.units for s in land.values()) - limit
     if excess <= 0:

@@ -96,9 +96,10 @@ def reachable(rs: Ruleset, state: GameState, nation: str, start: str, kind: str 
                     continue
                 p = path + (nb,)
                 order = Move(1, kind, p, leader=leader)
-                if movement.check_path(rs, state, nation, order, escorted):
+                probs = movement.check_path(rs, state, nation, order, escorted)
+                if probs:
                     # a path that is not legal as a whole may still lead on (e.g. through a sea)
-                    if _may_continue(rs, state, nation, order, escorted):
+                    if _may_continue(rs, order, probs):
                         nxt.append(p)
                     continue
                 if nb not in found and nb != start and not movement.check_attack_rules(ctx, order):
@@ -108,8 +109,8 @@ def reachable(rs: Ruleset, state: GameState, nation: str, start: str, kind: str 
     return found
 
 
-def _may_continue(rs: Ruleset, state: GameState, nation: str, order: Move, escorted: bool) -> bool:
-    probs = movement.check_path(rs, state, nation, order, escorted)
+def _may_continue(rs: Ruleset, order: Move, probs: list[OrderProblem]) -> bool:
+    """A path refused only because it ends at sea leads on (the problems check_path found for it)."""
     return bool(probs) and all(p.kind == "sea-move" for p in probs) and rs.is_sea(order.path[-1])
 
 

@@ -91,7 +91,7 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
 
 def placement_areas(ctx: TurnContext, nation: str) -> list[str]:
     """Rule 10.2 — new armies go to land areas occupied by the nation's armies."""
-    return [a for a, st in ctx.state.areas.items() if ctx.rs.is_land(a) and nation in st and st[nation].units]
+    return [a for a, st in ctx.state.areas.items() if nation in st and st[nation].units and ctx.rs.is_land(a)]
 
 
 def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place], *, kind: str = "armies",

@@ -18,7 +18,7 @@ def normal_limit(rs: Ruleset, nation: str, area: str) -> int | None:
 
 def land_counts(rs: Ruleset, state: GameState, nation: str) -> dict[str, int]:
     return {a: st[nation].units for a, st in state.areas.items()
-            if rs.is_land(a) and nation in st and st[nation].units}
+            if nation in st and st[nation].units and rs.is_land(a)}
 
 
 def over_limit(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> list[str]:

@@ -139,10 +139,22 @@ class GameState:
         return [n for n, s in self.areas.get(area, {}).items() if s.fighters]
 
     def prune(self) -> None:
-        for area in list(self.areas):
-            for n in [n for n, s in self.areas[area].items() if s.empty()]:
-                del self.areas[area][n]
-            if not self.areas[area]:
+        """Drop empty stacks and areas. Called after every change (~900 times a game), so the usual
+        case, nothing to drop, is one pass without building anything (Stack.empty() inlined)."""
+        doomed = None
+        for area, st in self.areas.items():
+            if not st:
+                doomed = (doomed or []) + [area]
+                continue
+            for s in st.values():
+                if not (s.armies or s.cavalry or s.fort or s.burhs or s.leaders):
+                    doomed = (doomed or []) + [area]
+                    break
+        for area in doomed or ():
+            st = self.areas[area]
+            for n in [n for n, s in st.items() if s.empty()]:
+                del st[n]
+            if not st:
                 del self.areas[area]
 
     def areas_of(self, nation: str) -> list[str]:
@@ -156,7 +168,7 @@ class GameState:
         out = {}
         for a, st in self.areas.items():
             for n, s in st.items():
-                if nation is None or n == nation:
+                if s.leaders and (nation is None or n == nation):
                     for ld in s.leaders:
                         out[ld] = a
         return out

@@ -17,6 +17,7 @@ from pbem.rules.dice import Dice
 from pbem.rules.orders import Disband, Move, NationOrders, Stay, Submit, order_to_dict, standing_key
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState, Stack
+from pbem.rules.submission import can_submit, submit, waiting_submissions
 
 STARTS = ("population", "movement", "battles")
 STOPS = ("after_population", "after_movement", "after_battles", "end_of_turn")
@@ -100,6 +101,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
                 if any(p.kind == "stacking" for p in cycle_problems):
                     planned = []
             movement.execute_cycle(ctx, planned)
+            waiting_submissions(ctx, "after a movement phase")   # 11.1
             if stop == "after_movement":
                 return TurnResult(ctx.state, ctx.events, problems + move_problems)
         accounting.observe(ctx, seen)
@@ -181,7 +183,9 @@ def _roman_reinforcements(ctx: TurnContext) -> None:
 
 
 def _submission(ctx: TurnContext) -> list[OrderProblem]:
-    """Rules 11.1, 11.2 — SUBMIT TO Romans/Angles when under the area threshold."""
+    """Rules 11.1, 11.2 — the nation's own SUBMIT TO Romans/Angles, at the start of its turn, when under
+    the area threshold (a SUBMIT sent earlier may already have taken effect in another nation's turn,
+    rules/submission.py)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     problems: list[OrderProblem] = []
     for o in ctx.own().of(Submit):
@@ -193,33 +197,8 @@ def _submission(ctx: TurnContext) -> list[OrderProblem]:
                                          "to Rome: Welsh under 5 areas, Brigantes under 4, Picts under 3, while Roman armies are on the board; "
                                          "Brigantes to the Angles: under 3 areas in Scotland and Galloway, before turn 12"))
             continue
-        state.subjects[nation] = o.to
-        ctx.emit("submitted", nation=nation, to=o.to, line=o.line)
-        if o.to == "romans":
-            card = rs.vp.get("romans")
-            taken = state.captured.setdefault("romans", set())
-            for area in state.areas_of(nation):
-                for _rounds, table in (card.capture if card else ()):
-                    if area in table and area not in taken:
-                        taken.add(area)
-                        state.score("romans", table[area], f"{rs.display(nation)} submitted: {rs.display(area)}", "capture", nation)
+        submit(ctx, nation, o.to, "start of its turn", o.line)
     return problems
-
-
-def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
-    """Rule 11.1 (while Roman armies are on the board) and 11.2 (Brigantes to the Angles)."""
-    areas = [a for a in state.areas_of(nation) if rs.is_land(a)]
-    if to == "romans":
-        limit = rs.submission["to_romans"].get(nation)
-        if limit is None:
-            return False
-        fewer = len(areas) <= limit if rs.submission.get("at_most") else len(areas) < limit   # FFG 35: "or fewer"
-        return fewer and state.units_of("romans") > 0
-    if to == "angles" and nation == "brigantes":
-        rule = rs.submission["to_angles"]["brigantes"]
-        counted = [a for a in areas if rs.region(a) in rule["count_in"] or a in rule["plus"]]
-        return len(counted) < rule["fewer_than"] and state.units_of("angles") > 0 and state.round < rs.c("angle_submission_ends")
-    return False
 
 
 def _danish_withdrawal(ctx: TurnContext) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
@@ -25,6 +24,7 @@ from pbem.rules.flow import votes_owed
 from pbem.rules.orders import STANDING_TYPES, NationOrders, Order
 from pbem.service import decisions, moderator
 from pbem.service.book import build_book
+from pbem.service.gamerun import GameRun
 from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry
@@ -32,15 +32,6 @@ from pbem.store.turns import play_turn
 
 Send = Callable[[EmailMessage], None]
 MAX_STEPS = 200
-
-
-@dataclass
-class GameRun:
-    game: str
-    steps: list[str] = field(default_factory=list)
-    waiting_for: list[str] = field(default_factory=list)
-    mails: int = 0
-    note: str = ""
 
 
 def from_addr(game: Game) -> str:
@@ -127,7 +118,7 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                     if player:
                         mark_sent(game, f"nmr:{deadline.key}:{player}", now)
                 orders = book.for_turn(nation, supplied)
-                used = {n: book.get(n).entries(standing=True, turn=n == nation and supplied is None) for n in orders}
+                used = {n: book.get(n).entries(standing=True, turn=n != nation or supplied is None) for n in orders}
                 entry = _play(game, rs, orders, used, now, nation)
                 run.steps.append(f"round {entry.get('round')}: {rs.display(nation)} played")
             if _worth_a_mail(entry):

@@ -8,6 +8,10 @@
 
 Safe to run concurrently (each game and each mailbox has its own lock; a busy one is skipped) and
 after a crash (the intake's ledger and the append-only game log make every step idempotent).
+
+A game found with nothing to do is noted as idle (pbem.service.idle); the next run skips it in a few
+stat calls while nothing changed. The mail, store and engine modules are imported only when some
+game has work, so an idle run over many games stays cheap.
 """
 
 from __future__ import annotations
@@ -16,17 +20,14 @@ import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-from ruamel.yaml import YAML
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import GameError, MailError, PbemError
-from pbem.mail.directory import GamesDirDirectory
-from pbem.mail.intake import Intake
-from pbem.mail.transport import make_transports
-from pbem.service.advance import GameRun, advance, from_addr
-from pbem.service.inbox import OrdersHandler
-from pbem.store.game import Game
+from pbem.service import idle
+from pbem.service.gamerun import GameRun
+
+if TYPE_CHECKING:
+    from pbem.mail.intake import Intake
 
 log = logging.getLogger("pbem.run")
 SITE = "pbem.yaml"
@@ -60,6 +61,8 @@ def site_config(games_dir: Path) -> dict[str, Any]:
     path = games_dir / SITE
     if not path.is_file():
         return {}
+    from ruamel.yaml import YAML
+
     try:
         data = YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}
     except Exception as e:  # noqa: BLE001 - any YAML problem is the moderator's to fix
@@ -69,7 +72,7 @@ def site_config(games_dir: Path) -> dict[str, Any]:
     return data
 
 
-def _game_mail_config(game: Game) -> list[dict]:
+def _game_mail_config(game) -> list[dict]:
     mail = dict(game.settings.get("mail") or {})
     kind = mail.pop("transport", None) or mail.pop("type", "folder")
     return [{"type": kind, **mail}]
@@ -82,6 +85,40 @@ def run_job(games_dir: Path | str, *, now: datetime | None = None, only: list[st
     report = JobReport()
     dirs = [d for d in game_dirs(games_dir) if not only or d.name in only]
     site = site_config(games_dir)
+    order = {d.name: i for i, d in enumerate(dirs)}
+    if not site.get("mail"):      # per-game mail folders: idle games are known without opening them
+        dirs = _skip_idle(games_dir, dirs, now, report)
+    if dirs:
+        _work(games_dir, dirs, site, now, render_map, report)
+    if site.get("site_dir"):
+        _refresh_site(games_dir, site, only, render_map, report)
+    report.games.sort(key=lambda g: order.get(g.game, len(order)))
+    return report
+
+
+def _skip_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobReport) -> list[Path]:
+    """The games that may have work; the others are reported from their idle notes."""
+    busy = []
+    for d in dirs:
+        note = idle.read_note(games_dir, d, now)
+        if note is None:
+            busy.append(d)
+        else:
+            report.games.append(GameRun(d.name, waiting_for=list(note.get("waiting_for") or []),
+                                        note=str(note.get("note") or "")))
+    return busy
+
+
+def _work(games_dir: Path, dirs: list[Path], site: dict[str, Any], now: datetime, render_map: bool,
+          report: JobReport) -> None:
+    from pbem.mail.directory import GamesDirDirectory
+    from pbem.mail.intake import Intake
+    from pbem.mail.transport import make_transports
+    from pbem.service.advance import from_addr
+    from pbem.service.inbox import OrdersHandler
+    from pbem.store.game import Game
+
+    errors_before = len(report.errors)
     directory = GamesDirDirectory(games_dir)
     handler = OrdersHandler(games_dir, now)
     senders: dict[str, Any] = {}
@@ -110,9 +147,42 @@ def run_job(games_dir: Path | str, *, now: datetime | None = None, only: list[st
     finally:
         for t in opened:
             t.close()
-    if site.get("site_dir"):
-        _refresh_site(games_dir, site, only, render_map, report)
-    return report
+    if not site.get("mail") and len(report.errors) == errors_before:
+        _note_idle(games_dir, dirs, now, report, mail_taken=report.mails_in > 0)
+
+
+def _note_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobReport, *, mail_taken: bool) -> None:
+    """Write an idle note for each game this run left with nothing to do (pbem.service.idle)."""
+    from pbem.mail.folder import FolderTransport
+    from pbem.mail.transport import make_transports
+    from pbem.rules.flow import votes_owed
+    from pbem.store.clock import current_deadline
+    from pbem.store.game import Game
+
+    runs = {g.game: g for g in report.games}
+    for d in dirs:
+        run = runs.get(d.name)
+        if run is None or run.steps or run.mails or mail_taken or (run.note and run.note != "paused") \
+                or any("decision" in w for w in run.waiting_for):
+            idle.drop_note(games_dir, d.name)
+            continue
+        try:
+            game = Game.open(d)
+            transports = make_transports(_game_mail_config(game), d)
+            try:
+                if not all(isinstance(t, FolderTransport) and t.inbox is not None for t in transports.incoming):
+                    continue
+                inboxes = [t.inbox for t in transports.incoming]
+            finally:
+                transports.close()
+            state = game.state
+            until = None
+            if not game.paused and not state.finished:
+                deadline = current_deadline(game, vote=votes_owed(game.ruleset(), state))
+                until = deadline.remind_at if now < deadline.remind_at else deadline.due
+            idle.write_note(games_dir, d, inboxes, until, run.waiting_for, run.note)
+        except PbemError:
+            idle.drop_note(games_dir, d.name)
 
 
 def _refresh_site(games_dir: Path, site: dict[str, Any], only: list[str] | None, render_map: bool,
@@ -129,6 +199,9 @@ def _refresh_site(games_dir: Path, site: dict[str, Any], only: list[str] | None,
 
 
 def _advance_all(dirs: list[Path], senders: dict[str, Any], now: datetime, render_map: bool, report: JobReport) -> None:
+    from pbem.service.advance import advance
+    from pbem.store.game import Game
+
     for d in dirs:
         try:
             game = Game.open(d)

@@ -23,7 +23,7 @@ from pbem.errors import PbemError
 from pbem.rules.dice import Faces, HmacDice, RecordedDice, RollRequest, commitment
 from pbem.rules.state import GameState
 from pbem.store.game import STATE, Game, LogEntry
-from pbem.store.hashing import canonical, canonical_json, events_hash, state_hash
+from pbem.store.hashing import canonical, canonical_json, sha256_text, state_hash
 from pbem.store.turns import Adjudicator, RecordingDice, resolve_adjudicator
 from pbem.store.yamlio import SaveError, load_plain
 
@@ -333,20 +333,24 @@ def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders
     except Exception as err:   # a tampered log can make the engine fail anywhere; report, never crash
         return Divergence("error", detail=f"adjudication failed: {type(err).__name__}: {err}", **base)
 
-    # 3. events, one by one (the most readable difference comes first)
-    logged = canonical(e.get("events") or [])
-    got = canonical(list(events))
-    for i in range(max(len(logged), len(got))):
-        x = logged[i] if i < len(logged) else None
-        y = got[i] if i < len(got) else None
-        if x != y:
-            detail = ("the replay has fewer events" if y is None else
-                      "the replay has more events" if x is None else "events differ")
-            return Divergence("event", index=i, expected=x, got=y, detail=detail,
-                              diff=dict_diff(x, y) if x is not None and y is not None else [], **base)
-    if e.get("events_hash") != events_hash(e.get("events") or []):
+    # 3. events: one canonical text each side (equal in a good log); when they differ, one by one
+    #    (the most readable difference comes first)
+    logged_events = e.get("events") or []
+    logged_text = canonical_json(logged_events)
+    if canonical_json(list(events)) != logged_text:
+        logged = canonical(logged_events)
+        got = canonical(list(events))
+        for i in range(max(len(logged), len(got))):
+            x = logged[i] if i < len(logged) else None
+            y = got[i] if i < len(got) else None
+            if x is None or y is None or canonical_json(x) != canonical_json(y):
+                detail = ("the replay has fewer events" if y is None else
+                          "the replay has more events" if x is None else "events differ")
+                return Divergence("event", index=i, expected=x, got=y, detail=detail,
+                                  diff=dict_diff(x, y) if x is not None and y is not None else [], **base)
+    if e.get("events_hash") != sha256_text(logged_text):
         return Divergence("events", detail="the logged events do not match their hash",
-                          expected=e.get("events_hash"), got=events_hash(e.get("events") or []), **base)
+                          expected=e.get("events_hash"), got=sha256_text(logged_text), **base)
 
     # 4. dice: every die rolled was logged with that face, and every logged die was rolled
     for label, face in dice.rolled.items():

@@ -1,8 +1,11 @@
 """YAML for game saves: one human-readable block style everywhere, comments kept in game.yaml.
 
 * `dump_yaml(data)`      plain data -> text (block style, explicit `null`, multi-line strings as `|`
-                         blocks when that reads back exactly, no line wrapping)
-* `load_plain(path)`     text -> plain dicts/lists (state.yaml, log entries)
+                         blocks when that reads back exactly, no line wrapping; list items such as
+                         events one per line as JSON mappings); written by pbem.store.blockyaml
+* `load_plain(path)`     text -> plain dicts/lists (state.yaml, log entries): pbem.store.blockyaml's
+                         reader for files in that style, ruamel's safe loader (libyaml, C) for any
+                         other YAML (files written by hand or by older versions)
 * `load_roundtrip(path)` text -> ruamel CommentedMap that keeps comments and quotes (game.yaml);
                          `dump_roundtrip` writes it back byte for byte when nothing changed.
 
@@ -21,6 +24,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
 from pbem.errors import GameError
+from pbem.store import blockyaml
 
 
 class SaveError(GameError):
@@ -74,6 +78,10 @@ def _prepare(x: Any) -> Any:
 
 def dump_yaml(data: Any, header: str = "") -> str:
     """Plain data -> block-style YAML text; `header` lines are written as `# ` comments on top."""
+    try:
+        return blockyaml.dump(data, header)
+    except TypeError:    # not plain data (ruamel's types, ...): ruamel's emitter
+        pass
     buf = io.StringIO()
     if header:
         for line in header.splitlines():
@@ -127,6 +135,10 @@ def _yaml_error(label: str, text: str, e: YAMLError) -> SaveError:
 
 
 def parse_plain(text: str, label: str) -> Any:
+    try:
+        return blockyaml.read(text)
+    except blockyaml.NotBlockStyle:
+        pass
     try:
         return _SAFE.load(text)
     except YAMLError as e:

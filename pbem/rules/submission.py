@@ -1,0 +1,108 @@
+"""Rules 11.1, 11.2 — submission to the Romans (and of the Brigantes to the Angles): when, and what follows.
+
+11.1: "Submission can be declared after any battle finishes, or after any round of dice throwing in
+battle, or after any movement phase." In play by mail a nation cannot speak up in the middle of
+another nation's turn, so a `SUBMIT TO` line sent before that turn is read as a declaration made at
+the FIRST of those moments at which the nation may submit (under its area threshold): after each
+movement phase, after each round of dice and after each battle of every nation's turn, until its
+own turn comes, where it is checked once more before its movement (and refused if still not allowed).
+
+What follows (11.1): the overlord at once gains capture points for the subject's areas, the subject's
+armies and the overlord's no longer fight each other (a battle between them ends), and overlord armies
+"stationed on territory held by a subject nation ... must leave immediately, either to the areas
+from which they came, or to a wholly Roman occupied area" (our reading where the rule is silent: the
+area they entered from this turn if no other nation's army is there, else a bordering area only the
+overlord occupies, within the stacking limits; where neither exists they stay, and do not fight).
+"""
+
+from __future__ import annotations
+
+from pbem.rules.context import TurnContext
+from pbem.rules.orders import Submit
+from pbem.rules.ruleset import Ruleset
+from pbem.rules.stacking import can_add
+from pbem.rules.state import GameState
+
+
+def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
+    """Rule 11.1 (while Roman armies are on the board) and 11.2 (Brigantes to the Angles)."""
+    areas = [a for a in state.areas_of(nation) if rs.is_land(a)]
+    if to == "romans":
+        limit = rs.submission["to_romans"].get(nation)
+        if limit is None:
+            return False
+        fewer = len(areas) <= limit if rs.submission.get("at_most") else len(areas) < limit   # FFG 35: "or fewer"
+        return fewer and state.units_of("romans") > 0
+    if to == "angles" and nation == "brigantes":
+        rule = rs.submission["to_angles"]["brigantes"]
+        counted = [a for a in areas if rs.region(a) in rule["count_in"] or a in rule["plus"]]
+        return len(counted) < rule["fewer_than"] and state.units_of("angles") > 0 and state.round < rs.c("angle_submission_ends")
+    return False
+
+
+def submit(ctx: TurnContext, nation: str, to: str, moment: str, line: int = 0) -> None:
+    """Rule 11.1 — the nation becomes subject to `to`: capture points at once (Romans), and the
+    overlord's armies leave the subject's territory."""
+    rs, state = ctx.rs, ctx.state
+    state.subjects[nation] = to
+    ctx.emit("submitted", nation=nation, to=to, moment=moment, **({"line": line} if line else {}))
+    if to == "romans":
+        card = rs.vp.get("romans")
+        taken = state.captured.setdefault("romans", set())
+        for area in state.areas_of(nation):
+            for _rounds, table in (card.capture if card else ()):
+                if area in table and area not in taken:
+                    taken.add(area)
+                    state.score("romans", table[area], f"{rs.display(nation)} submitted: {rs.display(area)}", "capture", nation)
+    _overlord_leaves(ctx, nation, to)
+
+
+def waiting_submissions(ctx: TurnContext, moment: str) -> list[str]:
+    """Rule 11.1 — at one of the moments the rule names (after a movement phase, a round of dice, a
+    battle), every other nation whose SUBMIT TO order is waiting submits if it now may. Returns the
+    nations that submitted."""
+    done = []
+    for nation, orders in ctx.orders.items():
+        if nation == ctx.nation:
+            continue   # the nation whose turn it is submits at the start of its turn (turn._submission)
+        for o in orders.of(Submit):
+            if ctx.state.subjects.get(nation) != o.to and can_submit(ctx.rs, ctx.state, nation, o.to):
+                submit(ctx, nation, o.to, moment)
+                done.append(nation)
+                break
+    return done
+
+
+def _overlord_leaves(ctx: TurnContext, subject: str, overlord: str) -> None:
+    rs, state = ctx.rs, ctx.state
+    for area in [a for a in list(state.areas) if rs.is_land(a)]:
+        mine, theirs = state.get(area, overlord), state.get(area, subject)
+        if not mine or not mine.units or not theirs or not theirs.fighters:
+            continue
+        target = _way_out(ctx, area, overlord)
+        if target is None:
+            ctx.emit("not_left", nation=overlord, area=area, subject=subject)
+            continue
+        to = state.stack(target, overlord)
+        to.armies += mine.armies
+        to.cavalry += mine.cavalry
+        to.leaders.extend(mine.leaders)
+        ctx.emit("left_subject_area", nation=overlord, area=area, to=target, count=mine.units, subject=subject)
+        mine.armies = mine.cavalry = mine.raiders = 0
+        mine.leaders.clear()
+    state.prune()
+
+
+def _way_out(ctx: TurnContext, area: str, nation: str) -> str | None:
+    """Where the overlord's armies in `area` go (11.1): the area they came from, else one it alone holds."""
+    rs, state = ctx.rs, ctx.state
+    count = state.get(area, nation).units
+    came = [m.came_from for m in reversed(ctx.moves) if m.nation == nation and m.dest == area and not m.withdrawal]
+    for target in came:
+        if rs.is_land(target) and not any(n != nation for n in state.occupants(target)) \
+                and can_add(rs, state, nation, target, count, leaving=area):
+            return target
+    for target in sorted(rs.areas[area].land | rs.areas[area].straits):
+        if state.occupants(target) == [nation] and can_add(rs, state, nation, target, count, leaving=area):
+            return target
+    return None

@@ -1,0 +1,94 @@
+"""Games with nothing to do: how `pbem run` (cron, every few minutes) skips them in a few stat calls.
+
+A game that waits for orders stays as it is until one of three things happens: a mail arrives in its
+inbox, something changes in the game folder (a log entry, the state, game.yaml, a notice sent), or the
+clock reaches the next reminder or deadline. After a run that found nothing to do in a game, the job
+writes an idle note, GAMES_DIR/.pbem-idle/<id>.json: the stat of every file and folder that would
+change in the first two cases (a fingerprint), the time of the third (`until`), and what the game
+waits for. The next run compares the fingerprint and the clock and, when both say nothing can have
+happened, reports the game as waiting without opening it (no YAML, no engine, no mail code).
+
+Only games whose mail comes through folders (the default, games/<id>/inbox) get a note: a mailbox
+on a server cannot be looked at without polling it. A note from another pbem version is ignored.
+Deleting .pbem-idle/ is always safe: the next run opens every game again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import __version__
+
+IDLE_DIR = ".pbem-idle"
+FAR = "9999-12-31T23:59:59+00:00"
+# files and folders of a game whose change means work may be waiting (names in the game folder)
+WATCHED = ("game.yaml", "state.yaml", "notices.json", "secret", "log", "mail", "mail/ledger.jsonl", ".")
+
+
+def note_path(games_dir: Path, game_id: str) -> Path:
+    return games_dir / IDLE_DIR / f"{game_id}.json"
+
+
+def _stat(p: Path) -> list[int] | None:
+    try:
+        st = os.stat(p)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+def fingerprint(game_dir: Path, inboxes: list[Path]) -> dict[str, Any]:
+    """The stat of the watched files and of the inbox folders (and their Maildir new/ and cur/)."""
+    fp: dict[str, Any] = {name: _stat(game_dir / name) for name in WATCHED}
+    for inbox in inboxes:
+        for sub in ("", "new", "cur"):
+            p = inbox / sub if sub else inbox
+            fp[f"inbox:{p}"] = _stat(p)
+    return fp
+
+
+def read_note(games_dir: Path, game_dir: Path, now: datetime) -> dict[str, Any] | None:
+    """The idle note of a game when it still holds (nothing changed, `until` not reached), else None."""
+    try:
+        note = json.loads(note_path(games_dir, game_dir.name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(note, dict) or note.get("pbem") != __version__:
+        return None
+    try:
+        until = datetime.fromisoformat(str(note["until"]))
+        inboxes = [Path(p) for p in note["inboxes"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+    if until.tzinfo is None or now >= until:
+        return None
+    if note.get("fingerprint") != fingerprint(game_dir, inboxes):
+        return None
+    return note
+
+
+def write_note(games_dir: Path, game_dir: Path, inboxes: list[Path], until: datetime | None,
+               waiting_for: list[str], note: str) -> None:
+    """Remember that the game has nothing to do until `until` (None: until something changes)."""
+    data = {"pbem": __version__, "until": until.isoformat() if until else FAR,
+            "inboxes": [str(p) for p in inboxes], "fingerprint": fingerprint(game_dir, inboxes),
+            "waiting_for": list(waiting_for), "note": note}
+    path = note_path(games_dir, game_dir.name)
+    try:
+        path.parent.mkdir(exist_ok=True)
+        tmp = path.with_name(f".tmp-{path.name}")
+        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        os.replace(tmp, path)      # only a cache: no fsync needed, a lost note costs one full look
+    except OSError:
+        pass
+
+
+def drop_note(games_dir: Path, game_id: str) -> None:
+    try:
+        note_path(games_dir, game_id).unlink()
+    except OSError:
+        pass

@@ -1,0 +1,109 @@
+"""Replay many games in one process (`pbem replay A B ...`, `pbem replay FOLDER`): after an upgrade a
+moderator checks every archived game in one go.
+
+A source is a game directory, a game id under the games folder, a game archive (.tar.gz), or a
+folder holding game directories and/or archives (not recursively). Each game is replayed with
+pbem.store.replay.replay, one after another or in `jobs` worker processes; results come back in
+the order of the sources. A game that cannot be opened is a failure too (`error`), never a crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.errors import GameError, PbemError
+
+SETTINGS = "game.yaml"
+
+
+@dataclass
+class GameResult:
+    source: str
+    game: str = ""
+    ok: bool = False
+    summary: str = ""          # ReplayReport.summary(), or the error
+    entries: int = 0
+    steps: int = 0
+    error: str = ""
+
+    def line(self) -> str:
+        """One line for the list of games."""
+        if self.error:
+            return f"ERROR    {self.source}: {self.error}"
+        head = self.summary.splitlines()[0] if self.summary else self.game
+        return f"{'ok' if self.ok else 'DIVERGES':8} {head}"
+
+    def details(self) -> list[str]:
+        """The notes and the divergence of a game that did not match (empty when it matched)."""
+        if self.ok or self.error:
+            return []
+        return self.summary.splitlines()[1:]
+
+
+def _is_archive(p: Path) -> bool:
+    from pbem.store.archive import is_archive
+
+    return is_archive(p)
+
+
+def expand_sources(sources: list[str], games_dir: str | Path = "games") -> list[str]:
+    """Every game the sources name: a folder that is not itself a game stands for the games and
+    archives in it (sorted by name)."""
+    out: list[str] = []
+    for src in sources:
+        p = Path(src)
+        if p.is_dir() and not (p / SETTINGS).is_file():
+            found = [q for q in sorted(p.iterdir()) if not q.name.startswith(".")
+                     and ((q / SETTINGS).is_file() or (q.is_file() and _is_archive(q)))]
+            if not found:
+                raise GameError(f"{p} holds no game directory and no game archive")
+            out += [str(q) for q in found]
+        else:
+            out.append(src)
+    return out
+
+
+def replay_one(source: str, games_dir: str | Path = "games", *, use_secret: bool = True,
+               check_start: bool = False) -> GameResult:
+    """Replay one source; every problem ends up in the result."""
+    from pbem.store.archive import open_source
+    from pbem.store.game import Game
+    from pbem.store.replay import replay
+
+    res = GameResult(source)
+    start = None
+    try:
+        if check_start:
+            from pbem.rules.turn import new_game_state as start
+        with open_source(source, games_dir) as path:
+            report = replay(Game.open(path), start=start, use_secret=use_secret)
+    except PbemError as e:
+        res.error = str(e)
+        return res
+    except Exception as e:  # noqa: BLE001 - one damaged game must not stop the others
+        res.error = f"{type(e).__name__}: {e}"
+        return res
+    res.game, res.ok, res.summary = report.game, report.ok, report.summary()
+    res.entries, res.steps = report.entries, report.steps
+    return res
+
+
+def _worker(args: tuple[str, str, bool, bool]) -> GameResult:
+    source, games_dir, use_secret, check_start = args
+    return replay_one(source, games_dir, use_secret=use_secret, check_start=check_start)
+
+
+def replay_many(sources: list[str], games_dir: str | Path = "games", *, jobs: int = 1, use_secret: bool = True,
+                check_start: bool = False) -> Iterator[GameResult]:
+    """Results in the order of `sources` (already expanded), as they are done."""
+    work = [(s, str(games_dir), use_secret, check_start) for s in sources]
+    if jobs <= 1 or len(work) <= 1:
+        for w in work:
+            yield _worker(w)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
+        yield from pool.map(_worker, work, chunksize=1)
