@@ -12,20 +12,32 @@ from pbem.store.game import Game, resolve_game
 
 @click.command()
 @click.argument("game")
-@click.argument("action", type=click.Choice(mod.ACTIONS, case_sensitive=False))
+@click.argument("action", type=click.Choice(mod.ACTIONS + ("position",), case_sensitive=False))
 @click.argument("args", nargs=-1)
 @click.option("--dir", "games_dir", default="games", show_default=True, help="Folder of the games.")
 @click.option("--why", default="", help="The reason, kept in the log with the action.")
 @click.option("--who", default=None, help="Who acts (default: your login name).")
 def moderate(game: str, action: str, args: tuple[str, ...], games_dir: str, why: str, who: str | None) -> None:
     """Moderate GAME: pause | resume | deadline TIME | extend HOURS | rollback ENTRY | process |
-    replace PLAYER ADDRESS [TOKEN] | observer add|remove ADDRESS | preview.
+    replace PLAYER ADDRESS [TOKEN] | observer add|remove ADDRESS | preview | position FILE.
 
     Every action is an entry in the game log with who and why. `rollback ENTRY` returns to the
-    position before that turn entry (`pbem status GAME` lists them).
+    position before that turn entry (`pbem status GAME` lists them). `position FILE` replaces the
+    position with a corrected position file (docs/POSITIONS.md; command line only, not by mail).
     """
     g = Game.open(resolve_game(game, games_dir))
     who = who or getpass.getuser()
+    if action.lower() == "position":
+        if len(args) != 1:
+            raise click.UsageError("position FILE: name the corrected position file")
+        from pbem.position.game import set_position
+
+        eid, pos = set_position(g, args[0], who=who, why=why or "position corrected")
+        for w in pos.warnings:
+            click.echo(f"warning: {w}", err=True)
+        click.echo(f"Position of {g.id} replaced from {args[0]} (log entry {eid}); the next pbem run mails it to "
+                   "everyone to confirm.")
+        return
     try:
         text = mod.run_command(g, action.lower(), list(args), who=who, why=why or "by command line")
     except (IndexError, ValueError) as e:

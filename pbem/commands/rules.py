@@ -281,8 +281,9 @@ def summary_text(rs: Ruleset) -> list[str]:
     for d in _raw(rs)["ruleset"].get("differences") or ():
         body += wrap(f"{d['n']} [{d['status']}] {d['topic']}: {d['how']}", 2, 4)
     if body:
-        _section(lines, "Differences from the classic rules (done = played by the engine; data = in the "
-                        "tables; doubt = a reading above; not yet = shown here only):", body)
+        body = [*wrap("done = played by the engine; data = in the tables; doubt = a reading above; "
+                      "partly = said which part; not yet = the classic rule stays", 2), *body]
+        _section(lines, "Differences from the classic rules:", body)
     return lines
 
 

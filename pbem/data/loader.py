@@ -1001,8 +1001,9 @@ def _leader_places(tc: _Ctx, tt: dict, areas) -> dict[str, str]:
     for r, d in rounds.items():
         lds = d.get("leaders") if isinstance(d, Mapping) else None
         for i, ld in enumerate(lds if isinstance(lds, list) else []):
-            if isinstance(ld, Mapping) and ld.get("where_b") is not None and isinstance(ld.get("leader"), str):
-                out[ld["leader"]] = tc.one(ld["where_b"], f"rounds.{r}.leaders.{i}.where_b", areas, "area")
+            key = "where_b" if isinstance(ld, Mapping) and "where_b" in ld else "where"   # ffg2: `where` (FFG 24)
+            if isinstance(ld, Mapping) and ld.get(key) is not None and isinstance(ld.get("leader"), str):
+                out[ld["leader"]] = tc.one(ld[key], f"rounds.{r}.leaders.{i}.{key}", areas, "area")
     return out
 
 
@@ -1070,7 +1071,8 @@ def _build_nations(ctx, rc, raw, rs: dict, order, areas, seas, leaders_out, extr
             if rnd > max_rounds:
                 raise ctx.fail(f"{lpath}.round", f"turn {rnd} is after the last turn")
             place = where_b.get(lid)
-            proven = "S001" in str(ld.get("sources", ""))
+            # leader rounds are doubts only for the classic rules (seed 001 has no chart); ffg2 reads the board
+            proven = "S001" in str(ld.get("sources", "")) or "seed 001" not in str(rs.get("source", ""))
             doubt = "" if proven else "round from A and B (FFG data), not in seed 001"
             if place and not proven:
                 doubt += f"; placed only in {areas[place].name}, if the {ctx.text(n, 'name', path)} hold it (B)"

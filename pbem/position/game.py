@@ -31,9 +31,31 @@ def new_from_position(games_dir: Path | str, game_id: str, path: str | Path, *, 
     return game, pos
 
 
+def set_position(game: Game, path: str | Path, *, who: str, why: str) -> tuple[int, Position]:
+    """The moderator corrects the position (`pbem moderate GAME position FILE`): a `moderator` entry with
+    the new position (replay adopts it) and the file's text; everyone is mailed it again to confirm."""
+    pos = read_position_file(path, ruleset=game.ruleset(), game=game.id)
+    with game.lock():
+        eid = game.moderate("position", who, why, state=pos.state, file=Path(path).name, position=pos.text)
+        if pos.start == "end_of_round":
+            from pbem.store.turns import play_turn
+
+            play_turn(game, step="end_round", orders={})
+    return eid, pos
+
+
 def from_position(game: Game) -> bool:
     """Was the game started from a typed-in position?"""
     return str(game.entry(1).get("start") or "").startswith(SOURCE + " ")
+
+
+def position_mail_key(game: Game) -> str | None:
+    """The notice key of the latest typed-in position everyone must confirm (None: the game has none):
+    the start (`position-imported`), or the moderator's latest correction (`position-imported:<entry>`)."""
+    fixes = [e.id for e in game.entries("moderator") if e.get("action") == "position"]
+    if fixes:
+        return f"position-imported:{fixes[-1]}"
+    return "position-imported" if from_position(game) else None
 
 
 def export_position(game: Game) -> str:

@@ -127,9 +127,20 @@ def read_state(src: Source, st: Any, state: GameState, *, allowed: tuple[str, ..
     if st.get("bretwalda") not in (None, "none"):   # round cases write `none`
         state.bretwalda = src.name(st["bretwalda"], "state.bretwalda", ("nation",))
     state.kings = _nations(src, st.get("kings"), "state.kings")
-    state.roman_permission = set(_nations(src, st.get("roman_permission"), "state.roman_permission"))
+    if st.get("roman_permission") is not None:
+        _set_record(state, "roman_permission", set(_nations(src, st["roman_permission"], "state.roman_permission")))
     for nat, lines in _mapping(src, st.get("standing"), "state.standing").items():
         nation = src.name(nat, f"state.standing.{nat}", ("nation",))
         state.standing[nation] = {str(k): plain(v) for k, v in _mapping(src, lines, f"state.standing.{nat}").items()}
     if st.get("danes_withdraw_shortfall") is not None:
-        state.danes_withdraw_shortfall = _number(src, st["danes_withdraw_shortfall"], "state.danes_withdraw_shortfall", int)
+        _set_record(state, "danes_withdraw_shortfall",
+                    _number(src, st["danes_withdraw_shortfall"], "state.danes_withdraw_shortfall", int))
+
+
+def _set_record(state: GameState, key: str, value: Any) -> None:
+    """A ruleset-specific record: a field of the position, or an entry of its `extras` block once it has one."""
+    extras = getattr(state, "extras", None)
+    if key not in type(state).__dataclass_fields__ and isinstance(extras, dict):
+        extras[key] = sorted(value) if isinstance(value, set) else value
+    else:
+        setattr(state, key, value)

@@ -60,7 +60,7 @@ def state_block(rs: Ruleset, state: GameState) -> CommentedMap:
         out["captured"] = CommentedMap((name(n), _flow_list([name(a) for a in areas])) for n, areas in d["captured"].items())
     if d["subjects"]:
         out["subjects"] = _flow({name(n): name(o) for n, o in d["subjects"].items()})
-    if d["roman_permission"]:
+    if d.get("roman_permission"):   # classic-specific records may move into a ruleset's own block
         out["roman_permission"] = _flow_list([name(n) for n in d["roman_permission"]])
     if d["bretwalda"]:
         out["bretwalda"] = name(d["bretwalda"])
@@ -70,7 +70,7 @@ def state_block(rs: Ruleset, state: GameState) -> CommentedMap:
         out["dead_leaders"] = _flow_list([name(x) for x in d["dead_leaders"]])
     if d["leader_killed_by"]:
         out["leader_killed_by"] = _flow({name(x): name(n) for x, n in d["leader_killed_by"].items()})
-    if d["standing"]:
+    if d.get("standing"):
         out["standing"] = CommentedMap((name(n), CommentedMap(v)) for n, v in d["standing"].items())
     if d.get("danes_withdraw_shortfall"):
         out["danes_withdraw_shortfall"] = d["danes_withdraw_shortfall"]

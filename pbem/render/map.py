@@ -335,7 +335,8 @@ def _draw_legend(panel: Any, ruleset: Any) -> PanelSlots:
     y = 0.988
     panel.text(0.03, y, "Players & victory points", fontsize=14, weight="bold", va="top")
     y -= 0.036
-    groups: dict[str, list[str]] = {p: [] for p in style.PLAYER_ORDER}
+    order = style.player_order(ruleset)
+    groups: dict[str, list[str]] = {p: [] for p in order}
     nations = list(style.nations_of(ruleset)) or list(style.NATION_CODES)
     rank = _nation_rank(ruleset)
     for n in sorted(nations, key=lambda n: (rank.get(n, 99), n)):
@@ -344,7 +345,7 @@ def _draw_legend(panel: Any, ruleset: Any) -> PanelSlots:
             groups[p].append(n)
     values: dict[str, tuple[float, float]] = {}
     totals: dict[str, tuple[float, float]] = {}
-    for p in style.PLAYER_ORDER:
+    for p in order:
         col = style.PLAYER_COLOURS[p]
         panel.add_patch(Rectangle((0.03, y - 0.009), 0.07, 0.018, facecolor=col, edgecolor="black", lw=1))
         panel.text(0.12, y, p.capitalize(), fontsize=12.5, weight="bold", va="center")

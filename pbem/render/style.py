@@ -26,8 +26,19 @@ PLAYER_COLOURS = {
     "green": OKABE_ITO["bluish_green"],
     "red": OKABE_ITO["vermillion"],
     "blue": OKABE_ITO["blue"],
+    "yellow": OKABE_ITO["yellow"],   # FFG 2nd edition (ffg2): yellow replaces purple
+    "orange": OKABE_ITO["orange"],   # the fifth player of a 5-player table
 }
 PLAYER_ORDER = ("purple", "green", "red", "blue")
+
+
+def player_order(ruleset: Any = None) -> tuple[str, ...]:
+    """The player colours of the ruleset's 4-player table, in its order (classic: purple, green, red,
+    blue; ffg2: yellow, green, red, blue)."""
+    control = _get(ruleset, "control", None) or {}
+    table = control.get(4) if hasattr(control, "get") else None
+    colours = tuple(c for c in (table or {}) if c in PLAYER_COLOURS)
+    return colours or PLAYER_ORDER
 
 # the 4-player sets (AH classic); used when the ruleset does not say
 NATION_PLAYER = {
@@ -77,7 +88,7 @@ def nations_of(ruleset: Any) -> dict:
 
 
 def player_of(nation: str, ruleset: Any = None) -> str | None:
-    """'purple' | 'green' | 'red' | 'blue' (or None for an unknown nation)."""
+    """'purple' | 'green' | 'red' | 'blue' ('yellow' in ffg2), or None for an unknown nation."""
     colour = _get(nations_of(ruleset).get(nation), "colour")
     if isinstance(colour, str) and colour.lower() in PLAYER_COLOURS:
         return colour.lower()

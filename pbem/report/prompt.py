@@ -79,7 +79,7 @@ def prompt_text(game_id: str, rs, state, nations: Sequence[str], *, what: str, d
     names = ", ".join(rs.display(n) for n in nations)
     turn = [] if state.next_nation is None else turn_lines(rs, state, nations[0])
     return render("prompt.txt.j2", game=game_id, round=state.round, what=what, names=names,
-                  first=rs.display(nations[0]), deadline=deadline, reminder=reminder, turn=turn,
+                  first=rs.display(nations[0]), deadline=deadline, rules=rs.name, reminder=reminder, turn=turn,
                   vote_lines=[] if state.next_nation is not None else _vote_lines(rs, state),
                   guide_url=guide_url, guide_name=GUIDE_NAME)
 

@@ -171,7 +171,9 @@ def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     end = m.path[-1]
     others = [n for n in state.occupants(end) if n != nation]
-    if nation == "romano_british" and any(n in ("brigantes", "welsh") for n in others):
+    until = rs.feature("rb_attack_limit_until")   # FFG 41: the limit ends in round 8
+    if (nation == "romano_british" and any(n in ("brigantes", "welsh") for n in others)
+            and not (until and state.round >= until)):
         return [_problem("not-now", m, "the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)")]
     for n in others:
         if submitted_area(rs, state, n, end) == nation:

@@ -114,7 +114,7 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
                                          f"new armies go only to areas the {rs.nations[nation].name} occupy (rule 10.2)",
                                          "occupied: " + ", ".join(rs.display(a) for a in eligible)))
             continue
-        if not _may_place(ctx, nation, area, placed, eligible):
+        if not _may_place(ctx, nation, area, placed, eligible, kind):
             problems.append(OrderProblem("stacking", p.line if p else 0, p.text if p else "",
                                          f"no second army in {rs.display(area)} while other areas can take one (rule 10.2, 5.2)"))
             continue
@@ -125,7 +125,7 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
     # anything left: the default placement (the largest stacks' neighbours first would be a strategy;
     # the documented default is the order of the areas by size, smallest first, one each)
     while len(placed) < new:
-        area = _default_area(ctx, nation, placed, eligible)
+        area = _default_area(ctx, nation, placed, eligible, kind)
         if area is None:
             break
         _put(ctx, nation, area, kind)
@@ -135,21 +135,23 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
     return problems
 
 
-def _may_place(ctx: TurnContext, nation: str, area: str, placed: list[str], eligible: list[str]) -> bool:
+def _may_place(ctx: TurnContext, nation: str, area: str, placed: list[str], eligible: list[str],
+               kind: str = "armies") -> bool:
     if not can_add(ctx.rs, ctx.state, nation, area):
         return False
     if area not in placed:
         return True
-    if ctx.rs.feature("one_new_army_per_area"):
-        return False   # FFG 10, doubt 4: never a second new infantry in one area
+    if kind == "armies" and ctx.rs.feature("one_new_army_per_area"):
+        return False   # FFG 10, doubt 4: never a second new infantry in one area (Arthur's cavalry may)
     # a second one here only if no unused area can take one (10.2)
     return not any(a not in placed and can_add(ctx.rs, ctx.state, nation, a) for a in eligible)
 
 
-def _default_area(ctx: TurnContext, nation: str, placed: list[str], eligible: list[str]) -> str | None:
+def _default_area(ctx: TurnContext, nation: str, placed: list[str], eligible: list[str],
+                  kind: str = "armies") -> str | None:
     """Rule 10.2 default placement: an area not given one yet, the smallest stack first (ties by id);
     a second one only where stacking leaves no alternative."""
-    options = [a for a in eligible if _may_place(ctx, nation, a, placed, eligible)]
+    options = [a for a in eligible if _may_place(ctx, nation, a, placed, eligible, kind)]
     return min(options, key=lambda a: (a in placed, ctx.state.stack(a, nation).units, a), default=None)
 
 

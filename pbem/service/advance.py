@@ -25,6 +25,7 @@ from pbem.rules.orders import STANDING_TYPES, NationOrders, Order
 from pbem.service import decisions, moderator
 from pbem.service.book import build_book
 from pbem.service.gamerun import GameRun
+from pbem.service.welcome import send_welcome
 from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry
@@ -124,7 +125,16 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
             if _worth_a_mail(entry):
                 _turn_mail(game, entry, now, send, run, outbox=outbox, render_map=render_map,
                            ledger_from=len(state.ledger))
+        if not from_position_game(game):
+            run.mails += send_welcome(game, now, send, from_addr=from_addr(game), render_map=render_map,
+                                      guide_url=guide_url(game))
     return run
+
+
+def from_position_game(game: Game) -> bool:
+    from pbem.position.game import from_position
+
+    return bool(from_position(game))
 
 
 QUIET_EVENTS = ("round_started", "round_ended")
@@ -259,18 +269,19 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
                    render_map: bool) -> None:
     """A game moved over from a typed-in position (pbem new --position): before anything is played,
     everyone gets the imported position (map, scores, the file as read) once, to confirm it."""
-    from pbem.position.game import export_position, from_position
+    from pbem.position.game import export_position, position_mail_key
     from pbem.templating import render
 
-    key = "position-imported"
-    if not from_position(game) or already_sent(game, key):
+    key = position_mail_key(game)
+    if key is None or already_sent(game, key):
         return
     rs = game.ruleset()
     state = game.state
     report = build_report(rs, state, [], dict(game.settings), played=None, round_played=state.round,
                           deadline=current_deadline(game, vote=votes_owed(rs, state)).text(), ledger_from=len(state.ledger),
                           nmr=nmr_counts(game))
-    text = render("position.txt.j2", game=game.id, report=report_text(report), round=state.round,
+    text = render("position.txt.j2", game=game.id, corrected=key != "position-imported", report=report_text(report),
+                  round=state.round,
                   nation=rs.display(state.next_nation) if state.next_nation else None,
                   position=export_position(game))
     attachments = [("position.yaml", export_position(game).encode(), "text/plain")]

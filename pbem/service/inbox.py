@@ -22,7 +22,7 @@ from pbem.orders.check import check_orders
 from pbem.orders.odds import odds_answers, split_odds
 from pbem.orders.reply import order_warnings, render_reply
 from pbem.rules.flow import votes_owed
-from pbem.rules.orders import NationOrders
+from pbem.rules.orders import STANDING_TYPES, NationOrders
 from pbem.service import moderator
 from pbem.store.clock import current_deadline
 from pbem.store.game import Game
@@ -99,17 +99,22 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     parsed = result.parsed
     already = {e.get("mail_id") for e in game.entries("orders")}
     extra: list[OrderProblem] = []
+    verdicts: list[str] = []
     for section in parsed.sections:
         if section.nation not in mine:
             extra.append(OrderProblem("auth", 0, "", f"you do not control the {rs.display(section.nation)}",
                                       "your nations: " + ", ".join(rs.display(n) for n in sorted(mine))))
-            continue
-        if not section.orders or mail_id in already:
+            verdicts.append(f"{rs.display(section.nation)}: NOT taken: you do not control the "
+                            f"{rs.display(section.nation)}.")
             continue
         bad = sum(len(ln.problems) for ln in result.lines if ln.nation == section.nation)
         unread = sum(1 for ln in result.lines if ln.nation == section.nation and ln.order is None and ln.problems)
         if len(parsed.sections) == 1:
             bad += len(result.general)
+        if section.orders:
+            verdicts.append(verdict(rs, state, section, bad))
+        if not section.orders or mail_id in already:
+            continue
         # orders with problems wait for a correction until the deadline, then are used as they are
         # (the rules core drops what it refuses, and the report says why)
         game.record_orders(section.nation, player, section_text(section, rs), mail_id=mail_id,
@@ -121,8 +126,29 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     result.general.extend(extra)
     deadline = current_deadline(game, vote=votes_owed(rs, state))
     return render_reply(result, rs, missing=missing_for(game, player), deadline=deadline.text(), game=game.id,
-                        odds=odds_answers(asked, rs),
+                        odds=odds_answers(asked, rs), verdicts=verdicts,
                         warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
+
+
+def verdict(rs, state, section: NationOrders, bad: int) -> str:
+    """What became of one nation's orders in a mail (each nation is answered on its own)."""
+    name = rs.display(section.nation)
+    n = len(section.orders)
+    order = list(rs.order_of_play)
+    later = ""
+    turn_orders = [o for o in section.orders if not isinstance(o, STANDING_TYPES)]
+    if turn_orders and state.next_nation in order and section.nation in order and \
+            order.index(section.nation) < order.index(state.next_nation):
+        later = (f" The {name} have already played round {state.round}: these orders wait for their turn "
+                 f"in round {state.round + 1}.")
+    if not later and turn_orders and section.nation != state.next_nation:
+        later = (" Checked against today's position; checked again when your turn comes, and you are told at "
+                 "once if a line cannot be carried out then.")
+    if not bad:
+        return f"{name}: taken ({n} line{'s' if n != 1 else ''} OK).{later}"
+    return (f"{name}: taken, but {bad} problem{'s' if bad != 1 else ''} to correct. Until the deadline a "
+            f"corrected mail for the {name} replaces these orders in full; at the deadline the correct lines "
+            f"are played and the others dropped.{later}")
 
 
 def section_text(section: NationOrders, rs) -> str:

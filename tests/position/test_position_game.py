@@ -208,3 +208,36 @@ def test_replay_check_start_reads_the_typed_position_again(tmp_path):
     report = replay(Game.open(game.path).path, start=new_game_state)
     assert not report.ok
     assert "not the typed-in position" in report.summary()
+
+
+def test_moderator_corrects_the_imported_position(tmp_path, run):
+    """A player finds a mistake in the imported position: `pbem moderate GAME position FILE` replaces it
+    (a moderator entry replay adopts), and everyone is mailed the corrected position to confirm."""
+    from pbem.service.advance import advance
+
+    games = tmp_path / "games"
+    new_from_position(games, "fixed", ROUND9, secret=SECRET)
+    sent = []
+    now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    advance(Game.open(games / "fixed"), now, sent.append, render_map=False)
+    assert sum("the imported position" in m["Subject"] for m in sent) == 1
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(ROUND9.read_text(encoding="utf-8").replace("Strathclyde: {Picts: 2}", "Strathclyde: {Picts: 3}"),
+                     encoding="utf-8")
+    r = run("moderate", "fixed", "position", fixed, "--dir", games, "--why", "Strathclyde had 3 Picts")
+    assert r.exit_code == 0, r.output
+    game = Game.open(games / "fixed")
+    assert game.state.get("strathclyde", "picts").armies == 3
+    entry = game.entries("moderator")[-1]
+    assert entry["action"] == "position" and entry["why"] == "Strathclyde had 3 Picts"
+    advance(game, now, sent.append, render_map=False)
+    again = [m for m in sent if "the imported position" in m["Subject"]]
+    assert len(again) == 2
+    body = again[1].get_body(("plain",)).get_content()
+    assert "corrected the position" in body and "Strathclyde: {Picts: 3}" in body
+    bots_play(game, 2)
+    assert replay(game.path).ok
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("round: 9\nnation: Picts\nsetup: {Alban: {Picts: -1}}\n", encoding="utf-8")
+    r = run("moderate", "fixed", "position", bad, "--dir", games)
+    assert r.exit_code == 1 and "armies cannot be negative" in r.output

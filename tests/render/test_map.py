@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from pbem.data.loader import load
 from pbem.render import render_map, style
 from pbem.render.geometry import load_geometry
 from pbem.render.map import counter_label, image_size, pixel_of, stack_layout
@@ -208,7 +209,9 @@ def test_real_game_state(rs):
 
 def test_okabe_ito_player_colours_and_contrast():
     assert set(style.PLAYER_COLOURS.values()) <= set(style.OKABE_ITO.values())
-    assert len(set(style.PLAYER_COLOURS.values())) == 4
+    assert len(set(style.PLAYER_COLOURS.values())) == len(style.PLAYER_COLOURS)
+    for ruleset in ("classic", "ffg2"):   # each ruleset's four players: four distinct colours
+        assert len({style.PLAYER_COLOURS[c] for c in style.player_order(load(ruleset))}) == 4
     for nation, player in style.NATION_PLAYER.items():
         assert style.nation_colour(nation) == style.PLAYER_COLOURS[player]
     assert len(set(style.NATION_CODES.values())) == len(style.NATION_CODES) == 17

@@ -59,7 +59,7 @@ def test_greetings_and_sign_offs_are_ignored_and_said_so(game, tmp_path):
     assert "Not read as orders" in text
     for chat in ("Hi, here are my orders!", "cheers", "Ann", "Sent from my iPhone"):
         assert f'"{chat}"' in text
-    assert "ERROR" not in text and "All 2 order line(s) are OK" in text
+    assert "ERROR" not in text and "Romans: taken (2 lines OK)" in text
 
 
 def test_the_grammar_is_shown_once_per_reply(game, tmp_path):
@@ -195,3 +195,50 @@ def test_battle_report_explains_each_die_and_names_the_dice_labels():
     assert re.search(r"Romans roll [1-6 ]+, kills on 6 \(defenders in hiland\): \d hits?, the Welsh lose", out)
     assert "kills on 6 (Roman armies)" in out
     assert "dice labels: demo/r1/romans/devon/b<round>/<side>/d<die>" in out
+
+
+def test_each_nation_of_a_mail_is_answered_on_its_own(game, tmp_path):
+    """A mail with orders for a nation of the player and one that is not: the first is taken (and
+    played), the second refused, and the reply says exactly that, per nation."""
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent\n4 Channel -> Sussex\nNATION Belgae\n1 Essex -> Kent", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    g = Game.open(game.path)
+    assert g.state.next_nation == "belgae", "the Romans' orders were taken and played"
+    text = replies_to(g, "ann@x.org")[0]
+    assert "Romans: taken (2 lines OK)." in text
+    assert "Belgae: NOT taken: you do not control the Belgae." in text
+    assert "Send the corrected orders for the whole turn again" not in text
+    # the same Romans' orders again: the reply says they wait for the next round
+    send(game, "ann", "NATION Romans\n2 Kent -> Essex", 2)
+    run_job(tmp_path, now=T0 + timedelta(hours=2), render_map=False)
+    text = replies_to(Game.open(game.path), "ann@x.org")[-1]
+    assert "The Romans have already played round 1: these orders wait for their turn in round 2." in text
+
+
+def test_a_plain_txt_order_file_in_the_documented_form_is_answered_and_played(game, tmp_path):
+    """docs/PLAYERS.md section 1: a UTF-8 .txt file whose first line is `From: <address>`."""
+    run_job(tmp_path, now=T0, render_map=False)
+    p = game.player("ann")
+    (game.path / "inbox" / "romans.txt").write_text(
+        f"From: {p['address']}\nGAME t1\nNATION Romans\nTOKEN {p['token']}\n4 Channel -> Kent\n4 Channel -> Sussex\n")
+    r = run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    assert r.mails_in == 1 and r.replies == 1
+    g = Game.open(game.path)
+    assert g.state.next_nation == "belgae"
+    assert "Romans: taken (2 lines OK)" in replies_to(g, "ann@x.org")[0]
+
+
+def test_every_player_is_mailed_the_start_of_the_game_once(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=True)
+    run_job(tmp_path, now=T0 + timedelta(minutes=5), render_map=False)
+    out = mails(game.path / "outbox")
+    welcome = [m for m in out if "the game starts" in str(m["Subject"])]
+    assert sorted(m["To"] for m in welcome) == sorted(a for _, a in PLAYERS), "one each, once"
+    g = Game.open(game.path)
+    di = next(m for m in welcome if m["To"] == "di@x.org")
+    text = body(di)
+    assert f"TOKEN {g.player('di')['token']}" in text and "Belgae" in text
+    assert g.settings["dice"]["commitment"] in text
+    assert "Deadline: 2026-12-" in text and "First to move: the Romans (ann)" in text
+    assert {"map.png", "PLAYERS.md"} <= {p.get_filename() for p in di.iter_attachments()}

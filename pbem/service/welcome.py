@@ -1,0 +1,58 @@
+"""The start of a game by mail: once, before anyone has played, every player gets a personal mail
+with their colour and nations, their token, the other players, the dice commitment, the first
+deadline, the start map and the players' guide (templates/welcome.txt.j2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from email.message import EmailMessage
+
+from pbem.mail.compose import build_mail
+from pbem.rules.flow import votes_owed
+from pbem.store.clock import already_sent, current_deadline, mark_sent
+from pbem.store.game import Game
+from pbem.templating import render
+
+
+def nobody_has_played(game: Game) -> bool:
+    return game.state.round == 1 and not any(e.get("nation") for e in game.entries("turn"))
+
+
+def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None], *, from_addr: str,
+                 render_map: bool, guide_url: str = "") -> int:
+    """Mail each player the start of the game once (key `welcome:<player>`). Returns mails sent."""
+    from pbem.report.prompt import GUIDE_NAME, players_guide
+
+    if not nobody_has_played(game):
+        return 0
+    todo = [p for p in game.players() if p.get("address") and not already_sent(game, f"welcome:{p['name']}")]
+    if not todo:
+        return 0
+    rs = game.ruleset()
+    state = game.state
+    deadline = current_deadline(game, vote=votes_owed(rs, state))
+    attachments = []
+    if render_map:
+        from pbem.service.advance import map_png
+
+        attachments.append(("map.png", map_png(rs, state, f"[{game.id}] the start of the game", []), "image/png"))
+    guide = players_guide()
+    if guide:
+        attachments.append((GUIDE_NAME, guide, "text/markdown"))
+    nxt = state.next_nation
+    sent = 0
+    for p in todo:
+        others = [f"{o['name']} ({o.get('colour', '')}): " + ", ".join(rs.display(n) for n in o.get("nations") or [])
+                  for o in game.players() if o["name"] != p["name"]]
+        text = render("welcome.txt.j2", game=game.id, player=p["name"], colour=p.get("colour", ""),
+                      nations=[rs.display(n) for n in p.get("nations") or []], token=p["token"], others=others,
+                      commitment=(game.settings.get("dice") or {}).get("commitment") or "",
+                      deadline=deadline.text(), first=rs.display(nxt) if nxt else "the round start",
+                      first_player=game.player_of(nxt) if nxt else "", guide_url=guide_url, guide_name=GUIDE_NAME)
+        send(build_mail(str(p["address"]), f"[{game.id}] the game starts: you play the "
+                        + ", ".join(rs.display(n) for n in p.get("nations") or []), text, from_addr=from_addr,
+                        attachments=attachments, auto_submitted="auto-generated"))
+        mark_sent(game, f"welcome:{p['name']}", now)
+        sent += 1
+    return sent
