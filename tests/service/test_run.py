@@ -250,4 +250,4 @@ def test_orders_for_a_later_nation_are_checked_against_todays_position(game, tmp
     send(game, "di", "NATION Belgae\nWITHDRAW Essex", 1)
     run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
     reply = [body(m) for m in mails(game.path / "outbox") if m["To"] == "di@x.org" and "as read" in body(m)]
-    assert reply and "not-your-unit" in reply[0] and "checked against today's position" in reply[0]
+    assert reply and "not-your-unit" in reply[0] and "checked against today's position" in reply[0].lower()
