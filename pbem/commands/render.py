@@ -86,6 +86,10 @@ def report(game: str, games_dir: str, rnd: int | None, nation: str | None, as_js
     if entry is None:
         raise GameError(f"game {g.id} has no turn yet")
     state = _position(g, entry)
+    from pbem.service.moderator import position_before
+
+    # only the points this turn gained (the ledger as it stood before the entry, then what it added)
+    before = position_before(g, entry.id)
     r = build_report(rs, state, list(entry.get("events") or []), dict(g.settings), played=entry.get("nation"),
-                     round_played=int(entry.get("round")))
+                     round_played=int(entry.get("round")), ledger_from=len(before.ledger))
     click.echo(report_json(r) if as_json else report_text(r), nl=False)

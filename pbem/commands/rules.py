@@ -233,7 +233,8 @@ def summary_text(rs: Ruleset) -> list[str]:
     aw = sc["awards"]
     body = wrap(f"Holding: end of turns {turns(sc['hold_rounds'])} (14.2).", 2)
     body += wrap(f"Roman Limes: end of turn {sc['limes_round']} (14.4).", 2)
-    prov = set(sc.get("provisional") or ())
+    # PROVISIONAL values (no reachable source) stay marked until a game overrides them
+    prov = {p for p in sc.get("provisional") or () if f"ruleset.scoring.{p}" not in rs.overrides}
 
     def pts(key: str) -> str:
         return f"{aw[key]} points" + (" (PROVISIONAL)" if f"awards.{key}" in prov else "")

@@ -6,14 +6,14 @@ import os
 import uuid
 from pathlib import Path
 
-from pbem.store.fs import atomic_write, fsync_dir
+from pbem.store.fs import TEMP_PREFIX, atomic_write, fsync_dir, write_point
 
 __all__ = ["atomic_write", "fsync_dir", "link_new", "write_once", "write_tmp"]
 
 
 def write_tmp(directory: Path, data: bytes) -> Path:
     """Write `data` to a fresh hidden temp file in `directory`, fsynced; return its path."""
-    tmp = directory / f".tmp-{uuid.uuid4().hex}"
+    tmp = directory / f"{TEMP_PREFIX}{uuid.uuid4().hex}"
     try:
         fh = open(tmp, "xb")
     except FileNotFoundError:
@@ -23,6 +23,7 @@ def write_tmp(directory: Path, data: bytes) -> Path:
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
+    write_point("tmp", tmp)
     return tmp
 
 
@@ -58,9 +59,11 @@ def link_new(tmp: Path, directory: Path, names) -> Path:
                 continue
             os.replace(tmp, final)
             fsync_dir(directory)
+            write_point("done", final)
             return final
         tmp.unlink(missing_ok=True)
         fsync_dir(directory)
+        write_point("done", final)
         return final
     tmp.unlink(missing_ok=True)
     raise FileExistsError(f"no free name in {directory}")

@@ -8,6 +8,7 @@ atomically (tmp + fsync + rename) as `<outbox>/<timestamp>-<n>-<slug>.eml`.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import re
@@ -19,6 +20,7 @@ from pathlib import Path
 from pbem.errors import MailError
 from pbem.mail._fs import fsync_dir, link_new, write_tmp
 from pbem.mail.transport import Incoming
+from pbem.store.fs import write_point
 
 log = logging.getLogger("pbem.mail")
 
@@ -43,6 +45,7 @@ class FolderTransport:
         )
         self.name = name
         self._counter = 0
+        self._sent_ids: set[str] | None = None
 
     # -- incoming ---------------------------------------------------------------------------
     def _candidates(self) -> list[tuple[str, Path]]:
@@ -102,29 +105,57 @@ class FolderTransport:
             raise MailError(f"{self.name}: cannot move {src} to {dest}: {exc}") from exc
         fsync_dir(self.processed)
         fsync_dir(src.parent)
+        write_point("done", dest)
 
     # -- outgoing ---------------------------------------------------------------------------
     def send(self, message: Message) -> None:
-        """Write the message as `<outbox>/<timestamp>-<n>-<slug>.eml` atomically."""
+        """Write the message as `<outbox>/<timestamp>-<n>-<id>-<slug>.eml` atomically, `<id>` naming
+        its Message-ID: a mail sent again after a crash (same Message-ID) is not written twice."""
         if self.outbox is None:
             raise MailError(f"{self.name}: no outbox configured")
         try:
+            ident = _id_tag(str(message.get("Message-ID", "") or ""))
+            if ident and ident in self._sent():
+                log.info("%s: %s is in the outbox already (sent before a crash)", self.name, message.get("Message-ID"))
+                return
             data = bytes(message)
             tmp = write_tmp(self.outbox, data)
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
             slug = _slug(str(message.get("Subject", "")))
+            tag = f"{ident}-" if ident else ""
 
             def names():
                 while True:
                     self._counter += 1
-                    yield f"{stamp}-{self._counter}-{slug}.eml"
+                    yield f"{stamp}-{self._counter}-{tag}{slug}.eml"
 
             link_new(tmp, self.outbox, names())
+            if ident:
+                self._sent().add(ident)
         except OSError as exc:
             raise MailError(f"{self.name}: cannot write to {self.outbox}: {exc}") from exc
 
+    def _sent(self) -> set[str]:
+        """The Message-ID tags of the mails in the outbox (read once per run)."""
+        if self._sent_ids is None:
+            assert self.outbox is not None
+            names = [p.name for p in self.outbox.iterdir()] if self.outbox.is_dir() else []
+            self._sent_ids = {m.group(1) for m in map(_ID_IN_NAME.search, names) if m}
+        return self._sent_ids
+
     def close(self) -> None:
         pass
+
+
+_ID_IN_NAME = re.compile(r"^\d{8}T\d+Z-\d+-(m[0-9a-f]{16})-")
+
+
+def _id_tag(message_id: str) -> str:
+    """A short tag of a Message-ID for file names ('' without one)."""
+    message_id = message_id.strip()
+    if not message_id:
+        return ""
+    return "m" + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:16]
 
 
 def _slug(subject: str) -> str:

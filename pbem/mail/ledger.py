@@ -5,7 +5,8 @@ Each line is an event for one message (keyed by the sha256 of its raw bytes):
   applying  the handler is about to be called (a rerun that finds this state calls it again)
   deferred  the handler asked to be retried later (back to `stored`)
   failed    an unexpected error; after MAX_ATTEMPTS the message is quarantined
-  applied   decided: outcome (applied|rejected|quarantined|error), game, sender, reply files
+  applied   decided: outcome (applied|rejected|quarantined|error), game, sender, reply files;
+            an `applied` outcome takes the message's Message-ID (a later mail with it is a replay)
   sent      reply number `n` was handed to the outgoing transport (or `failed` for good)
   replied   every reply is out: the message is done
   acked     the transport copy `key` was acknowledged
@@ -25,6 +26,7 @@ from filelock import FileLock, Timeout
 
 from pbem.errors import MailError
 from pbem.mail._fs import fsync_dir
+from pbem.store.fs import write_point
 
 log = logging.getLogger("pbem.mail")
 
@@ -120,6 +122,7 @@ class Ledger:
         self._fh.flush()
         os.fsync(self._fh.fileno())
         self._apply(record)
+        write_point("done", self.path)
         return self.entries[sha256]
 
     def _apply(self, ev: dict) -> None:
@@ -137,8 +140,6 @@ class Ledger:
             entry.key = ev.get("key", "")
             entry.seq = int(ev.get("seq", 0))
             entry.info = {k: ev.get(k, "") for k in ("from", "subject")}
-            if entry.message_id:
-                self.message_ids.setdefault(entry.message_id, sha)
         elif kind == "applying":
             entry.state = "applying"
             entry.game, entry.sender = ev.get("game", ""), ev.get("sender", "")
@@ -153,6 +154,10 @@ class Ledger:
             entry.game, entry.sender = ev.get("game", ""), ev.get("sender", "")
             entry.replies = list(ev.get("replies", []))
             entry.sent = set()
+            # a Message-ID is taken only by a mail that was accepted: a mail that failed
+            # authentication (or claimed the id in advance) cannot make the real one a "replay"
+            if entry.outcome == "applied" and entry.message_id:
+                self.message_ids.setdefault(entry.message_id, sha)
         elif kind == "sent":
             entry.sent.add(int(ev["n"]))
         elif kind == "replied":

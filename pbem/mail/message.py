@@ -113,8 +113,10 @@ def _read(raw: bytes, sha: str, problems: list[str], body: bool = True) -> MailI
     else:
         message_id, synthesized = _synth_id(sha), True
         problems.append("missing Message-ID" if not mid_raw else "unusable Message-ID")
-    from_name, from_addr = _from(_header(msg, "From"))
-    if not from_addr:
+    from_name, from_addr, from_problem = _sender(msg)
+    if from_problem:
+        problems.append(from_problem)
+    elif not from_addr:
         problems.append("no usable From address")
     irt = _MSGID_RE.search(_header(msg, "In-Reply-To"))
     text, html, attachments = _body(msg, problems) if body else ("", False, [])
@@ -197,16 +199,36 @@ def _decode_header(value) -> str:
     return "".join(out)
 
 
-def _from(value: str) -> tuple[str, str]:
+def _sender(msg: Message) -> tuple[str, str, str]:
+    """(display name, address, problem) of the From header.
+
+    The address is picked out of the header as sent, BEFORE its encoded words are decoded: an
+    encoded display name (`=?utf-8?q?dave=40example.org?= <eve@evil.example>`) must not turn into
+    an address. The real address is the one SPF/DKIM/DMARC protect; a From with two different
+    addresses (`dave@example.org <eve@evil.example>`, or two From headers) is ambiguous and refused."""
     try:
-        pairs = email.utils.getaddresses([value])
+        values = msg.get_all("From") or []
     except Exception:
-        pairs = []
-    for name, addr in pairs:
-        addr = (addr or "").strip().lower()
-        if _ADDR_RE.match(addr):
-            return _one_line(name or "")[:200], addr
-    return "", ""
+        values = []
+    addrs: list[str] = []
+    name = ""
+    for value in values:
+        raw = re.sub(r"\r?\n[ \t]", " ", value if isinstance(value, str) else str(value))
+        try:
+            pairs = email.utils.getaddresses([raw])
+        except Exception:
+            pairs = []
+        for n, a in pairs:
+            a = (a or "").strip().lower()
+            if a:
+                addrs.append(a)
+                name = name or n
+    distinct = list(dict.fromkeys(addrs))
+    if len(distinct) > 1:
+        return "", "", "ambiguous From (" + ", ".join(distinct[:3])[:200] + ")"
+    if not distinct or not _ADDR_RE.match(distinct[0]):
+        return "", "", ""
+    return _one_line(_decode_header(name) if "=?" in name else name)[:200], distinct[0], ""
 
 
 def _auto(msg: Message, from_addr: str) -> str:

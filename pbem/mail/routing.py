@@ -3,7 +3,7 @@
 Routing: a `GAME <id>` line in the body wins; otherwise the first `[<id>]` subject tag naming a
 known game. Authentication: the From address must be registered for that game (a player's, or the
 moderator's) AND the body's `TOKEN` line must match that registration's token. Quoted lines (`>`)
-and everything after a signature line (`-- `) are not read, as in ORDERS.md.
+and everything after a signature line (`-- `) or a quoted original are not read, as in ORDERS.md.
 """
 
 from __future__ import annotations
@@ -19,15 +19,13 @@ _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
 
 
 def order_lines(text: str) -> list[str]:
-    """The lines ORDERS.md reads: not quoted, before the signature, `#` comments removed, stripped."""
-    out = []
-    for line in text.split("\n"):
-        if line.rstrip() == "--":
-            break
-        if line.lstrip().startswith(">"):
-            continue
-        out.append(line.split("#", 1)[0].strip())
-    return out
+    """The lines ORDERS.md reads, cleaned as the order parser cleans them (pbem.orders.hygiene): not
+    quoted, nothing from a signature or a quoted original (`-----Original Message-----`) on, `#`
+    comments removed, unicode tidied (NFKC: full-width letters; no-break and zero-width spaces), so a
+    correct token pasted with odd spaces is read and a TOKEN line in a quoted original is not."""
+    from pbem.orders.hygiene import clean_lines
+
+    return [ln.text for ln in clean_lines(text) if not ln.ignored or ln.ignored == "too-long"]
 
 
 def keyword_values(text: str, keyword: str) -> list[str]:

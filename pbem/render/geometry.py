@@ -50,10 +50,31 @@ def _polys(raw: list) -> tuple[tuple[np.ndarray, ...], ...]:
     return tuple(tuple(np.asarray(ring, dtype=float) for ring in poly) for poly in raw)
 
 
+def _ruleset_changes(raw: dict, ruleset_id: str) -> None:
+    """Apply pbem/data/<ruleset>/geometry.json, if there is one: `replace_vertex` (an area's corner point
+    replaced by a list of points: the FFG board's Cumbria-Lothian border) and `sea_borders` (index ->
+    a new line: the Irish | Icelandic Sea line meeting Skye)."""
+    path = resources.files("pbem").joinpath("data", ruleset_id, "geometry.json")
+    if not ruleset_id or not path.is_file():
+        return
+    changes = json.loads(path.read_text("utf-8"))
+    for rv in changes.get("replace_vertex", ()):
+        for poly in raw["areas"][rv["area"]]["polygons"]:
+            for r, ring in enumerate(poly):
+                out = []
+                for p in ring:
+                    out += rv["with"] if abs(p[0] - rv["at"][0]) < 1e-6 and abs(p[1] - rv["at"][1]) < 1e-6 else [p]
+                poly[r] = out
+    for i, line in changes.get("sea_borders", {}).items():
+        raw["sea_borders"][int(i)] = line
+
+
 @cache
-def load_geometry(name: str = "areas.json") -> Geometry:
-    """Read the committed geometry (cached: it never changes while the program runs)."""
+def load_geometry(name: str = "areas.json", ruleset_id: str = "") -> Geometry:
+    """Read the committed geometry (cached: it never changes while the program runs), with the
+    ruleset's own changes (pbem/data/<ruleset>/geometry.json) when it has some."""
     raw = json.loads(resources.files("pbem").joinpath("data", "geometry", name).read_text("utf-8"))
+    _ruleset_changes(raw, ruleset_id)
     areas = {a: Shape(a, tuple(v["anchor"]), _polys(v["polygons"])) for a, v in raw["areas"].items()}
     seas = {
         s: Shape(s, tuple(v["anchor"]), _polys(v["polygons"]), tuple(v["label"]))

@@ -214,6 +214,7 @@ def _ruleset_signature(ruleset: Any) -> tuple:
     seas = _get(ruleset, "seas", None) or {}
     nations = style.nations_of(ruleset)
     return (
+        str(_get(ruleset, "id", "")),
         tuple(sorted((a, str(_get(v, "name")), str(_get(v, "terrain")), str(_get(v, "region")))
                      for a, v in areas.items())),
         tuple(sorted((s, str(_get(v, "name"))) for s, v in seas.items())),
@@ -630,7 +631,7 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Mapping
     width_px = int(width_px)
     if width_px < 200:
         raise ValueError("width_px must be at least 200")
-    geo = load_geometry()
+    geo = load_geometry(ruleset_id=str(_get(ruleset, "id", "") or ""))
     lay = layout(geo)
     base, slots = _static_layer(width_px, ruleset, geo, lay)
     dpi = width_px / FIG_W_IN

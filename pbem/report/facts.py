@@ -75,7 +75,11 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
     if t == "allowed":
         return f"Romans allow the {n} to increase population this turn (rule 11.1)"
     if t == "submitted":
-        return f"{n} submit to the {rs.display(ev['to'])}"
+        when = f" ({ev['moment']}, rule 11.1)" if ev.get("moment") and ev["moment"] != "start of its turn" else ""
+        return f"{n} submit to the {rs.display(ev['to'])}{when}"
+    if t == "left_subject_area":
+        return (f"{n}: {ev['count']} leave {rs.display(ev['area'])} for {rs.display(ev['to'])} "
+                f"(the {_n(rs, ev['subject'])} submitted, rule 11.1)")
     if t == "romans_left":
         return "The Romans leave Britain; Romano-British armies replace them in " + (
             ", ".join(f"{rs.display(a)} ({k})" for a, k in ev["replaced"].items()) or "no area")
@@ -90,6 +94,10 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
         return f"{n}: subjection ends"
     if t == "game_over":
         return "The game is over."
+    if t == "order_dropped":
+        line = f"line {ev['line']} " if ev.get("line") else ""
+        return (f"{n}: order {line}not carried out: \"{ev.get('text') or ''}\" "
+                f"({ev.get('kind')}: {ev.get('message')})")
     return None
 
 

@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
+from functools import partial
 from pathlib import Path
 
 from pbem.mail.compose import build_mail
@@ -25,6 +26,7 @@ from pbem.rules.orders import STANDING_TYPES, NationOrders, Order
 from pbem.service import decisions, moderator
 from pbem.service.book import build_book
 from pbem.service.gamerun import GameRun
+from pbem.service.outgoing import finish_pending, send_once
 from pbem.service.welcome import send_welcome
 from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
 from pbem.store.fs import atomic_write
@@ -76,6 +78,8 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
         run.note = "paused"
         return run
     with game.lock(blocking=False):
+        run.mails += finish_pending(game, send, now)
+        _owed_turn_mail(game, now, send, run, outbox=outbox, render_map=render_map)
         _position_mail(game, now, send, run, outbox=outbox, render_map=render_map)
         for _ in range(MAX_STEPS):
             state = game.state
@@ -125,19 +129,44 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
             if _worth_a_mail(entry):
                 _turn_mail(game, entry, now, send, run, outbox=outbox, render_map=render_map,
                            ledger_from=len(state.ledger))
-        if not from_position_game(game):
-            run.mails += send_welcome(game, now, send, from_addr=from_addr(game), render_map=render_map,
-                                      guide_url=guide_url(game))
+        run.mails += send_welcome(game, now, send, from_addr=from_addr(game), render_map=render_map,
+                                  guide_url=guide_url(game))
     return run
 
 
-def from_position_game(game: Game) -> bool:
-    from pbem.position.game import from_position
-
-    return bool(from_position(game))
-
-
 QUIET_EVENTS = ("round_started", "round_ended")
+
+
+def turn_mail_key(entry: LogEntry) -> str:
+    return f"turn:{entry.id}"
+
+
+def _owed_turn_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbox: Path | None,
+                    render_map: bool) -> None:
+    """A run killed after logging a turn but before its turn mail was decided on: mail it now.
+
+    Only the log's last turn can be owed one (each turn's mail goes out before the next turn is
+    played), and only when nothing after it changed the position (a rollback voids it). Games from
+    before turn mails were recorded have no `turn:` notice at all: their last turn counts as mailed
+    unless it is the game's first turn worth a mail."""
+    from pbem.store.clock import sent_keys
+    from pbem.store.recover import changes_state, state_after
+
+    entries = game.entries()
+    turns = [i for i, e in enumerate(entries) if e.kind == "turn"]
+    if not turns:
+        return
+    last = entries[turns[-1]]
+    if any(changes_state(e) for e in entries[turns[-1] + 1:]) or not _worth_a_mail(last):
+        return
+    keys = sent_keys(game)
+    if turn_mail_key(last) in keys:
+        return
+    mailed_before = any(k.startswith("turn:") for k in keys)
+    if not mailed_before and any(_worth_a_mail(entries[i]) for i in turns[:-1]):
+        return
+    before = state_after(game, entries, last.id - 1)
+    _turn_mail(game, last, now, send, run, outbox=outbox, render_map=render_map, ledger_from=len(before.ledger))
 
 
 def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogEntry], now: datetime,
@@ -159,10 +188,10 @@ def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogE
     deadline = current_deadline(game, entries)
     body = (f"Your turn has come: your orders for the {rs.display(nation)}, checked against the position now.\n\n"
             + render_reply(result, rs, deadline=deadline.text(), game=game.id))
-    send(build_mail(str(addr), f"[{game.id}] your orders for the {rs.display(nation)}: please correct", body,
-                    from_addr=from_addr(game), auto_submitted="auto-generated"))
-    mark_sent(game, key, now)
-    run.mails += 1
+    if send_once(game, key, lambda: build_mail(
+            str(addr), f"[{game.id}] your orders for the {rs.display(nation)}: please correct", body,
+            from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):
+        run.mails += 1
 
 
 def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, send: Send, run: GameRun) -> None:
@@ -178,10 +207,10 @@ def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, 
         body = (f"Game {game.id}, round {state.round}.\n\n{text}\n\nReply with GAME {game.id}, your TOKEN and the "
                 f"DEFEND line(s) within {decisions.hours(game, 'decision_hours'):g} hours; without an answer your "
                 "armies hold (they do not retreat).\n")
-        send(build_mail(str(addr), f"[{game.id}] retreat decision: the {rs.display(nation)} attack", body,
-                        from_addr=from_addr(game), auto_submitted="auto-generated"))
-        mark_sent(game, k, now)
-        run.mails += 1
+        if send_once(game, k, partial(
+                build_mail, str(addr), f"[{game.id}] retreat decision: the {rs.display(nation)} attack", body,
+                from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):
+            run.mails += 1
 
 
 def _worth_a_mail(entry: LogEntry) -> bool:
@@ -217,11 +246,12 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
             head = "Reminder: " if kind == "reminder" else ""
             body = prompt_text(game.id, rs, game.state, ns, what=what, deadline=deadline.text(),
                                reminder=kind == "reminder", guide_url=guide_url(game))
-            send(build_mail(str(addr), f"[{game.id}] {head}{what} for the {names}", body, from_addr=from_addr(game),
-                            auto_submitted="auto-generated",
-                            attachments=[(GUIDE_NAME, guide, "text/markdown")] if guide else ()))
-            mark_sent(game, key, now)
-            run.mails += 1
+            subject = f"[{game.id}] {head}{what} for the {names}"
+            if send_once(game, key, partial(build_mail, str(addr), subject, body, from_addr=from_addr(game),
+                                            auto_submitted="auto-generated",
+                                            attachments=[(GUIDE_NAME, guide, "text/markdown")] if guide else ()),
+                         send, now):
+                run.mails += 1
 
 
 def guide_url(game: Game) -> str:
@@ -260,9 +290,12 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
     to = everyone(game)
     if to:
         subject = f"[{game.id}] {report['title'].split('] ', 1)[-1]}"
-        send(build_mail(to, subject, text, from_addr=from_addr(game), attachments=attachments,
-                        auto_submitted="auto-generated"))
-        run.mails += 1
+        if send_once(game, turn_mail_key(entry), lambda: build_mail(
+                to, subject, text, from_addr=from_addr(game), attachments=attachments,
+                auto_submitted="auto-generated"), send, now):
+            run.mails += 1
+    else:
+        mark_sent(game, turn_mail_key(entry), now)
 
 
 def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbox: Path | None,
@@ -298,10 +331,12 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
         atomic_write(base / "report.txt", text)
     to = everyone(game)
     if to:
-        send(build_mail(to, f"[{game.id}] the imported position: please check it", text, from_addr=from_addr(game),
-                        attachments=attachments, auto_submitted="auto-generated"))
-        run.mails += 1
-    mark_sent(game, key, now)
+        if send_once(game, key, partial(build_mail, to, f"[{game.id}] the imported position: please check it", text,
+                                        from_addr=from_addr(game), attachments=attachments,
+                                        auto_submitted="auto-generated"), send, now):
+            run.mails += 1
+    else:
+        mark_sent(game, key, now)
 
 
 def map_png(rs, state, title: str, events) -> bytes:
@@ -332,10 +367,11 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
     body = (f"Game {game.id} is over after round {state.round}.\n{result}\n\n" + "\n".join(lines)
             + f"\n\nDice secret: {secret}\nAnyone can check every roll: pbem verify-dice <archive>\n")
     if to:
-        send(build_mail(to, f"[{game.id}] game over: {result}", body, from_addr=from_addr(game),
-                        auto_submitted="auto-generated"))
-        run.mails += 1
-    mark_sent(game, key, now)
+        if send_once(game, key, lambda: build_mail(to, f"[{game.id}] game over: {result}", body,
+                                                   from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):
+            run.mails += 1
+    else:
+        mark_sent(game, key, now)
     run.steps.append("game over; " + result)
 
 

@@ -26,7 +26,8 @@ from pbem import __version__
 IDLE_DIR = ".pbem-idle"
 FAR = "9999-12-31T23:59:59+00:00"
 # files and folders of a game whose change means work may be waiting (names in the game folder)
-WATCHED = ("game.yaml", "state.yaml", "notices.json", "secret", "log", "mail", "mail/ledger.jsonl", ".")
+# (sending/: mails a killed run decided on and did not send, pbem.service.outgoing)
+WATCHED = ("game.yaml", "state.yaml", "notices.json", "secret", "log", "mail", "mail/ledger.jsonl", "sending", ".")
 
 
 def note_path(games_dir: Path, game_id: str) -> Path:

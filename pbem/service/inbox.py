@@ -97,7 +97,9 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     text, asked = split_odds(text)     # ODDS questions are answered, not orders
     result = check_orders(text, rs, state, nation=default)
     parsed = result.parsed
-    already = {e.get("mail_id") for e in game.entries("orders")}
+    # a rerun after a crash in the middle of a multi-nation mail logs the sections not logged yet:
+    # each orders entry is keyed by its mail AND its nation
+    already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
     extra: list[OrderProblem] = []
     verdicts: list[str] = []
     for section in parsed.sections:
@@ -113,7 +115,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
             bad += len(result.general)
         if section.orders:
             verdicts.append(verdict(rs, state, section, bad))
-        if not section.orders or mail_id in already:
+        if not section.orders or (mail_id, section.nation) in already:
             continue
         # orders with problems wait for a correction until the deadline, then are used as they are
         # (the rules core drops what it refuses, and the report says why)

@@ -39,7 +39,7 @@ def resume(game: Game, who: str, why: str, **tag) -> str:
         game.settings["paused"] = False
         game.save_settings()
         game.moderate("resume", who, why, **tag)
-    return f"Game {game.id} resumed; deadlines run from now."
+    return f"Game {game.id} resumed; the time it was paused is added to the deadline."
 
 
 def set_deadline(game: Game, who: str, why: str, until: str, **tag) -> str:

@@ -7,16 +7,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
+from functools import partial
 
 from pbem.mail.compose import build_mail
 from pbem.rules.flow import votes_owed
-from pbem.store.clock import already_sent, current_deadline, mark_sent
+from pbem.service.outgoing import send_once
+from pbem.store.clock import already_sent, current_deadline
 from pbem.store.game import Game
 from pbem.templating import render
 
 
 def nobody_has_played(game: Game) -> bool:
-    return game.state.round == 1 and not any(e.get("nation") for e in game.entries("turn"))
+    """No nation has played here yet: a new game in round 1, or a game moved over from a typed-in position
+    (pbem new --position), whose players need their tokens just the same."""
+    from pbem.position.game import from_position
+
+    return (game.state.round == 1 or from_position(game)) and not any(e.get("nation") for e in game.entries("turn"))
 
 
 def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None], *, from_addr: str,
@@ -45,14 +51,15 @@ def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None]
     for p in todo:
         others = [f"{o['name']} ({o.get('colour', '')}): " + ", ".join(rs.display(n) for n in o.get("nations") or [])
                   for o in game.players() if o["name"] != p["name"]]
-        text = render("welcome.txt.j2", game=game.id, player=p["name"], colour=p.get("colour", ""),
+        text = render("welcome.txt.j2", game=game.id, moved_round=state.round if state.round > 1 else None,
+                      player=p["name"], colour=p.get("colour", ""),
                       nations=[rs.display(n) for n in p.get("nations") or []], token=p["token"], others=others,
                       commitment=(game.settings.get("dice") or {}).get("commitment") or "",
                       deadline=deadline.text(), first=rs.display(nxt) if nxt else "the round start",
                       first_player=game.player_of(nxt) if nxt else "", guide_url=guide_url, guide_name=GUIDE_NAME)
-        send(build_mail(str(p["address"]), f"[{game.id}] the game starts: you play the "
-                        + ", ".join(rs.display(n) for n in p.get("nations") or []), text, from_addr=from_addr,
-                        attachments=attachments, auto_submitted="auto-generated"))
-        mark_sent(game, f"welcome:{p['name']}", now)
-        sent += 1
+        subject = f"[{game.id}] the game starts: you play the " + ", ".join(rs.display(n) for n in p.get("nations") or [])
+        if send_once(game, f"welcome:{p['name']}", partial(build_mail, str(p["address"]), subject, text,
+                                                          from_addr=from_addr, attachments=attachments,
+                                                          auto_submitted="auto-generated"), send, now):
+            sent += 1
     return sent

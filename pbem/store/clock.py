@@ -2,7 +2,8 @@
 
 A decision starts when the step before it was logged (or the game was created); its deadline is that
 time plus `deadlines.turn_hours` (a nation's turn) or `deadlines.decision_hours` (votes), unless a
-moderator set or extended it (`deadline` / `extend` moderator entries). Reminders go out
+moderator set or extended it (`deadline` / `extend` moderator entries); a pause adds the time paused
+(pause ... resume) and keeps extensions. Reminders go out
 `deadlines.reminder_hours` before. Notices already sent are remembered in `notices.json` so that a
 rerun (cron every ten minutes) never sends one twice.
 """
@@ -15,6 +16,7 @@ from datetime import datetime, timedelta
 
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry, parse_time
+from pbem.store.yamlio import SaveError
 
 NOTICES = "notices.json"
 DEFAULTS = {"turn_hours": 72.0, "decision_hours": 24.0, "reminder_hours": 12.0}
@@ -50,8 +52,17 @@ def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote:
     started = None
     moved: datetime | None = None
     extra = timedelta()
+    paused_at: datetime | None = None
     for e in entries:
-        if e.kind in ("created", "turn") or (e.kind == "moderator" and e.get("action") in ("rollback", "resume")):
+        if e.kind == "moderator" and e.get("action") == "pause":
+            paused_at = parse_time(e.time)
+        elif e.kind == "moderator" and e.get("action") == "resume" and paused_at and started:
+            # the time paused is added to the deadline; a moved deadline and extensions are kept
+            gap = max(parse_time(e.time) - paused_at, timedelta())
+            started += gap
+            moved = moved + gap if moved else None
+            paused_at = None
+        elif e.kind in ("created", "turn") or (e.kind == "moderator" and e.get("action") in ("rollback", "resume")):
             started = parse_time(e.time)
             moved, extra = None, timedelta()
         elif e.kind == "moderator" and e.get("action") == "deadline" and e.get("decision") == key:
@@ -67,11 +78,28 @@ def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote:
 
 
 def _read(game: Game) -> dict[str, str]:
+    """The notices sent. A damaged notices.json is the moderator's to repair: guessing would send
+    every prompt and turn mail again, so the game waits (SaveError) instead."""
+    path = game.path / NOTICES
     try:
-        data = json.loads((game.path / NOTICES).read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
         return {}
+    except (OSError, UnicodeDecodeError) as e:
+        raise SaveError(game.label(NOTICES), "-", f"cannot be read: {e}") from e
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        data = e
+    if not isinstance(data, dict):
+        raise SaveError(game.label(NOTICES), "-", "damaged (not a JSON object of notices sent)",
+                        hint="restore it from a backup; deleting it makes pbem send the open prompts again")
+    return data
+
+
+def sent_keys(game: Game) -> set[str]:
+    """The keys of every notice sent."""
+    return set(_read(game))
 
 
 def already_sent(game: Game, key: str) -> bool:

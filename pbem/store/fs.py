@@ -9,9 +9,20 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 TEMP_PREFIX = ".tmp-"
+
+WRITE_HOOK: Callable[[str, Path], None] | None = None
+"""Called at every write point (`tmp`: a temp file is written, `done`: the file is in place) with the
+path. Tests set it to raise and so kill a run deterministically at the N-th write; None in use."""
+
+
+def write_point(what: str, path: Path) -> None:
+    """A durable write happened (see WRITE_HOOK); mail transports and ledgers call it too."""
+    if WRITE_HOOK is not None:
+        WRITE_HOOK(what, Path(path))
 
 
 def fsync_dir(path: Path) -> None:
@@ -40,6 +51,7 @@ def _write_temp(directory: Path, name: str, data: bytes, mode: int) -> Path:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    write_point("tmp", Path(tmp))
     return Path(tmp)
 
 
@@ -55,6 +67,7 @@ def atomic_write(path: Path | str, data: bytes | str, *, mode: int = 0o644) -> N
         tmp.unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
+    write_point("done", path)
 
 
 def create_exclusive(path: Path | str, data: bytes | str, *, mode: int = 0o644) -> None:
@@ -80,6 +93,7 @@ def create_exclusive(path: Path | str, data: bytes | str, *, mode: int = 0o644) 
     finally:
         tmp.unlink(missing_ok=True)
     fsync_dir(path.parent)
+    write_point("done", path)
 
 
 def temp_files(directory: Path) -> list[Path]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import re
 import secrets as _secrets
 import shutil
@@ -44,6 +45,7 @@ from pbem.store.yamlio import (
     parse_roundtrip,
 )
 
+log = logging.getLogger("pbem.store")
 FORMAT = 1
 KINDS = ("created", "orders", "turn", "moderator")
 RESERVED = ("entry", "kind", "time")
@@ -395,10 +397,52 @@ class Game:
         return int(self._state_entry or 0)
 
     def _load_state(self) -> None:
+        """state.yaml, or the position re-derived from the log when state.yaml is behind the log (a
+        run killed between writing a turn entry and the state) or damaged (pbem.store.recover); the
+        repaired file is written back when the game can be locked."""
         label = self.label(STATE)
-        raw = load_plain(self.path / STATE, label)
-        state, entry = parse_state_file(raw, label)
-        self._state, self._state_entry = state, entry
+        try:
+            raw = load_plain(self.path / STATE, label)
+            state, entry = parse_state_file(raw, label)
+        except (SaveError, OSError) as e:
+            damaged: Exception | None = e
+            state, entry = None, 0
+        else:
+            damaged = None
+        files = self._entry_files()
+        last = files[-1][0] if files else 0
+        if damaged is None and not self._state_changed_after(files, entry):
+            self._state, self._state_entry = state, entry
+            return
+        from pbem.store.recover import state_after
+
+        log.warning("game %s: %s; re-deriving the position from the log", self.id,
+                    f"state.yaml unusable ({damaged})" if damaged else f"state.yaml follows entry {entry}, the log ends at {last}")
+        try:
+            state = state_after(self, self.entries(), last)
+        except GameError:
+            if damaged is not None:
+                raise damaged from None
+            raise
+        self._state, self._state_entry = state, last
+        try:
+            with self.lock(blocking=False):
+                atomic_write(self.path / STATE, state_file_text(state, self.id, last))
+        except (GameError, OSError):
+            pass   # busy or read-only: the position is right in memory, the file is repaired later
+
+    def _state_changed_after(self, files: list[tuple[int, str, Path]], entry: int) -> bool:
+        """Does a log entry after `entry` change the position (a turn, or a moderator entry with one)?"""
+        for eid, kind, p in files:
+            if eid <= entry:
+                continue
+            if kind == "turn":
+                return True
+            if kind == "moderator":
+                e = parse_entry(load_plain(p, self.label(f"{LOG}/{p.name}")), eid, kind, f"{LOG}/{p.name}")
+                if isinstance(e.get("state"), dict):
+                    return True
+        return False
 
     def save_state(self, state: GameState, *, entry: int | None = None) -> None:
         """Write state.yaml (the position after log entry `entry`, default the last one)."""

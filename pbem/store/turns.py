@@ -12,6 +12,7 @@ imported lazily; tests inject their own.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -38,6 +39,24 @@ class RecordingDice:
             for i, face in enumerate(out):
                 self.rolled.setdefault(req.label(i), int(face))
         return out
+
+
+class GenerationDice:
+    """Dice for a turn played again after a rollback: the labels name the rollback generation
+    (`<game>~g<N>/r...`), so the re-fought battles get fresh dice that nobody could read in the voided
+    turn, while every die stays verifiable from its label (pbem verify-dice)."""
+
+    def __init__(self, inner: Dice, generation: int) -> None:
+        self.inner = inner
+        self.generation = generation
+
+    def faces(self, req: RollRequest) -> Faces:
+        return self.inner.faces(dataclasses.replace(req, game=f"{req.game}~g{self.generation}"))
+
+
+def dice_generation(entries: list[LogEntry]) -> int:
+    """How many rollbacks the log has had (0: none): the generation of the dice labels from now on."""
+    return sum(1 for e in entries if e.kind == "moderator" and e.get("action") == "rollback")
 
 
 def entry_orders(entry: LogEntry | Mapping[str, Any], ruleset: Any) -> dict[str, Any]:
@@ -67,6 +86,9 @@ def default_adjudicate(ruleset: Any, state: GameState, entry: LogEntry, dice: Di
         raise GameError(f"the round has started already (the {state.next_nation} are to move)")
     if step == "nation" and state.next_nation != entry.get("nation"):
         raise GameError(f"it is not the turn of {entry.get('nation')} (next: {state.next_nation})")
+    generation = int(entry.get("dice_generation") or 0)
+    if generation:
+        dice = GenerationDice(dice, generation)
     result = flow.step(ruleset, state, orders, dice)
     return result.state, result.events
 
@@ -143,6 +165,9 @@ def play_turn(game: Game, nation: str | None = None, *, step: str = "nation",
             orders = {n: e.id for n, e in pending_orders(game, entries).items()}
         data: dict[str, Any] = {"round": state.round, "step": step, "nation": nation,
                                 "orders": _orders_block(game, orders, entries, used)}
+        generation = dice_generation(entries)
+        if generation:
+            data["dice_generation"] = generation
         draft = LogEntry(0, "turn", time or utc_now(), data)
         dice = RecordingDice(game.dice())
         new_state, events = adjudicate(game.ruleset(), state.copy(), draft, dice)

@@ -33,7 +33,8 @@ def _mail(game: Game, nation: str, text: str, n: int) -> bytes:
 
 
 @pytest.mark.slow
-def test_whole_game_by_imap_and_smtp(dovecot, smtp, tmp_path):
+@pytest.mark.parametrize("ruleset", ["classic", "ffg2"])
+def test_whole_game_by_imap_and_smtp(dovecot, smtp, tmp_path, ruleset):
     games = tmp_path / "games"
     games.mkdir()
     (games / "pbem.yaml").write_text(
@@ -42,8 +43,8 @@ def test_whole_game_by_imap_and_smtp(dovecot, smtp, tmp_path):
         f"password: {dovecot.password}, folder: INBOX, processed_folder: Processed}}\n"
         f"  - {{type: smtp, host: {smtp.host}, port: {smtp.port}, security: none}}\n")
     t = datetime(2026, 12, 1, tzinfo=UTC)
-    game = create_game(games, "e2e", players=4, player_specs=PLAYERS, secret=b"end to end secret, sixteen rounds",
-                       time=t.isoformat())
+    game = create_game(games, f"e2e-{ruleset}", ruleset=ruleset, players=4, player_specs=PLAYERS,
+                       secret=b"end to end secret, sixteen rounds", time=t.isoformat())
     n = 0
     for _ in range(400):
         g = Game.open(game.path)
@@ -62,8 +63,10 @@ def test_whole_game_by_imap_and_smtp(dovecot, smtp, tmp_path):
         report = run_job(games, now=t, render_map=False)
         assert not report.errors, report.errors
     g = Game.open(game.path)
-    assert g.state.finished and g.state.round == 16
+    assert g.state.finished and g.state.round == 16 and g.state.ruleset == ruleset
     sent = smtp.messages
+    name = " ".join(g.ruleset().name.split()[:2])   # the turn mails and prompts name the rules
+    assert all(name in " ".join(raw.decode(errors="replace").split()) for _, _, raw in sent if b"have played" in raw)
     assert any("game over" in raw.decode(errors="replace") for _, _, raw in sent)
     turn_mails = [rcpts for _, rcpts, raw in sent if b"have played" in raw]
     assert turn_mails and all(sorted(r) == sorted(a for _, a in PLAYERS) for r in turn_mails)

@@ -40,6 +40,14 @@ def bots_play(game: Game, steps: int | None = None) -> None:
         n += 1
 
 
+def collect(sent: list):
+    """A `send` that keeps each mail as a modern EmailMessage (the runner may hand over stored bytes)."""
+    import email
+    from email import policy
+
+    return lambda m: sent.append(email.message_from_bytes(bytes(m), policy=policy.default))
+
+
 def same_position(a, b) -> bool:
     da, db = a.to_dict(), b.to_dict()
     for d in (da, db):
@@ -116,7 +124,7 @@ def test_first_mail_shows_the_imported_position_once(tmp_path):
                                 player_specs=[("ann", "ann@example.org"), ("ben", "ben@example.org")])
     sent = []
     now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-    advance(game, now, sent.append, outbox=tmp_path / "out", render_map=True)
+    advance(game, now, collect(sent), outbox=tmp_path / "out", render_map=True)
     first = sent[0]
     assert "the imported position" in first["Subject"]
     assert "ann@example.org" in first["To"] and "ben@example.org" in first["To"]
@@ -125,8 +133,12 @@ def test_first_mail_shows_the_imported_position_once(tmp_path):
     assert "Strathclyde: {Picts: 2}" in body and "Brigantes 42" in body
     names = [p.get_filename() for p in first.iter_attachments()]
     assert names[:2] == ["map.png", "position.yaml"]
+    welcome = [m for m in sent if "the game starts" in m["Subject"]]
+    assert sorted(m["To"] for m in welcome) == sorted(p["address"] for p in game.players())   # each their token
+    ann = next(m for m in welcome if m["To"] == "ann@example.org").get_body(("plain",)).get_content()
+    assert "continues here by mail, from round 9" in ann and game.player("ann")["token"] in ann
     n = len(sent)
-    advance(Game.open(game.path), now, sent.append, outbox=tmp_path / "out", render_map=False)
+    advance(Game.open(game.path), now, collect(sent), outbox=tmp_path / "out", render_map=False)
     assert not any("the imported position" in m["Subject"] for m in sent[n:])
 
 
@@ -219,7 +231,7 @@ def test_moderator_corrects_the_imported_position(tmp_path, run):
     new_from_position(games, "fixed", ROUND9, secret=SECRET)
     sent = []
     now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-    advance(Game.open(games / "fixed"), now, sent.append, render_map=False)
+    advance(Game.open(games / "fixed"), now, collect(sent), render_map=False)
     assert sum("the imported position" in m["Subject"] for m in sent) == 1
     fixed = tmp_path / "fixed.yaml"
     fixed.write_text(ROUND9.read_text(encoding="utf-8").replace("Strathclyde: {Picts: 2}", "Strathclyde: {Picts: 3}"),
@@ -230,7 +242,7 @@ def test_moderator_corrects_the_imported_position(tmp_path, run):
     assert game.state.get("strathclyde", "picts").armies == 3
     entry = game.entries("moderator")[-1]
     assert entry["action"] == "position" and entry["why"] == "Strathclyde had 3 Picts"
-    advance(game, now, sent.append, render_map=False)
+    advance(game, now, collect(sent), render_map=False)
     again = [m for m in sent if "the imported position" in m["Subject"]]
     assert len(again) == 2
     body = again[1].get_body(("plain",)).get_content()

@@ -126,3 +126,16 @@ def test_classic_unchanged():
     classic = load("classic")
     assert classic.order_of_play.index("jutes") < classic.order_of_play.index("saxons")
     assert not classic.features and "hit_fast" not in classic.constants
+
+
+def test_ffg_1_2_map_picture_draws_the_ffg_borders():
+    from pbem.render.geometry import load_geometry
+
+    def points(geo, area):
+        return {tuple(p) for poly in geo.areas[area].polygons for ring in poly for p in ring}
+
+    ffg, classic = load_geometry(ruleset_id="ffg2"), load_geometry()
+    shared = points(ffg, "cumbria") & points(ffg, "lothian")
+    assert {(17.0, 56.0), (29.0, 44.0)} <= shared                       # a border, not a point
+    assert points(classic, "cumbria") & points(classic, "lothian") == {(23.0, 50.0)}
+    assert tuple(ffg.sea_borders[0][0]) in points(ffg, "skye")          # the Irish | Icelandic line meets Skye

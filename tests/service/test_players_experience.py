@@ -242,3 +242,39 @@ def test_every_player_is_mailed_the_start_of_the_game_once(game, tmp_path):
     assert g.settings["dice"]["commitment"] in text
     assert "Deadline: 2026-12-" in text and "First to move: the Romans (ann)" in text
     assert {"map.png", "PLAYERS.md"} <= {p.get_filename() for p in di.iter_attachments()}
+
+
+def test_extend_then_pause_and_resume_keeps_the_extension(game, tmp_path):
+    """Item 9: EXTEND 24, then a pause of 4 hours: the deadline moves by 24 + 4 hours."""
+    from pbem.store.clock import current_deadline, decision_key
+
+    run_job(tmp_path, now=T0, render_map=False)
+    g = Game.open(game.path)
+    before = current_deadline(g).due
+    key = decision_key(g)
+    g.append("moderator", {"action": "extend", "who": "m", "why": "holiday", "hours": 24, "decision": key},
+             time=(T0 + timedelta(hours=1)).isoformat())
+    g.append("moderator", {"action": "pause", "who": "m", "why": "x"}, time=(T0 + timedelta(hours=2)).isoformat())
+    g.append("moderator", {"action": "resume", "who": "m", "why": "x"}, time=(T0 + timedelta(hours=6)).isoformat())
+    assert current_deadline(Game.open(game.path)).due == before + timedelta(hours=28)
+
+
+def test_report_of_a_past_turn_lists_only_that_turns_points():
+    out = subprocess.run([sys.executable, "-m", "pbem.cli", "report", str(REPO / "games" / "demo")], capture_output=True,
+                         text=True, cwd=REPO, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}).stdout
+    assert "captured Cornwall" not in out, "the latest entry (a round start) gained no points"
+    out = subprocess.run([sys.executable, "-m", "pbem.cli", "report", str(REPO / "games" / "demo"), "--round", "1",
+                          "--nation", "belgae"], capture_output=True, text=True, cwd=REPO,
+                         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}).stdout
+    assert "Romans +2: captured Wessex" not in out
+
+
+def test_a_line_dropped_at_the_deadline_is_named_in_the_report(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent\n2 Channel -> Essex", 1)   # Essex is not on the Channel
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    g = Game.open(game.path)
+    assert g.state.next_nation == "romans", "waiting for a correction"
+    run_job(tmp_path, now=T0 + timedelta(days=30), render_map=False)    # the deadline passes
+    report = [body(m) for m in mails(g.path / "outbox") if "the Romans have played" in str(m["Subject"])][0]
+    assert re.search(r'Romans: order line \d+ not carried out: "2 English Channel -> Essex"', report), report
