@@ -235,3 +235,11 @@ def _records(rs: Ruleset, state: GameState, start: str, out: _Findings) -> None:
             out.error(f"state.subjects.{rs.display(nation)}", "a nation cannot submit to itself (11)")
     if state.bretwalda and state.round < min(rs.scoring["bretwalda_rounds"]):
         out.warn("state.bretwalda", f"a Bretwalda before round {min(rs.scoring['bretwalda_rounds'])} (12.1)")
+    if state.kings and state.round < min(rs.scoring["king_rounds"]):
+        out.warn("state.kings", f"a King before round {min(rs.scoring['king_rounds'])} (12.3)")
+    for ld in sorted(state.dead_leaders):
+        if state.round < rs.leaders[ld].round:
+            out.warn("state.dead_leaders", f"{rs.display(ld)} is dead before round {rs.leaders[ld].round}, when they come (9.0)")
+    for ld in sorted(set(state.leader_killed_by) - state.dead_leaders):
+        out.warn("state.leader_killed_by", f"{rs.display(ld)} was killed but is not among the dead leaders; added")
+        state.dead_leaders.add(ld)

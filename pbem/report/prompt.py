@@ -75,13 +75,13 @@ def turn_lines(rs, state, nation: str) -> list[str]:
 
 
 def prompt_text(game_id: str, rs, state, nations: Sequence[str], *, what: str, deadline: str,
-                reminder: bool = False, guide_url: str = "") -> str:
+                reminder: bool = False, guide_url: str = "", draft: str = "") -> str:
     names = ", ".join(rs.display(n) for n in nations)
     turn = [] if state.next_nation is None else turn_lines(rs, state, nations[0])
     return render("prompt.txt.j2", game=game_id, round=state.round, what=what, names=names,
                   first=rs.display(nations[0]), deadline=deadline, rules=rs.name, reminder=reminder, turn=turn,
                   vote_lines=[] if state.next_nation is not None else _vote_lines(rs, state),
-                  guide_url=guide_url, guide_name=GUIDE_NAME)
+                  guide_url=guide_url, guide_name=GUIDE_NAME, draft=draft.splitlines())
 
 
 def _vote_lines(rs, state) -> list[str]:

@@ -22,6 +22,8 @@ class NationBook:
     turn: list[Order] = field(default_factory=list)
     turn_entry: int | None = None
     unread: int = 0                   # lines of the turn orders' message that could not be read
+    draft: list[Order] = field(default_factory=list)   # turn orders sent before a rollback undid the turn
+    draft_entry: int | None = None
     vote: Vote | None = None
     vote_entry: int | None = None
     standing: list[Order] = field(default_factory=list)
@@ -56,10 +58,12 @@ class OrdersBook:
         return self.nations.get(nation) or NationBook(nation)
 
     def add(self, nation: str, entry: int, orders: list[Order], *, newer_than_turn: bool = True,
-            unread: int = 0) -> None:
+            unread: int = 0, draft: bool = False) -> None:
         """File the orders of one orders entry (in log order). `newer_than_turn`: the entry came after
         the nation's last turn, so its turn orders are for the coming one; `unread`: lines of its
-        message that could not be read (the player is asked to correct them)."""
+        message that could not be read (the player is asked to correct them); `draft`: sent before a
+        rollback undid the nation's turn, so the turn orders are only a draft (asked again; played at the
+        deadline)."""
         nb = self.nations.setdefault(nation, NationBook(nation))
         standing = [o for o in orders if isinstance(o, STANDING_TYPES)]
         votes = [o for o in orders if isinstance(o, Vote)]
@@ -70,13 +74,26 @@ class OrdersBook:
         if votes:
             nb.vote, nb.vote_entry = votes[-1], entry
         if (turn or unread) and newer_than_turn:
-            nb.turn, nb.turn_entry, nb.unread = turn, entry, unread
+            if draft:
+                nb.draft, nb.draft_entry = turn, entry
+                nb.turn, nb.turn_entry, nb.unread = [], None, 0
+            else:
+                nb.turn, nb.turn_entry, nb.unread = turn, entry, unread
+                nb.draft, nb.draft_entry = [], None
 
     def turn_played(self, nation: str) -> None:
         """The nation's turn used its turn orders: later turns need new ones."""
         nb = self.nations.get(nation)
         if nb is not None:
             nb.turn, nb.turn_entry, nb.unread = [], None, 0
+
+    def play_draft(self, nation: str) -> None:
+        """The deadline came after a rollback without new orders: the draft is played."""
+        nb = self.get(nation)
+        if nb.draft:
+            nb.turn, nb.turn_entry = nb.draft, nb.draft_entry
+            nb.draft, nb.draft_entry = [], None
+            self.nations[nation] = nb
 
     def round_started(self) -> None:
         """Ballots are for one round start only (rule 12.2)."""

@@ -57,6 +57,24 @@ def passable_enemy(state: GameState, area: str, nation: str, rs: Ruleset | None 
     return bool(others) and all(submitted_area(rs, state, n, area) == nation for n in others)
 
 
+def road_cost(rs: Ruleset, state: GameState, nation: str, path) -> int:
+    """FFG 16 — Roman roads: a step between two road areas (an intact Roman fort, or land of a nation
+    subject to Rome without a destroyed fort) costs nothing; any other step costs one move."""
+    if nation != "romans" or not rs.feature("roman_roads"):
+        return len(path) - 1
+
+    def road(a: str) -> bool:
+        if not rs.is_land(a):
+            return False
+        st = state.get(a, "romans")
+        if st and st.fort:
+            return True
+        destroyed = a in state.forts_built
+        return not destroyed and any(state.subjects.get(n) == "romans" for n in state.nations_in(a))
+
+    return sum(1 for a, b in zip(path, path[1:]) if not (road(a) and road(b)))
+
+
 def check_path(rs: Ruleset, state: GameState, nation: str, order: Move, escorted: bool) -> list[OrderProblem]:
     """The checks that need only the path and the map: adjacency, straits, seas, distance, hilands."""
     path = order.path
@@ -100,7 +118,7 @@ def check_path(rs: Ruleset, state: GameState, nation: str, order: Move, escorted
             return [_problem("hiland-stop", order, f"armies must stop on entering a hiland ({rs.display(b)}, rule 5.12)",
                              "a leader and its escort need not stop (rule 9.1)")]
     limit = allowance(rs, nation, order.kind, escorted)
-    if steps > limit:
+    if steps > limit and road_cost(rs, state, nation, path) > limit:
         return [_problem("too-far", order, f"{steps} areas is more than the {limit} allowed (rules 5.12, 5.13, 9.1)")]
     end = path[-1]
     if rs.is_sea(end):

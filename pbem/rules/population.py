@@ -57,7 +57,7 @@ def may_increase(ctx: TurnContext, nation: str) -> bool:
         return False
     if nation == "romano_british" and state.round < rs.c("romano_british_increase_from"):
         return False
-    if nation in state.subjects and nation not in state.roman_permission:
+    if nation in state.subjects and nation not in state.roman_permission and not rs.feature("subject_half_population"):
         return False
     return True
 
@@ -69,7 +69,10 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
         return [OrderProblem("not-now", o.line, o.text, f"the {rs.nations[nation].name} do not increase population "
                              "this turn (rules 2.24, 10.1, 10.5, 11.1)") for o in ctx.own().of(Place)]
     saved = state.population.get(nation, 0.0)
-    total = saved + occupied_value(ctx, nation)
+    value = occupied_value(ctx, nation)
+    if nation in state.subjects and nation not in state.roman_permission:
+        value = math.ceil(value / 2)   # FFG 36: a subject of Rome gets half its points (halves up)
+    total = saved + value
     due = math.floor(total / rs.c("pop_per_army") + 1e-9)
     free = free_armies(ctx, nation)
     new = min(due, free)
@@ -84,6 +87,11 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
         # placed is treated like one with no piece available (10.1) -- not raised, at most 2 1/2 saved
         rest = min(total - placed * rs.c("pop_per_army"), rs.c("pop_max_saved_without_army"))
         new = placed
+    built = ffg2.build_burhs(ctx, due - placed) if placed < due else 0
+    if built:   # FFG 27, doubt 5: what could not be raised as infantry became burhs
+        rest = total - (placed + built) * rs.c("pop_per_army")
+        if placed + built < due:
+            rest = min(rest, rs.c("pop_max_saved_without_army"))
     state.population[nation] = rest
     ctx.emit("population", nation=nation, saved_before=saved, count=total, new_armies=new, saved=rest)
     return problems

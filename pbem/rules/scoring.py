@@ -91,6 +91,11 @@ def score_kills(ctx: TurnContext, raiders_all_back: bool) -> None:
         if k.by_raiders and k.killer == ctx.nation and not raiders_all_back and not at_once:
             ctx.emit("raid_points_lost", nation=k.killer, area=k.area, kind=k.kind)
             continue
+        bonus = (rs.scoring.get("leader_kill_bonus") or {}).get(k.leader or "")
+        if bonus and k.killer in bonus["by"] and state.round in bonus["rounds"] and may_score(state, bonus["to"]):
+            # FFG 47: the Normans score when Harold falls to the Norwegians, the Danes or themselves
+            state.score(bonus["to"], bonus["points"], f"{rs.display(k.leader)} eliminated", "kill", ctx.nation)
+            ctx.emit("scored", nation=bonus["to"], points=bonus["points"], kind="kill", area=k.area, victim=k.victim)
         pts = kill_points(rs, k.killer, k, state.round, own_turn=k.killer == ctx.nation)
         if pts:
             what = rs.display(k.leader) if k.leader else f"{UNIT_WORDS.get(k.kind, k.kind)} of the {rs.display(k.victim)}"
@@ -146,9 +151,12 @@ def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
     card = rs.vp.get("romans")
     if not card:
         return
+    by_forts = rs.feature("limes_by_forts")   # FFG 37: an intact fort, or a subject nation, in the area
     for area in sorted(card.limes):
         holder = sole_occupant(state, area)
-        if holder == "romans" or (holder and submitted_area(rs, state, holder, area) == "romans"):
+        fort = by_forts and bool((st := state.get(area, "romans")) and st.fort)
+        if (fort or (holder == "romans" and not by_forts)
+                or (holder and submitted_area(rs, state, holder, area) == "romans")):
             state.score("romans", card.limes[area], f"Limes: {rs.display(area)}", "limes", None)
             events.append({"type": "scored", "round": state.round, "nation": "romans",
                            "points": card.limes[area], "kind": "limes", "area": area})

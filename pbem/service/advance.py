@@ -105,7 +105,12 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
             else:
                 nation = state.next_nation
                 turn = next((d for d in owed if d.kind == "turn"), None)
+                own = book.get(nation)
                 if turn is not None and not due:
+                    if own.draft and not own.has_turn_orders:   # after a rollback: ask again, the old orders as a draft
+                        _prompt(game, rs, [nation], deadline, now, send, run, what="your orders again",
+                                draft=orders_text(NationOrders(nation, own.draft), rs))
+                        break
                     if turn.correction:
                         _ask_correction(game, rs, state, nation, book, entries, now, send, run)
                     _prompt(game, rs, [nation], deadline, now, send, run,
@@ -116,7 +121,9 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                     _decision_prompts(game, rs, state, nation, defence, now, send, run)
                     break
                 supplied = None
-                if not book.get(nation).has_turn_orders:
+                if not own.has_turn_orders and own.draft:   # the deadline: the draft is played
+                    book.play_draft(nation)
+                if not own.has_turn_orders:
                     supplied = nmr_orders(game, rs, nation)
                     run.steps.append(f"{rs.display(nation)}: no orders at the deadline ({_nmr_word(game)})")
                     player = game.player_of(nation)
@@ -222,7 +229,8 @@ def _nmr_word(game: Game) -> str:
     return "played by the bot" if str((game.settings.get("options") or {}).get("nmr", "hold")) == "bot" else "hold"
 
 
-def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: Send, run: GameRun, *, what: str) -> None:
+def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: Send, run: GameRun, *, what: str,
+            draft: str = "") -> None:
     """One prompt per decision and player, one reminder before the deadline."""
     by_player: dict[str, list[str]] = {}
     for n in nations:
@@ -239,13 +247,13 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
         if not addr:
             continue
         for kind in ("prompt", "reminder"):
-            key = f"{kind}:{deadline.key}:{player}"
+            key = f"{kind}:{deadline.key}:{player}" + (f":again:{deadline.started.isoformat()}" if draft else "")
             if already_sent(game, key) or (kind == "reminder" and now < deadline.remind_at):
                 continue
             names = ", ".join(rs.display(n) for n in ns)
             head = "Reminder: " if kind == "reminder" else ""
             body = prompt_text(game.id, rs, game.state, ns, what=what, deadline=deadline.text(),
-                               reminder=kind == "reminder", guide_url=guide_url(game))
+                               reminder=kind == "reminder", guide_url=guide_url(game), draft=draft)
             subject = f"[{game.id}] {head}{what} for the {names}"
             if send_once(game, key, partial(build_mail, str(addr), subject, body, from_addr=from_addr(game),
                                             auto_submitted="auto-generated",

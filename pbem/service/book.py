@@ -41,10 +41,24 @@ def voided_turns(entries: list[LogEntry]) -> set[int]:
     return out
 
 
+def redone_turns(entries: list[LogEntry]) -> dict[str, int]:
+    """Nation -> id of the latest rollback that undid one of its turns (its orders must be asked again)."""
+    out: dict[str, int] = {}
+    for m in entries:
+        if m.kind == "moderator" and m.get("action") == "rollback":
+            lo = int(m.get("to_entry") or 0)
+            for e in entries:
+                if e.kind == "turn" and e.get("nation") and lo <= e.id < m.id:
+                    out[e["nation"]] = m.id
+    return out
+
+
 def build_book(rs, entries: list[LogEntry]) -> OrdersBook:
     """The orders waiting now: turn orders from each nation's latest message that had any, received
-    after its last turn; the latest VOTE since the last round start; standing orders in order."""
+    after its last turn; the latest VOTE since the last round start; standing orders in order.
+    Turn orders sent before a rollback that undid the nation's turn are a draft (NationBook.draft)."""
     voided = voided_turns(entries)
+    redo = redone_turns(entries)
     last_turn: dict[str, int] = {}
     for e in entries:
         if e.kind == "turn" and e.get("nation") and e.id not in voided:
@@ -60,5 +74,5 @@ def build_book(rs, entries: list[LogEntry]) -> OrdersBook:
         # the refusals of the nation to move, which were checked against the position of its turn)
         unread = e.get("unread", e.get("problems") or 0)
         book.add(nation, e.id, entry_orders(rs, e), newer_than_turn=e.id > last_turn.get(nation, 0),
-                 unread=int(unread or 0))
+                 unread=int(unread or 0), draft=e.id < redo.get(nation, 0))
     return book

@@ -10,6 +10,7 @@ the earlier one (the latest orders entry wins). Mail from the moderator carries 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -95,8 +96,10 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     mine = set(game.nations_of(player))
     default = _default_nation(game, player)
     text, asked = split_odds(text)     # ODDS questions are answered, not orders
+    text, confirm = split_confirm(text)
     result = check_orders(text, rs, state, nation=default)
     parsed = result.parsed
+    confirmed = confirm_drafts(game, player, result, default, mail_id=mail_id, received=received) if confirm else []
     # a rerun after a crash in the middle of a multi-nation mail logs the sections not logged yet:
     # each orders entry is keyed by its mail AND its nation
     already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
@@ -128,8 +131,46 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     result.general.extend(extra)
     deadline = current_deadline(game, vote=votes_owed(rs, state))
     return render_reply(result, rs, missing=missing_for(game, player), deadline=deadline.text(), game=game.id,
-                        odds=odds_answers(asked, rs), verdicts=verdicts,
+                        odds=odds_answers(asked, rs), verdicts=confirmed + verdicts,
                         warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
+
+
+_CONFIRM = re.compile(r"^\s*CONFIRM\s*[.!]?\s*$", re.IGNORECASE)
+
+
+def split_confirm(text: str) -> tuple[str, bool]:
+    """A line `CONFIRM` (after a rollback: play the orders sent before it) taken out of the text."""
+    lines = text.splitlines()
+    found = any(_CONFIRM.match(ln) for ln in lines)
+    return ("\n".join("" if _CONFIRM.match(ln) else ln for ln in lines) + "\n", found) if found else (text, False)
+
+
+def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail_id: str,
+                   received: datetime) -> list[str]:
+    """CONFIRM: the nation's orders from before the rollback are logged again, as sent now."""
+    from pbem.rules.orders import NationLine
+    from pbem.service.advance import orders_text
+    from pbem.service.book import build_book
+
+    rs = game.ruleset()
+    nations = [ln.order.nation for ln in result.lines if isinstance(ln.order, NationLine)] or (
+        [default] if default else [])
+    book = build_book(rs, game.entries())
+    drafts = {n: orders_text(NationOrders(n, nb.draft), rs) for n, nb in book.nations.items() if nb.draft}
+    already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
+    out = []
+    for n in nations:
+        if n not in game.nations_of(player):
+            continue
+        if n not in drafts:
+            out.append(f"{rs.display(n)}: CONFIRM: there are no orders from before a rollback to confirm.")
+            continue
+        if (mail_id, n) not in already:
+            game.record_orders(n, player, drafts[n], mail_id=mail_id, received=received.isoformat(),
+                               time=received.isoformat(), problems=0, confirmed=True)
+        out.append(f"{rs.display(n)}: your orders from before the rollback are confirmed: "
+                   + "; ".join(drafts[n].strip().splitlines()))
+    return out
 
 
 def verdict(rs, state, section: NationOrders, bad: int) -> str:

@@ -98,9 +98,12 @@ def create_exclusive(path: Path | str, data: bytes | str, *, mode: int = 0o644) 
 
 def temp_files(directory: Path) -> list[Path]:
     """Stray temp files a crash may have left in `directory` (not recursive)."""
-    if not directory.is_dir():
+    try:
+        with os.scandir(directory) as it:     # scandir: no Path per file (the log has hundreds)
+            names = [d.name for d in it if d.name.startswith(TEMP_PREFIX)]
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    return sorted(p for p in directory.iterdir() if p.name.startswith(TEMP_PREFIX))
+    return sorted(directory / n for n in names)
 
 
 def clean_temp_files(directory: Path) -> int:

@@ -16,9 +16,11 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import os
 import re
 import secrets as _secrets
 import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -34,7 +36,7 @@ from pbem import __version__
 from pbem.errors import DataError, GameError
 from pbem.rules.dice import HmacDice, commitment
 from pbem.rules.state import GameState, Stack
-from pbem.store.fs import atomic_write, clean_temp_files, create_exclusive
+from pbem.store.fs import TEMP_PREFIX, atomic_write, clean_temp_files, create_exclusive
 from pbem.store.hashing import plain, state_hash
 from pbem.store.yamlio import (
     SaveError,
@@ -54,7 +56,9 @@ STATE = "state.yaml"
 LOG = "log"
 SECRET = "secret"
 LOCK = ".lock"
-INDEX = ".log-index.json"    # a cache of parsed log entries; never exported, rebuilt when missing
+INDEX = ".log-index.jsonl"   # a cache of parsed log entries; never exported, rebuilt when missing
+INDEX_HEAD = json.dumps({"format": FORMAT})
+OLD_INDEX = ".log-index.json"   # the cache as earlier versions wrote it (rewritten whole per entry)
 SUBDIRS = ("log", "inbox", "outbox", "mail")
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
 ENTRY_NAME = re.compile(r"^(\d{6,})-([a-z_]+)\.yaml$")
@@ -315,6 +319,8 @@ class Game:
         self._state: GameState | None = None
         self._state_entry: int | None = None
         self._index: dict[str, Any] | None = None
+        self._index_lines = 0
+        self._parsed: dict[str, tuple[list[int], LogEntry]] = {}
 
     # --- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -466,56 +472,110 @@ class Game:
         return out
 
     def last_entry_id(self) -> int:
-        files = self._entry_files()
-        return files[-1][0] if files else 0
+        logdir = self.path / LOG
+        try:
+            with os.scandir(logdir) as it:
+                ids = [int(m.group(1)) for m in map(ENTRY_NAME.match, (d.name for d in it)) if m]
+        except (FileNotFoundError, NotADirectoryError) as e:
+            raise GameError(f"{logdir}: missing (every game has a log)") from e
+        return max(ids, default=0)
 
     def entries(self, kind: str | None = None, *, cached: bool = True) -> list[LogEntry]:
         """The log in order (all kinds, or one).
 
-        Parsed entries are cached (in memory and in .log-index.json, keyed by each file's size,
-        mtime, ctime and inode) because YAML parsing is slow; `cached=False` reads every file afresh
+        Parsed entries are cached, keyed by each file's size, mtime, ctime and inode: in memory for
+        the life of this Game (a cron run asks for the log at every step) and in .log-index.jsonl
+        for the next process (appended to, never rewritten per entry). Entries from the cache share
+        their nested values: treat entries as read-only. `cached=False` reads every file afresh
         (replay and verify-dice do)."""
-        files = self._entry_files()
-        index = self._read_index() if cached else {}
-        changed = False
+        if not cached:
+            out = []
+            for eid, k, p in self._entry_files():
+                if kind is None or k == kind:
+                    label = f"{LOG}/{p.name}"
+                    out.append(parse_entry(load_plain(p, self.label(label)), eid, k, label, self.label(label)))
+            return out
+        logdir = self.path / LOG
+        if not logdir.is_dir():
+            raise GameError(f"{logdir}: missing (every game has a log)")
+        found = []
+        with os.scandir(logdir) as it:
+            for d in it:
+                m = ENTRY_NAME.match(d.name)
+                if m:
+                    found.append((int(m.group(1)), m.group(2), d))
+        found.sort(key=lambda t: (t[0], t[1]))
+        memo = self._parsed
+        index = None
+        new_lines: list[str] = []
         out = []
-        for eid, k, p in files:
+        for eid, k, d in found:
             if kind is not None and k != kind:
                 continue
-            label = f"{LOG}/{p.name}"
-            raw = None
-            if cached:
-                st = p.stat()
-                key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-                hit = index.get(p.name)
-                if isinstance(hit, dict) and hit.get("key") == key and isinstance(hit.get("json"), str):
-                    raw = json.loads(hit["json"])
-            if raw is None:
-                raw = load_plain(p, self.label(label))
-                if cached:
+            st = d.stat()
+            key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+            hit = memo.get(d.name)
+            if hit is None or hit[0] != key:
+                label = f"{LOG}/{d.name}"
+                if index is None:
+                    index = self._read_index()
+                cached_line = index.get(d.name)
+                raw = None
+                if isinstance(cached_line, dict) and cached_line.get("key") == key and isinstance(cached_line.get("json"), str):
+                    try:
+                        raw = json.loads(cached_line["json"])
+                    except ValueError:
+                        raw = None
+                if raw is None:
+                    raw = load_plain(logdir / d.name, self.label(label))
                     text = json.dumps(raw, ensure_ascii=False, separators=(",", ":"))
                     if json.loads(text) == raw:    # int keys and the like are not cached
-                        index[p.name] = {"key": key, "json": text}
-                        changed = True
-            out.append(parse_entry(raw, eid, k, label, self.label(label)))
-        if changed:
-            self._write_index(index)
+                        index[d.name] = {"key": key, "json": text}
+                        new_lines.append(json.dumps({"name": d.name, "key": key, "json": text}, ensure_ascii=False))
+                e = parse_entry(raw, eid, k, label, self.label(label))
+                memo[d.name] = hit = (key, e)
+            e = hit[1]
+            out.append(LogEntry(e.id, e.kind, e.time, dict(e.data), e.file))
+        if new_lines:
+            self._append_index(new_lines, len(found))
         return out
 
     def _read_index(self) -> dict[str, Any]:
+        """.log-index.jsonl: a `{"format": 1}` line, then one line per parsed entry (the last line
+        for a name wins; a line cut short by a crash is skipped)."""
         if self._index is None:
+            self._index = {}
             try:
-                data = json.loads((self.path / INDEX).read_text(encoding="utf-8"))
-                self._index = data if isinstance(data, dict) and data.get("format") == FORMAT else {}
-            except (OSError, ValueError):
-                self._index = {}
-            self._index.pop("format", None)
+                lines = (self.path / INDEX).read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                lines = []
+            if lines and lines[0] == INDEX_HEAD:
+                for line in lines[1:]:
+                    try:
+                        item = json.loads(line)
+                        self._index[item["name"]] = item
+                    except (ValueError, KeyError, TypeError):
+                        continue
+                self._index_lines = len(lines) - 1
         return self._index
 
-    def _write_index(self, index: dict[str, Any]) -> None:
-        self._index = index
+    def _append_index(self, lines: list[str], entries: int) -> None:
+        """Add lines to the index (no fsync: only a cache); rewritten whole only when most of its lines
+        are stale or it is new."""
+        path = self.path / INDEX
         try:
-            atomic_write(self.path / INDEX, json.dumps({"format": FORMAT, **index}, ensure_ascii=False))
+            if self._index_lines == 0 or self._index_lines + len(lines) > 2 * entries + 16:
+                body = [json.dumps({"name": n, **v}, ensure_ascii=False) for n, v in (self._index or {}).items()]
+                fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=INDEX, dir=self.path)
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    fh.write("\n".join([INDEX_HEAD, *body]) + "\n")
+                os.replace(tmp, path)
+                self._index_lines = len(body)
+            else:
+                with open(path, "a", encoding="utf-8") as fh:
+                    fh.write("\n".join(lines) + "\n")
+                self._index_lines += len(lines)
+            (self.path / OLD_INDEX).unlink(missing_ok=True)
         except OSError:
             pass   # only a cache
 

@@ -327,7 +327,7 @@ def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders
     inner = HmacDice(secret) if secret is not None else _LoggedDice(logged_dice)
     dice = RecordingDice(inner)
     try:
-        new_state, events = adjudicate(ruleset, state.copy(), e, dice)
+        new_state, events = adjudicate(ruleset, state, e, dice)   # not used again: no copy needed
     except MissingDie as err:
         return Divergence("dice", label=err.label, detail="the replay needs a die the log does not have", **base)
     except Exception as err:   # a tampered log can make the engine fail anywhere; report, never crash

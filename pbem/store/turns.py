@@ -170,12 +170,12 @@ def play_turn(game: Game, nation: str | None = None, *, step: str = "nation",
             data["dice_generation"] = generation
         draft = LogEntry(0, "turn", time or utc_now(), data)
         dice = RecordingDice(game.dice())
-        new_state, events = adjudicate(game.ruleset(), state.copy(), draft, dice)
+        new_state, events = adjudicate(game.ruleset(), state, draft, dice)   # game.state is a copy already
         events = plain(list(events))
         data.update({"dice": dict(dice.rolled), "events": events, "events_hash": events_hash(events),
                      "state_hash": state_hash(new_state)})
         eid = game.append("turn", data, time=draft.time)
         game.save_state(new_state, entry=eid)
-        entry = LogEntry(eid, "turn", draft.time, plain(data))
+        entry = LogEntry(eid, "turn", draft.time, dict(data))    # plain already: events above, the rest built here
         entry.file = f"log/{entry.name}"
         return entry

@@ -217,3 +217,18 @@ def test_fuzzed_files_give_an_error_never_a_traceback():
             read_position("\n".join(cut) + "\n", label="fuzz.yaml")
         except PositionError:
             pass
+
+
+def test_rule_12_3_king_before_the_king_rounds():
+    pos = read_position(BASE + "  kings: [Saxons]\n", label="pos.yaml")
+    assert any("a King before round 12" in w for w in pos.warnings)
+
+
+def test_rule_9_0_dead_before_arriving_and_killed_means_dead():
+    text = edited("dead_leaders: [Arthur]", "dead_leaders: [Arthur, Alfred]")
+    text = edited("leader_killed_by: {Arthur: Saxons}", "leader_killed_by: {Arthur: Saxons, Oswiu: Picts}", text)
+    pos = read_position(text, label="pos.yaml")
+    assert any(f"pos.yaml:{line_with(text, 'dead_leaders:')}: state.dead_leaders: Alfred is dead before round 12" in w
+               for w in pos.warnings), pos.warnings
+    assert any("Oswiu was killed but is not among the dead leaders" in w for w in pos.warnings)
+    assert "oswiu" in pos.state.dead_leaders

@@ -29,7 +29,7 @@ from pbem.store.replay import replay
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 T1 = T0 + timedelta(hours=1)
 PLAYERS = [("ann", "ann@x.org"), ("bob", "bob@x.org"), ("cy", "cy@x.org"), ("di", "di@x.org")]
-VOLATILE = {".lock", ".log-index.json", "ledger.jsonl", "ledger.jsonl.lock"}
+VOLATILE = {".lock", ".log-index.json", ".log-index.jsonl", "ledger.jsonl", "ledger.jsonl.lock"}
 
 
 class Killed(BaseException):

@@ -21,7 +21,7 @@ def pbem(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 @pytest.fixture
 def games(tmp_path):
     dst = tmp_path / "games"
-    shutil.copytree(REPO / "games" / "demo", dst / "demo", ignore=shutil.ignore_patterns(".lock", ".log-index.json"))
+    shutil.copytree(REPO / "games" / "demo", dst / "demo", ignore=shutil.ignore_patterns(".lock", ".log-index.json*"))
     return dst
 
 

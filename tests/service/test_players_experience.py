@@ -278,3 +278,28 @@ def test_a_line_dropped_at_the_deadline_is_named_in_the_report(game, tmp_path):
     run_job(tmp_path, now=T0 + timedelta(days=30), render_map=False)    # the deadline passes
     report = [body(m) for m in mails(g.path / "outbox") if "the Romans have played" in str(m["Subject"])][0]
     assert re.search(r'Romans: order line \d+ not carried out: "2 English Channel -> Essex"', report), report
+
+
+def test_after_a_rollback_the_player_is_asked_again_and_may_confirm(game, tmp_path):
+    """Item 8: a rollback does not re-play the stored orders at once (no duplicate report); the player
+    is asked again with the old orders as a draft; CONFIRM plays them."""
+    from pbem.service import moderator
+
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent\n4 Channel -> Sussex", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    g = Game.open(game.path)
+    romans_turn = [e for e in g.entries("turn") if e.get("nation") == "romans"][-1]
+    moderator.rollback(g, "mod", "wrong adjudication", romans_turn.id)
+    run_job(tmp_path, now=T0 + timedelta(hours=2), render_map=False)
+    g = Game.open(game.path)
+    assert g.state.next_nation == "romans", "the Romans' turn is not re-played at once"
+    out = mails(g.path / "outbox")
+    assert len([m for m in out if "the Romans have played" in str(m["Subject"])]) == 1, "no duplicate report"
+    again = [m for m in out if m["To"] == "ann@x.org" and "your orders again" in str(m["Subject"])]
+    assert again and "4 English Channel -> Kent" in body(again[0]) and "CONFIRM" in body(again[0])
+    send(game, "ann", "NATION Romans\nCONFIRM", 2)
+    run_job(tmp_path, now=T0 + timedelta(hours=3), render_map=False)
+    g = Game.open(game.path)
+    assert g.state.next_nation == "belgae" and g.state.get("kent", "romans")
+    assert "your orders from before the rollback are confirmed" in replies_to(g, "ann@x.org")[-1]

@@ -131,7 +131,7 @@ def test_busy_game_is_skipped(game, tmp_path):
 
 def test_readme_main_command_on_a_copy_of_the_demo(tmp_path):
     """The README's first command, verbatim (after the install step), on a copy of games/."""
-    shutil.copytree(REPO / "games", tmp_path / "games", ignore=shutil.ignore_patterns("*.lock", ".log-index.json"))
+    shutil.copytree(REPO / "games", tmp_path / "games", ignore=shutil.ignore_patterns("*.lock", ".log-index.json*"))
     readme = (REPO / "README.md").read_text()
     assert "pbem run games" in readme
     done = subprocess.run([sys.executable, "-m", "pbem", "run", "games"], cwd=tmp_path, capture_output=True, text=True,

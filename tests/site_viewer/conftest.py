@@ -16,7 +16,7 @@ DEMO_TURNS = [4, 6, 8, 10, 12, 14, 17, 19]     # the demo's mailed turn entries 
 def copy_demo(dest: Path) -> Path:
     """A copy of the bundled demo game in dest/games/demo (the repository's copy stays untouched)."""
     games = dest / "games"
-    shutil.copytree(REPO / "games" / "demo", games / "demo", ignore=shutil.ignore_patterns(".lock", ".log-index.json"))
+    shutil.copytree(REPO / "games" / "demo", games / "demo", ignore=shutil.ignore_patterns(".lock", ".log-index.json*"))
     return games
 
 
