@@ -152,8 +152,9 @@ class BotGame:
     """One game between bots; `play()` runs it to the end."""
 
     def __init__(self, rs: Ruleset, seed: int, *, bot: str = "greedy", players: int = 4, check: bool = False,
-                 dump_dir: Path | None = None, keep_texts: bool = False) -> None:
+                 dump_dir: Path | None = None, keep_texts: bool = False, start: GameState | None = None) -> None:
         self.rs = rs
+        self.start = start   # a typed-in position to play on from (pbem selfplay --position), else rule 3.0
         self.seed = seed
         self.bot = bot
         self.players = players
@@ -254,7 +255,11 @@ class BotGame:
 
     def play(self) -> GameResult:
         t0 = time.perf_counter()
-        state = new_game_state(self.rs, self.game_id)
+        if self.start is not None:
+            state = self.start.copy()
+            state.game = self.game_id
+        else:
+            state = new_game_state(self.rs, self.game_id)
         end = play_game(self.rs, state, self.orders_for, HmacDice(self.secret), on_step=self.on_step)
         if self.check and not self.violations:
             found = invariants.finished(self.rs, end)
@@ -315,9 +320,10 @@ def _plain(x: Any) -> Any:
 
 
 def play_bot_game(rs: Ruleset, seed: int, *, bot: str = "greedy", players: int = 4, check: bool = False,
-                  dump_dir: Path | None = None, keep_texts: bool = False) -> GameResult:
-    """Play one whole game between bots (see the module doc)."""
-    return BotGame(rs, seed, bot=bot, players=players, check=check, dump_dir=dump_dir, keep_texts=keep_texts).play()
+                  dump_dir: Path | None = None, keep_texts: bool = False, start: GameState | None = None) -> GameResult:
+    """Play one whole game between bots (see the module doc), from `start` when given."""
+    return BotGame(rs, seed, bot=bot, players=players, check=check, dump_dir=dump_dir, keep_texts=keep_texts,
+                   start=start).play()
 
 
 def replay_dump(rs: Ruleset, path: Path) -> GameState:
