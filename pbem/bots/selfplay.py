@@ -18,9 +18,11 @@ from pbem.bots.base import Bot, NoDice
 from pbem.bots.greedy import GreedyBot
 from pbem.bots.random_bot import RandomBot
 from pbem.orders.parser import parse_message
+from pbem.rules.book import OrdersBook
+from pbem.rules.decisions import pending
 from pbem.rules.dice import HmacDice
-from pbem.rules.flow import Step, play_game, votes_owed
-from pbem.rules.legal import validate, vote_options
+from pbem.rules.flow import Step, play_game
+from pbem.rules.legal import validate
 from pbem.rules.orders import Move, NationOrders, SecondMovement
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
@@ -176,19 +178,19 @@ class BotGame:
         self._before: GameState | None = None
         self._mark = 0.0
         self._pending: dict[str, Any] = {}
+        self._given: dict[str, NationOrders] = {}
         self.dump: Path | None = None
 
     def orders_for(self, state: GameState) -> dict[str, NationOrders]:
         self._before = state
         out: dict[str, NationOrders] = {}
+        self._given = out
         where = {"seed": self.seed, "round": state.round}
-        if state.next_nation is None:
-            if votes_owed(self.rs, state):
-                for nation in sorted(vote_options(self.rs, state)):
-                    out[nation] = self._ask(state, nation, where, check_legal=False)
-        else:
-            nation = state.next_nation
-            out[nation] = self._ask(state, nation, where, check_legal=True)
+        # the bots answer what the decision machine says is owed (each step's orders are fresh)
+        for d in pending(self.rs, state, OrdersBook()):
+            out[d.nation] = self._ask(state, d.nation, where, check_legal=d.kind == "turn")
+        nation = state.next_nation
+        if nation is not None and nation in out:
             if self.check:
                 t0 = time.perf_counter()
                 mid = play_nation_turn(self.rs, state, nation, out, NoDice(), stop="after_movement", strict=False)
@@ -232,6 +234,7 @@ class BotGame:
                                                        "line": line, "kind": p.kind, "message": p.message})
         if self.check:
             found = invariants.after_step(self.rs, self._before, step) + self._pending.pop("after_movement", [])
+            found += invariants.orders_accounted(step, self._given.get(step.nation or ""))
             new = [v for v in found if v not in self._seen]
             if new and len(self.violations) < 50:
                 # every distinct violation is listed; the first step that breaks one is dumped

@@ -95,7 +95,7 @@ def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...
               "GAME rollback ENTRY` and `pbem render/report --round --nation` refer to.")
 def status(game: str, games_dir: str, as_json: bool, show_log: bool) -> None:
     """Round, nation to move, orders in, deadline and scores."""
-    from pbem.store.status import game_status
+    from pbem.service.status import game_status
 
     g = _open(game, games_dir)
     st = game_status(g)
