@@ -232,3 +232,25 @@ def test_rule_9_0_dead_before_arriving_and_killed_means_dead():
                for w in pos.warnings), pos.warnings
     assert any("Oswiu was killed but is not among the dead leaders" in w for w in pos.warnings)
     assert "oswiu" in pos.state.dead_leaders
+
+
+def test_forms_of_the_blocks():
+    """Each block has its form: an area maps nations, `state` and its records are mappings or lists."""
+    text = edited("Alban: {Picts: 1}", "Alban: [Picts]")
+    assert f"pos.yaml:{line_with(text, 'Alban:')}: setup.Alban: must map nations to pieces" in error_of(text)
+    text = edited("population: {Angles: 1,", "population: [Angles, 1,").replace("0.5}", "0.5]")
+    assert "state.population: must be a mapping" in error_of(text)
+    text = edited("forts_built: [Avalon, Cornwall, Devon, Downlands, Essex, Kent, Sussex, Wessex]", "forts_built: {Kent: 1}")
+    assert f"pos.yaml:{line_with(text, 'forts_built:')}: state.forts_built: must be a list of names" in error_of(text)
+    text = BASE[:BASE.index("state:")] + "state: [vp]\n"
+    assert "state: must be a mapping" in error_of(text)
+
+
+def test_a_file_that_cannot_be_read(tmp_path):
+    from pbem.position.file import read_position_file
+
+    with pytest.raises(PositionError, match="cannot read"):
+        read_position_file(tmp_path / "missing.yaml")
+    (tmp_path / "latin1.yaml").write_bytes("round: 9 # Æthelred\n".encode("latin-1"))
+    with pytest.raises(PositionError, match="cannot read"):
+        read_position_file(tmp_path / "latin1.yaml")
