@@ -62,7 +62,7 @@ DOUBT_STATUSES = ("settled", "partly", "open")
 PLAYER_COUNTS = (3, 4, 5)          # 1.0: three, four or five players
 # list-valued facts of ruleset.yaml kept beside the constants -> Ruleset.lists / constants_list(key);
 # the value says what the list holds (checked on load)
-LIST_KEYS = {"south_of_york": "area"}   # 10.5
+LIST_KEYS = {"south_of_york": "area", "rb_departure_areas": "area"}   # 10.5; ffg2: FFG 38
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _CODE = re.compile(r"^[A-Z]{1,2}$")  # 2.21: a 1 or 2 letter nationality code
 

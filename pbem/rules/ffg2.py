@@ -82,6 +82,29 @@ def leader_brings_armies(ctx: TurnContext, leader: str, area: str) -> None:
         ctx.emit("revolt", nation=ctx.nation, leader=leader, area=area, armies=n)
 
 
+def build_burhs(ctx: TurnContext, spare: int) -> int:
+    """FFG 27, doubt 5 — in rounds 12 and 13 a new Saxon infantry that cannot be raised (no room under
+    the stacking limits or one per area, or no counter free) is built as a burh instead, in a Saxon
+    land area without one (the largest Saxon stack first), up to the 8 burh counters. Returns how many."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    nat = rs.nations[nation]
+    if spare <= 0 or not nat.max_burhs or state.round not in rs.constants.get("burhs_rounds", ()):
+        return 0
+    have = sum(s.burhs for st in state.areas.values() for k, s in st.items() if k == nation)
+    areas = sorted((a for a in state.areas_of(nation) if rs.is_land(a) and not state.areas[a][nation].burhs
+                    and state.areas[a][nation].units),
+                   key=lambda a: (-state.areas[a][nation].units, a))
+    built = []
+    for area in areas:
+        if len(built) >= spare or have + len(built) >= nat.max_burhs:
+            break
+        state.areas[area][nation].burhs += 1
+        built.append(area)
+    if built:
+        ctx.emit("burhs_built", nation=nation, areas=built)
+    return len(built)
+
+
 def must_return_to_sea(ctx: TurnContext) -> bool:
     """FFG 43 — in round 11 every Danish raider must go back to sea (no SETTLE)."""
     rnd = ctx.rs.constants.get("danes_return_to_sea_round")

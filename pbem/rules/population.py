@@ -86,6 +86,11 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
         # placed is treated like one with no piece available (10.1) -- not raised, at most 2 1/2 saved
         rest = min(total - placed * rs.c("pop_per_army"), rs.c("pop_max_saved_without_army"))
         new = placed
+    built = ffg2.build_burhs(ctx, due - placed) if placed < due else 0
+    if built:   # FFG 27, doubt 5: what could not be raised as infantry became burhs
+        rest = total - (placed + built) * rs.c("pop_per_army")
+        if placed + built < due:
+            rest = min(rest, rs.c("pop_max_saved_without_army"))
     state.population[nation] = rest
     ctx.emit("population", nation=nation, saved_before=saved, count=total, new_armies=new, saved=rest)
     return problems

@@ -259,10 +259,20 @@ def _romans_leave(rs: Ruleset, state: GameState, events: list) -> None:
 
     budget = rs.c("romano_british_max")
     roman = {a: st["romans"].armies for a, st in state.areas.items() if "romans" in st and rs.is_land(a)}
+    allowed = rs.constants_list("rb_departure_areas")   # FFG 38: only south of York and Cheshire
+    forts = sorted((a for a, st in state.areas.items() if "romans" in st and st["romans"].fort and a in allowed),
+                   key=lambda a: (-roman.get(a, 0), a))
+    if allowed:
+        roman = {a: n for a, n in roman.items() if a in allowed}
     for area in [a for a, st in state.areas.items() if "romans" in st]:
         del state.areas[area]["romans"]
     state.prune()
     replaced: dict[str, int] = {}
+    for area in forts:   # FFG 38: each surviving fort first, then the Roman armies
+        if budget > 0 and can_add(rs, state, "romano_british", area):
+            state.stack(area, "romano_british").armies += 1
+            replaced[area] = replaced.get(area, 0) + 1
+            budget -= 1
     for area in sorted(roman, key=lambda a: (-roman[a], a)):
         for _ in range(roman[area]):
             if budget <= 0 or not can_add(rs, state, "romano_british", area):
@@ -273,7 +283,7 @@ def _romans_leave(rs: Ruleset, state: GameState, events: list) -> None:
     state.subjects = {k: v for k, v in state.subjects.items() if v != "romans"}
     state.prune()
     events.append({"type": "romans_left", "round": state.round, "replaced": dict(sorted(replaced.items())),
-                   "not_replaced": sum(roman.values()) - sum(replaced.values())})
+                   "not_replaced": max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))})
 
 
 def _turn16_reinforcements(rs: Ruleset, state: GameState, events: list) -> None:
