@@ -60,6 +60,14 @@ class PbemGroup(click.Group):
         except PbemError as e:
             click.echo(f"pbem: {e}", err=True)
             ctx.exit(e.exit_code)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except OSError as e:      # a folder that cannot be read or written, a full disk
+            click.echo(f"pbem: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", err=True)
+            ctx.exit(1)
+        except Exception as e:  # noqa: BLE001 - never a traceback (issue 18); say what broke
+            click.echo(f"pbem: unexpected error: {type(e).__name__}: {e}", err=True)
+            ctx.exit(1)
 
 
 @click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -137,7 +137,9 @@ def counter_label(nation: str, stack: Any, ruleset: Any = None) -> str:
     stack = _norm(stack)
     armies, cav, raiders = _int(_get(stack, "armies")), _int(_get(stack, "cavalry")), _int(_get(stack, "raiders"))
     parts = [style.nation_code(nation, ruleset), " "]
-    if armies or not cav:
+    if not armies and not cav:
+        parts = [style.nation_code(nation, ruleset)]   # only a fort, burhs or a leader: no "0"
+    elif armies or not cav:
         parts.append(str(armies))
     if cav:
         parts.append(f"+{cav}c" if armies else f"{cav}c")
@@ -349,7 +351,7 @@ def _draw_legend(panel: Any, ruleset: Any) -> PanelSlots:
     for p in order:
         col = style.PLAYER_COLOURS[p]
         panel.add_patch(Rectangle((0.03, y - 0.009), 0.07, 0.018, facecolor=col, edgecolor="black", lw=1))
-        panel.text(0.12, y, p.capitalize(), fontsize=12.5, weight="bold", va="center")
+        panel.text(0.12, y, style.colour_name(p), fontsize=12.5, weight="bold", va="center")
         totals[p] = (0.96, y)
         y -= PANEL_LINE * 1.15
         for i, n in enumerate(groups[p]):
@@ -506,6 +508,8 @@ def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Any], geo: 
                  lay: Layout) -> list[str]:
     battle_lines = []
     events = list(events or ())
+    counts: dict[tuple, int] = {}     # (nation, leg start, leg end) -> units arriving over that leg
+    on_paths: set[str] = set()
     for ev in events:
         if not isinstance(ev, Mapping):
             continue
@@ -519,6 +523,7 @@ def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Any], geo: 
                 path = [ev["from"], *path]
             if ev.get("to") and (not path or path[-1] != ev.get("to")):
                 path = [*path, ev["to"]]
+            on_paths.update(str(a) for a in path)
             pts = [p for p in (_point_of(geo, a) for a in path) if p is not None]
             pts = [p for i, p in enumerate(pts) if i == 0 or p != pts[i - 1]]
             if len(pts) < 2:
@@ -534,10 +539,8 @@ def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Any], geo: 
             if not n and ev.get("kind") in ("armies", "cavalry"):
                 n = _int(ev.get("count"))   # the engine's `moved` events
             if n:
-                (x0, y0), (x1, y1) = pts[-2], pts[-1]
-                ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(n), fontsize=COUNTER_PT, weight="bold",
-                        color=style.text_colour_on(col), ha="center", va="center", zorder=16,
-                        bbox=dict(boxstyle="circle,pad=0.2", fc=col, ec="white", lw=1.8))
+                key = (nation, tuple(pts[-2]), tuple(pts[-1]))
+                counts[key] = counts.get(key, 0) + n
         elif kind == "battle":
             area = ev.get("area")
             p = _point_of(geo, area)
@@ -554,6 +557,19 @@ def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Any], geo: 
             who = " vs ".join(style.nation_code(str(n), ruleset) for n in (att, dfn) if n)
             res = f": {style.nation_code(str(win), ruleset)} won" if win else ": no winner"
             battle_lines.append(f"{_area_name(ruleset, str(area))}  {who}{res}")
+    # one count per nation and final leg: moves sharing their last step (a two-leg move and a one-leg
+    # move into the same area) show the units arriving there together, not two labels on top of each other
+    for (nation, (x0, y0), (x1, y1)), n in counts.items():
+        col = style.nation_colour(nation, ruleset)
+        ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(n), fontsize=COUNTER_PT, weight="bold",
+                color=style.text_colour_on(col), ha="center", va="center", zorder=16,
+                bbox=dict(boxstyle="circle,pad=0.2", fc=col, ec="white", lw=1.8))
+    # the names of the areas the arrows run through, again above the arrows
+    for a in sorted(on_paths):
+        if a in geo.areas:
+            x, y = geo.areas[a].anchor
+            ax.text(x, y + NAME_DY_KM, _area_name(ruleset, a), fontsize=NAME_PT, color=style.AREA_TEXT,
+                    parse_math=False, ha="center", va="center", zorder=17, path_effects=_halo(3.0, style.LAND))
     return battle_lines
 
 

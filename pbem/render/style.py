@@ -30,6 +30,15 @@ PLAYER_COLOURS = {
     "orange": OKABE_ITO["orange"],   # the fifth player of a 5-player table
 }
 PLAYER_ORDER = ("purple", "green", "red", "blue")
+# what the drawn colour looks like where it differs from the colour's name (the colour-blind-safe
+# palette has no true purple or red): players are told both, so nobody looks for a purple counter
+DRAWN_AS = {"purple": "pink", "red": "orange-red"}
+
+
+def colour_name(colour: str) -> str:
+    """'Purple (drawn pink)', 'Green' — a player colour as named and as drawn."""
+    drawn = DRAWN_AS.get(colour)
+    return colour.capitalize() + (f" (drawn {drawn})" if drawn else "")
 
 
 def player_order(ruleset: Any = None) -> tuple[str, ...]:

@@ -195,10 +195,14 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                 orders = dict(waiting)
                 if not has_turn_orders(text):
                     orders[nation] = nmr_orders(game, rs, nation) + text
-                    run.steps.append(f"{rs.display(nation)}: no orders at the deadline ({_nmr_word(game)})")
                     player = game.player_of(nation)
-                    if player:
-                        mark_sent(game, f"nmr:{deadline.key}:{player}", now)
+                    if deadline.passed(now):
+                        run.steps.append(f"{rs.display(nation)}: no orders at the deadline ({_nmr_word(game)})")
+                        if player:
+                            mark_sent(game, f"nmr:{deadline.key}:{player}", now)
+                    else:   # played early by the moderator (process, preview): not a missed deadline
+                        run.steps.append(f"{rs.display(nation)}: no orders, played now by the moderator "
+                                         f"({_nmr_word(game)})")
                 entry = play_turn(game, nation, orders=orders, time=now.isoformat())
                 run.steps.append(f"round {entry.get('round')}: {rs.display(nation)} played")
             if _worth_a_mail(entry):
@@ -452,6 +456,16 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
     run.steps.append("game over; " + result)
 
 
+def _plain_text(msg) -> str:
+    """The first text/plain part of a mail, whichever email API built it (sent mails are re-read
+    from their stored bytes, service.outgoing)."""
+    for part in msg.walk():
+        if part.get_content_type() == "text/plain" and not part.get_filename():
+            data = part.get_payload(decode=True) or b""
+            return data.decode(part.get_content_charset() or "utf-8", "replace")
+    return ""
+
+
 def preview(game: Game, who: str, why: str) -> str:
     """Adjudicate the next step in a scratch copy; the moderator sees the report, the game is untouched."""
     from datetime import UTC
@@ -465,7 +479,7 @@ def preview(game: Game, who: str, why: str) -> str:
         sent: list[EmailMessage] = []
         advance(scratch, datetime.now(UTC), sent.append, render_map=False)
         game.moderate("preview", who, why)
-        texts = [m.get_body(("plain",)).get_content() for m in sent if m.get_body(("plain",))]
+        texts = [t for t in (_plain_text(m) for m in sent) if t]
         return "PREVIEW (nothing was changed):\n\n" + ("\n\n".join(texts[:1]) or "nothing to adjudicate")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

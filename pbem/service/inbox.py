@@ -10,11 +10,11 @@ the earlier one (the latest orders entry wins). Mail from the moderator carries 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from pbem.errors import OrderProblem, PbemError
+from pbem.errors import GameError, OrderProblem
 from pbem.mail.intake import Reply, RetryLater
 from pbem.mail.message import MailIn
 from pbem.orders.canonical import canonical_lines
@@ -37,23 +37,31 @@ class OrdersHandler:
 
     games_dir: Path
     now: datetime
+    faults: dict[str, str] = field(default_factory=dict)
+    """Games this run could not work on ({id: fault}); the job tells their moderators (issue 18)."""
 
     def __call__(self, game_id: str, who: str, mail: MailIn) -> Reply | None:
+        """A game that cannot be read or written (damaged file, read-only folder, full disk, any
+        unexpected error) is a fault of the game, not of the mail: the mail is not answered and not
+        marked done; it waits (RetryLater) and is read again once the moderator has repaired the game."""
+        from pbem.service.faults import describe
+
         try:
             game = Game.open(self.games_dir / game_id)
-        except PbemError as e:
-            return Reply(f"Game {game_id} cannot be opened right now: {e}\nYour mail is kept; the moderator is told.")
-        try:
             with game.lock(blocking=False):
                 if who == "moderator":
                     return Reply(moderator.from_mail(game, mail.text, who=mail.from_addr or "moderator",
                                                      mail_id=mail.sha256, now=self.now))
                 return Reply(take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
                                          authentication=_auth_headers(mail)))
-        except PbemError as e:
+        except GameError as e:
             if "busy" in str(e):
                 raise RetryLater(str(e)) from e
-            return Reply(f"Your mail for game {game_id} could not be used: {e}")
+            self.faults.setdefault(game_id, describe(e))
+            raise RetryLater(f"game {game_id} needs repair: {e}") from e
+        except Exception as e:  # noqa: BLE001 - see the docstring
+            self.faults.setdefault(game_id, describe(e))
+            raise RetryLater(f"game {game_id} needs repair: {describe(e)}") from e
 
 
 def _validator_for(state):

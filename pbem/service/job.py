@@ -114,11 +114,14 @@ def _work(games_dir: Path, dirs: list[Path], site: dict[str, Any], now: datetime
     from pbem.mail.directory import GamesDirDirectory
     from pbem.mail.intake import Intake
     from pbem.mail.transport import make_transports
+    from pbem.service import faults
     from pbem.service.advance import from_addr
     from pbem.service.inbox import OrdersHandler
     from pbem.store.game import Game
 
     errors_before = len(report.errors)
+    faulty: dict[str, str] = {}         # games that cannot be worked on this run
+    mail_problems: dict[str, str] = {}  # games whose mail could not all be taken (they still advance)
     directory = GamesDirDirectory(games_dir)
     handler = OrdersHandler(games_dir, now)
     senders: dict[str, Any] = {}
@@ -139,11 +142,13 @@ def _work(games_dir: Path, dirs: list[Path], site: dict[str, Any], now: datetime
             opened.append(transports)
             senders[d.name] = transports.outgoing
             _poll(Intake(transports.incoming, transports.outgoing, directory, handler, archive_dir=d / "mail",
-                         from_addr=from_addr(game)), report)
-        except PbemError as e:
-            report.errors.append(f"{d.name}: {e}")
+                         from_addr=from_addr(game)), report, game_id=d.name, problems=mail_problems)
+        except Exception as e:  # noqa: BLE001 - one game's fault must not stop the others (issue 18)
+            faulty[d.name] = faults.describe(e)
+    faulty.update(handler.faults)
     try:
-        _advance_all(dirs, senders, now, render_map, report)
+        _advance_all(dirs, senders, now, render_map, report, faulty)
+        _report_faults(games_dir, dirs, senders, {**mail_problems, **faulty}, now, report)
     finally:
         for t in opened:
             t.close()
@@ -198,11 +203,15 @@ def _refresh_site(games_dir: Path, site: dict[str, Any], only: list[str] | None,
     report.errors += [f"site: {e}" for e in done.errors]
 
 
-def _advance_all(dirs: list[Path], senders: dict[str, Any], now: datetime, render_map: bool, report: JobReport) -> None:
+def _advance_all(dirs: list[Path], senders: dict[str, Any], now: datetime, render_map: bool, report: JobReport,
+                 faulty: dict[str, str]) -> None:
+    from pbem.service import faults
     from pbem.service.advance import advance
     from pbem.store.game import Game
 
     for d in dirs:
+        if d.name in faulty:
+            continue
         try:
             game = Game.open(d)
             out = senders.get(d.name)
@@ -213,17 +222,54 @@ def _advance_all(dirs: list[Path], senders: dict[str, Any], now: datetime, rende
             if "busy" in str(e):
                 report.games.append(GameRun(d.name, note="busy (another pbem is working on it)"))
             else:
-                report.errors.append(f"{d.name}: {e}")
-        except PbemError as e:
-            report.errors.append(f"{d.name}: {e}")
+                faulty[d.name] = faults.describe(e)
+        except Exception as e:  # noqa: BLE001 - one game's fault must not stop the others (issue 18)
+            faulty[d.name] = faults.describe(e)
 
 
-def _poll(intake: Intake, report: JobReport) -> None:
+def _report_faults(games_dir: Path, dirs: list[Path], senders: dict[str, Any], faulty: dict[str, str],
+                   now: datetime, report: JobReport) -> None:
+    """Every fault in the job's errors; its moderator mailed once per fault; faults of games that
+    worked this time cleared (pbem.service.faults)."""
+    from pbem.service import faults
+    from pbem.service.advance import from_addr
+    from pbem.store.game import Game
+
+    known = faults.current(games_dir)
+    for d in dirs:
+        fault = faulty.get(d.name)
+        if fault is None:
+            if d.name in known and any(g.game == d.name for g in report.games):
+                faults.clear_fault(games_dir, d.name)
+            continue
+        report.errors.append(f"{d.name}: {fault}")
+        out = senders.get(d.name)
+        try:
+            sender = from_addr(Game.open(d))
+        except Exception:  # noqa: BLE001 - game.yaml may be the fault
+            sender = f"pbem-{d.name}@localhost"
+        tell = faults.moderator_teller(d, out.send if out is not None else None, sender)
+        if faults.report_fault(games_dir, d.name, fault, now, tell=tell):
+            report.errors.append(f"{d.name}: the moderator was told")
+
+
+def _poll(intake: Intake, report: JobReport, game_id: str | None = None,
+          problems: dict[str, str] | None = None) -> None:
+    from pbem.service import faults
+
     try:
         r = intake.run_once()
     except MailError as e:
         report.errors.append(str(e))
         return
+    except Exception as e:  # noqa: BLE001 - a mailbox that cannot be written (read-only, disk full)
+        if game_id is None:
+            report.errors.append(f"mail: {faults.describe(e)}")
+            return
+        raise
     report.mails_in += r.new
     report.replies += r.replies_sent
-    report.errors += list(r.errors)
+    if game_id is not None and problems is not None and r.errors:
+        problems[game_id] = f"mail: {r.errors[0]}"   # the moderator hears of it once (_report_faults)
+    else:
+        report.errors += list(r.errors)

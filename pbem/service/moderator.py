@@ -20,8 +20,10 @@ from datetime import datetime
 
 from pbem.errors import GameError
 from pbem.rules.state import GameState
-from pbem.store.clock import current_deadline, decision_key
+from pbem.store.clock import EARLIEST, LATEST, current_deadline, decision_key
 from pbem.store.game import Game, parse_time
+
+MAX_EXTEND_HOURS = 24 * 366 * 10   # ten years: more is a typo
 
 ACTIONS = ("pause", "resume", "deadline", "extend", "rollback", "process", "replace", "observer", "preview")
 
@@ -46,13 +48,15 @@ def set_deadline(game: Game, who: str, why: str, until: str, **tag) -> str:
     t = parse_time(until)
     if t is None:
         raise GameError(f"not a time: {until!r}", hint="write it like 2026-12-24T18:00Z")
+    if not EARLIEST <= t <= LATEST:
+        raise GameError(f"{until!r} is not a deadline this game can have", hint="write it like 2026-12-24T18:00Z")
     game.moderate("deadline", who, why, **tag, decision=decision_key(game), until=t.isoformat())
     return f"Deadline of {decision_key(game)} set to {t.isoformat()}."
 
 
 def extend(game: Game, who: str, why: str, hours: float, **tag) -> str:
-    if hours <= 0:
-        raise GameError("extend by a positive number of hours")
+    if not 0 < hours <= MAX_EXTEND_HOURS:
+        raise GameError(f"extend by a positive number of hours, at most {MAX_EXTEND_HOURS}")
     game.moderate("extend", who, why, **tag, decision=decision_key(game), hours=float(hours))
     return f"Deadline extended by {hours:g} hours: now {current_deadline(game).text()}."
 

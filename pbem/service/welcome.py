@@ -49,7 +49,7 @@ def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None]
     nxt = state.next_nation
     sent = 0
     for p in todo:
-        others = [f"{o['name']} ({o.get('colour', '')}): " + ", ".join(rs.display(n) for n in o.get("nations") or [])
+        others = [f"{o['name']} ({str(o.get('colour', '')).lower()}): " + ", ".join(rs.display(n) for n in o.get("nations") or [])
                   for o in game.players() if o["name"] != p["name"]]
         text = render("welcome.txt.j2", game=game.id, moved_round=state.round if state.round > 1 else None,
                       player=p["name"], colour=p.get("colour", ""),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry, parse_time
@@ -71,10 +71,31 @@ def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote:
             extra += timedelta(hours=float(e.get("hours") or 0))
     if started is None:
         started = datetime.fromtimestamp(0).astimezone()
-    span = timedelta(hours=hours(game, "decision_hours" if vote else "turn_hours"))
-    due = (moved or started + span) + extra
-    remind = due - timedelta(hours=hours(game, "reminder_hours"))
+    span = _hours(hours(game, "decision_hours" if vote else "turn_hours"))
+    due = shift(moved or shift(started, span), extra)
+    remind = shift(due, -_hours(hours(game, "reminder_hours")))
     return Deadline(started, due, max(remind, started), key)
+
+
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+def _hours(h: float) -> timedelta:
+    try:
+        return timedelta(hours=h)
+    except (OverflowError, ValueError):
+        return timedelta.max if h > 0 else timedelta.min
+
+
+def shift(t: datetime, delta: timedelta) -> datetime:
+    """t + delta, kept between 1970 and 9999: a moderator's typo (`DEADLINE 0001-01-01T00:00Z`,
+    `EXTEND 100000000`) must not make date arithmetic fail in every later run (issue 18)."""
+    try:
+        out = t + delta
+    except OverflowError:
+        return LATEST if delta > timedelta() else EARLIEST
+    return min(max(out, EARLIEST), LATEST)
 
 
 def _read(game: Game) -> dict[str, str]:
