@@ -113,9 +113,15 @@ def pending_orders(game: Game, entries: list[LogEntry] | None = None) -> dict[st
     return {n: e for n, e in latest.items() if e.id > last_turn.get(n, 0)}
 
 
-def _orders_block(game: Game, orders: Mapping[str, int | str | None], entries: list[LogEntry]) -> dict[str, Any]:
+def _orders_block(game: Game, orders: Mapping[str, int | str | None], entries: list[LogEntry],
+                  used: Mapping[str, list[int]] | None = None) -> dict[str, Any]:
     by_id = {e.id: e for e in entries}
     out: dict[str, Any] = {}
+    for nation, ids in (used or {}).items():
+        for ref in ids:
+            e = by_id.get(ref)
+            if e is None or e.kind != "orders" or e.get("nation") != nation:
+                raise GameError(f"game {game.id}: log entry {ref} holds no orders of {nation}")
     for nation, ref in orders.items():
         if isinstance(ref, int) and not isinstance(ref, bool):
             e = by_id.get(ref)
@@ -126,18 +132,21 @@ def _orders_block(game: Game, orders: Mapping[str, int | str | None], entries: l
             out[nation] = {"entry": ref, "text": e.get("text") or ""}
         else:
             out[nation] = {"entry": None, "text": ref or ""}
+        if used and used.get(nation):
+            out[nation]["entries"] = sorted(used[nation])
     return out
 
 
 # --- play a step --------------------------------------------------------------------------------------
 def play_turn(game: Game, nation: str | None = None, *, step: str = "nation",
               orders: Mapping[str, int | str | None] | None = None, adjudicate: Adjudicator | None = None,
-              time: str | None = None) -> LogEntry:
+              time: str | None = None, used: Mapping[str, list[int]] | None = None) -> LogEntry:
     """Adjudicate one step with the game's dice, log it (a `turn` entry) and save the new state.
 
     `nation` defaults to the state's next nation. `orders` maps nation -> orders entry id, or text
     (orders a moderator or the no-orders rule supplied), or None (no orders); by default the pending
     orders of every nation (`pending_orders`), the moving nation's included when it has some.
+    `used` names, per nation, the orders entries a supplied text was made of (logged as `entries`).
     Holds the game lock throughout; nothing is written when the adjudicator raises.
     """
     if step not in STEPS:
@@ -155,7 +164,7 @@ def play_turn(game: Game, nation: str | None = None, *, step: str = "nation",
         if orders is None:
             orders = {n: e.id for n, e in pending_orders(game, entries).items()}
         data: dict[str, Any] = {"round": state.round, "step": step, "nation": nation,
-                                "orders": _orders_block(game, orders, entries)}
+                                "orders": _orders_block(game, orders, entries, used)}
         generation = dice_generation(entries)
         if generation:
             data["dice_generation"] = generation
