@@ -46,13 +46,15 @@ def everyone(game: Game) -> list[str]:
 
 
 def orders_for_step(game: Game, rs, entries: list[LogEntry], not_final: set[str] | None = None,
-                    drafts: dict[str, str] | None = None) -> dict[str, str]:
+                    drafts: dict[str, str] | None = None, sources: dict[str, list[int]] | None = None
+                    ) -> dict[str, str]:
     """The orders each nation has waiting, per decision (ORDERS.md: last one wins, per decision):
     turn orders from the latest message that had any, the latest VOTE, and standing orders in order.
 
     After a rollback, turn orders sent before it for a nation whose turn it undid are a draft: the
     player is asked again (CONFIRM plays them); `drafts` receives them, and they are used only at the
-    deadline."""
+    deadline. `sources` receives, per nation, the orders entries the text comes from (the turn entry
+    records them, so that replay sees an edited orders entry); a used draft's under `<nation>#draft`."""
     voided = _voided_turns(entries)
     redo = _redone_turns(entries)
     last_turn: dict[str, int] = {}
@@ -63,9 +65,13 @@ def orders_for_step(game: Game, rs, entries: list[LogEntry], not_final: set[str]
     vote: dict[str, str] = {}
     standing: dict[str, list[str]] = {}
     unsure: dict[str, bool] = {}
+    src_turn: dict[str, int] = {}
+    src_vote: dict[str, int] = {}
+    src_standing: dict[str, list[int]] = {}
     for e in entries:
         if e.kind == "turn" and e.get("step") == "start_round" and e.id not in voided:
             vote.clear()   # ballots are for one round start only
+            src_vote.clear()
         if e.kind != "orders" or not e.get("nation"):
             continue
         nation = e["nation"]
@@ -77,16 +83,22 @@ def orders_for_step(game: Game, rs, entries: list[LogEntry], not_final: set[str]
         turn_orders = [o for o in sec.orders if not isinstance(o, (*STANDING_TYPES, Vote))]
         if standing_orders:
             standing.setdefault(nation, []).extend(o.text or "" for o in standing_orders)
+            src_standing.setdefault(nation, []).append(e.id)
         if votes:
             vote[nation] = f"VOTE {rs.display(votes[-1].nation)}"
+            src_vote[nation] = e.id
         if turn_orders and e.id > last_turn.get(nation, 0):
             sec.orders = turn_orders
             if e.id < redo.get(nation, 0):      # sent before the rollback that undid this turn: a draft
                 if drafts is not None:
                     drafts[nation] = section_text(sec, rs)
+                if sources is not None:
+                    sources[f"{nation}#draft"] = [e.id]
                 turn_text.pop(nation, None)
+                src_turn.pop(nation, None)
                 continue
             turn_text[nation] = section_text(sec, rs)
+            src_turn[nation] = e.id
             unsure[nation] = bool(e.get("problems"))
             if drafts is not None:
                 drafts.pop(nation, None)
@@ -97,6 +109,10 @@ def orders_for_step(game: Game, rs, entries: list[LogEntry], not_final: set[str]
         if nation in vote:
             parts.append(vote[nation] + "\n")
         out[nation] = "".join(parts)
+        if sources is not None:
+            ids = ([src_turn[nation]] if nation in turn_text else []) + src_standing.get(nation, []) + \
+                ([src_vote[nation]] if nation in vote else [])
+            sources[nation] = sorted(set(ids))
     if not_final is not None:
         not_final.update(n for n, flag in unsure.items() if flag)
     return out
@@ -159,7 +175,8 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
             entries = game.entries()
             needs_fix: set[str] = set()
             drafts: dict[str, str] = {}
-            waiting = orders_for_step(game, rs, entries, needs_fix, drafts)
+            sources: dict[str, list[int]] = {}
+            waiting = orders_for_step(game, rs, entries, needs_fix, drafts, sources)
             is_vote = votes_owed(rs, state)
             deadline = current_deadline(game, entries, vote=is_vote)
             due = deadline.passed(now) or moderator.forced(game)
@@ -170,7 +187,8 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                     _prompt(game, rs, owed, deadline, now, send, run, what="your Bretwalda vote (VOTE <nation>)")
                     break
                 orders = {n: t for n, t in waiting.items() if "VOTE" in t.upper()}
-                entry = play_turn(game, step="start_round", orders=orders, time=now.isoformat())
+                entry = play_turn(game, step="start_round", orders=orders, time=now.isoformat(),
+                                  used={n: sources.get(n, []) for n in orders})
                 run.steps.append(f"round {entry.get('round')} starts")
             else:
                 nation = state.next_nation
@@ -181,6 +199,7 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                                 draft=drafts[nation])
                         break
                     text = waiting[nation] = drafts[nation] + text   # the deadline: the draft is played
+                    sources[nation] = sorted(set(sources.get(nation, []) + sources.get(f"{nation}#draft", [])))
                 if has_turn_orders(text) and nation not in needs_fix and not due and \
                         _checked_now(game, rs, state, nation, text, entries, now, send, run):
                     needs_fix.add(nation)
@@ -199,7 +218,8 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                     player = game.player_of(nation)
                     if player:
                         mark_sent(game, f"nmr:{deadline.key}:{player}", now)
-                entry = play_turn(game, nation, orders=orders, time=now.isoformat())
+                entry = play_turn(game, nation, orders=orders, time=now.isoformat(),
+                                  used={n: sources.get(n, []) for n in orders})
                 run.steps.append(f"round {entry.get('round')}: {rs.display(nation)} played")
             if _worth_a_mail(entry):
                 _turn_mail(game, entry, now, send, run, outbox=outbox, render_map=render_map,
@@ -351,7 +371,7 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
                           deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
                           nmr=nmr_counts(game))
-    text = report_text(report)
+    text = report_text(report) + _log_line(game)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""
     if render_map:
@@ -414,6 +434,15 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
             run.mails += 1
     else:
         mark_sent(game, key, now)
+
+
+def _log_line(game: Game) -> str:
+    """The log's end as this mail leaves (pbem.store.loghash): whoever keeps the mail can later see
+    that the log was cut short or changed (`pbem replay --log-hash N:H`)."""
+    from pbem.store.loghash import log_end
+
+    n, h = log_end(game.path)
+    return f"\nLog: entry {n}, running hash {h}\n(check it later: pbem replay {game.id} --log-hash {n}:{h})\n"
 
 
 def map_png(rs, state, title: str, events) -> bytes:

@@ -113,7 +113,11 @@ def pending_orders(game: Game, entries: list[LogEntry] | None = None) -> dict[st
     return {n: e for n, e in latest.items() if e.id > last_turn.get(n, 0)}
 
 
-def _orders_block(game: Game, orders: Mapping[str, int | str | None], entries: list[LogEntry]) -> dict[str, Any]:
+def _orders_block(game: Game, orders: Mapping[str, int | str | None], entries: list[LogEntry],
+                  used: Mapping[str, list[int]] | None = None) -> dict[str, Any]:
+    """{nation: {entry, text}}; with `used`, each nation also lists the orders entries its text was
+    made from, with the SHA-256 of each entry's text as logged (`used: [{entry, sha256}]`), so that
+    replay can tell when an orders entry was edited afterwards (issue 18)."""
     by_id = {e.id: e for e in entries}
     out: dict[str, Any] = {}
     for nation, ref in orders.items():
@@ -126,13 +130,23 @@ def _orders_block(game: Game, orders: Mapping[str, int | str | None], entries: l
             out[nation] = {"entry": ref, "text": e.get("text") or ""}
         else:
             out[nation] = {"entry": None, "text": ref or ""}
+        if used and used.get(nation):
+            out[nation]["used"] = [{"entry": i, "sha256": orders_text_hash(by_id[i])}
+                                   for i in used[nation] if i in by_id and by_id[i].kind == "orders"]
     return out
+
+
+def orders_text_hash(entry: LogEntry | Mapping[str, Any]) -> str:
+    """SHA-256 of an orders entry's text (UTF-8), as a turn that used it records it."""
+    import hashlib
+
+    return hashlib.sha256(str(entry.get("text") or "").encode("utf-8")).hexdigest()
 
 
 # --- play a step --------------------------------------------------------------------------------------
 def play_turn(game: Game, nation: str | None = None, *, step: str = "nation",
               orders: Mapping[str, int | str | None] | None = None, adjudicate: Adjudicator | None = None,
-              time: str | None = None) -> LogEntry:
+              time: str | None = None, used: Mapping[str, list[int]] | None = None) -> LogEntry:
     """Adjudicate one step with the game's dice, log it (a `turn` entry) and save the new state.
 
     `nation` defaults to the state's next nation. `orders` maps nation -> orders entry id, or text
@@ -155,7 +169,7 @@ def play_turn(game: Game, nation: str | None = None, *, step: str = "nation",
         if orders is None:
             orders = {n: e.id for n, e in pending_orders(game, entries).items()}
         data: dict[str, Any] = {"round": state.round, "step": step, "nation": nation,
-                                "orders": _orders_block(game, orders, entries)}
+                                "orders": _orders_block(game, orders, entries, used)}
         generation = dice_generation(entries)
         if generation:
             data["dice_generation"] = generation
