@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 
 from pbem.orders.canonical import canonical, canonical_lines
 from pbem.rules import legal, movement
+from pbem.rules.book import OrdersBook
 from pbem.rules.context import TurnContext
+from pbem.rules.decisions import pending
 from pbem.rules.dice import RollRequest
-from pbem.rules.flow import votes_owed
 from pbem.rules.orders import Move, NationOrders, Order, Pass, Place, PlaceLeader, Stay, Submit, Vote
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.stacking import can_add, land_counts, normal_limit, over_limit
@@ -317,13 +318,10 @@ class Bot:
     def decide(self, rs: Ruleset, state: GameState, nation: str) -> list[Order]:
         if state.finished:
             return []
-        if state.next_nation is None:
-            if votes_owed(rs, state):
-                return [Vote(self.vote(rs, state, nation))]
-            return []
-        if state.next_nation != nation:
-            return []
-        return self.turn(rs, state, nation)
+        for d in pending(rs, state, OrdersBook()):
+            if d.nation == nation:
+                return [Vote(self.vote(rs, state, nation))] if d.kind == "vote" else self.turn(rs, state, nation)
+        return []
 
     def vote(self, rs: Ruleset, state: GameState, nation: str) -> str:
         raise NotImplementedError

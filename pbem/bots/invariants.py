@@ -177,3 +177,16 @@ def finished(rs: Ruleset, state: GameState) -> list[str]:
     elif state.round != rs.c("max_rounds"):
         out.append(f"game end: finished in round {state.round}")
     return out
+
+
+def orders_accounted(step, orders) -> list[str]:
+    """Issue 15 — no silently ignored order: every turn order the nation's turn was given (and that
+    validation answered OK) is named by an event of the step: carried out (`line`/`lines`), refused
+    (`order_dropped`) or without effect, with the reason (`order_unused`)."""
+    from pbem.rules.accounting import accounted, named_lines
+
+    if step.kind != "nation_turn" or not step.nation or orders is None:
+        return []
+    named = named_lines(step.events, step.nation)
+    return [f"order ignored silently: {step.nation} line {o.line} {o.text or type(o).__name__!r}"
+            for o in orders.orders if accounted(o) and o.line not in named]

@@ -18,9 +18,11 @@ from pbem.bots.base import Bot, NoDice
 from pbem.bots.greedy import GreedyBot
 from pbem.bots.random_bot import RandomBot
 from pbem.orders.parser import parse_message
+from pbem.rules.book import OrdersBook
+from pbem.rules.decisions import pending
 from pbem.rules.dice import HmacDice
-from pbem.rules.flow import Step, play_game, votes_owed
-from pbem.rules.legal import validate, vote_options
+from pbem.rules.flow import Step, play_game
+from pbem.rules.legal import validate
 from pbem.rules.orders import Move, NationOrders, SecondMovement
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
@@ -150,8 +152,9 @@ class BotGame:
     """One game between bots; `play()` runs it to the end."""
 
     def __init__(self, rs: Ruleset, seed: int, *, bot: str = "greedy", players: int = 4, check: bool = False,
-                 dump_dir: Path | None = None, keep_texts: bool = False) -> None:
+                 dump_dir: Path | None = None, keep_texts: bool = False, start: GameState | None = None) -> None:
         self.rs = rs
+        self.start = start   # a typed-in position to play on from (pbem selfplay --position), else rule 3.0
         self.seed = seed
         self.bot = bot
         self.players = players
@@ -175,19 +178,19 @@ class BotGame:
         self._before: GameState | None = None
         self._mark = 0.0
         self._pending: dict[str, Any] = {}
+        self._given: dict[str, NationOrders] = {}
         self.dump: Path | None = None
 
     def orders_for(self, state: GameState) -> dict[str, NationOrders]:
         self._before = state
         out: dict[str, NationOrders] = {}
+        self._given = out
         where = {"seed": self.seed, "round": state.round}
-        if state.next_nation is None:
-            if votes_owed(self.rs, state):
-                for nation in sorted(vote_options(self.rs, state)):
-                    out[nation] = self._ask(state, nation, where, check_legal=False)
-        else:
-            nation = state.next_nation
-            out[nation] = self._ask(state, nation, where, check_legal=True)
+        # the bots answer what the decision machine says is owed (each step's orders are fresh)
+        for d in pending(self.rs, state, OrdersBook()):
+            out[d.nation] = self._ask(state, d.nation, where, check_legal=d.kind == "turn")
+        nation = state.next_nation
+        if nation is not None and nation in out:
             if self.check:
                 t0 = time.perf_counter()
                 mid = play_nation_turn(self.rs, state, nation, out, NoDice(), stop="after_movement", strict=False)
@@ -231,6 +234,7 @@ class BotGame:
                                                        "line": line, "kind": p.kind, "message": p.message})
         if self.check:
             found = invariants.after_step(self.rs, self._before, step) + self._pending.pop("after_movement", [])
+            found += invariants.orders_accounted(step, self._given.get(step.nation or ""))
             new = [v for v in found if v not in self._seen]
             if new and len(self.violations) < 50:
                 # every distinct violation is listed; the first step that breaks one is dumped
@@ -251,7 +255,11 @@ class BotGame:
 
     def play(self) -> GameResult:
         t0 = time.perf_counter()
-        state = new_game_state(self.rs, self.game_id)
+        if self.start is not None:
+            state = self.start.copy()
+            state.game = self.game_id
+        else:
+            state = new_game_state(self.rs, self.game_id)
         end = play_game(self.rs, state, self.orders_for, HmacDice(self.secret), on_step=self.on_step)
         if self.check and not self.violations:
             found = invariants.finished(self.rs, end)
@@ -312,9 +320,10 @@ def _plain(x: Any) -> Any:
 
 
 def play_bot_game(rs: Ruleset, seed: int, *, bot: str = "greedy", players: int = 4, check: bool = False,
-                  dump_dir: Path | None = None, keep_texts: bool = False) -> GameResult:
-    """Play one whole game between bots (see the module doc)."""
-    return BotGame(rs, seed, bot=bot, players=players, check=check, dump_dir=dump_dir, keep_texts=keep_texts).play()
+                  dump_dir: Path | None = None, keep_texts: bool = False, start: GameState | None = None) -> GameResult:
+    """Play one whole game between bots (see the module doc), from `start` when given."""
+    return BotGame(rs, seed, bot=bot, players=players, check=check, dump_dir=dump_dir, keep_texts=keep_texts,
+                   start=start).play()
 
 
 def replay_dump(rs: Ruleset, path: Path) -> GameState:

@@ -32,13 +32,28 @@ def _ruleset(ruleset_id: str):
               show_default=True, help="Where a failing game is written (seed-<n>/repro.yaml).")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Games played in parallel processes.")
 @click.option("--ruleset", "ruleset_id", default="classic", show_default=True)
+@click.option("--position", "position", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Play on from this position (docs/POSITIONS.md) instead of the start of the game.")
 def selfplay(players: int, games: int, seed: int, bot: str, check: bool, dump_dir: Path, jobs: int,
-             ruleset_id: str) -> None:
+             ruleset_id: str, position: str | None) -> None:
     """Bots play whole games (their orders are written as text and parsed back); prints the winners by
     player, the score spread and the timing."""
     from pbem.bots.selfplay import Stats, bot_kinds, play_many
 
     rs = _ruleset(ruleset_id)
+    start = None
+    if position:
+        from pbem.position.file import read_position_file
+
+        pos = read_position_file(position, ruleset=rs)
+        for w in pos.warnings:
+            click.echo(f"warning: {w}", err=True)
+        if pos.start == "end_of_round":
+            from pbem.rules.turn import end_round
+
+            start, _ = end_round(rs, pos.state)
+        else:
+            start = pos.state
     if players not in rs.control:
         raise click.BadParameter(f"no control table for {players} players (have {sorted(rs.control)})",
                                  param_hint="--players")
@@ -57,7 +72,7 @@ def selfplay(players: int, games: int, seed: int, bot: str, check: bool, dump_di
     totals = Stats()
     failed = []
     t0 = time.perf_counter()
-    kw = {"bot": bot, "players": players, "check": check, "dump_dir": dump_dir if check else None}
+    kw = {"bot": bot, "players": players, "check": check, "dump_dir": dump_dir if check else None, "start": start}
     with click.progressbar(length=games, label=f"{games} game(s)", file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
         for res in play_many(rs, seeds, jobs=max(1, jobs), **kw):

@@ -28,13 +28,35 @@ def _open(game: str, games_dir: str):
 @click.option("--moderator", default="moderator@localhost", show_default=True, metavar="ADDRESS")
 @click.option("--position", "position", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Start from this position (a game moved over mid-game; docs/POSITIONS.md).")
+@click.option("--dry-run", is_flag=True, help="With --position: only check the file; create nothing.")
 @GAMES_DIR
 def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...], moderator: str,
-        position: str | None, games_dir: str) -> None:
+        position: str | None, dry_run: bool, games_dir: str) -> None:
     """Create a game: settings, start position (rule 3.0, or --position), dice secret, tokens."""
     from pbem.store.game import create_game, parse_player_spec
 
     specs = [parse_player_spec(s) for s in player_specs]
+    if dry_run:
+        if not position:
+            raise click.UsageError("--dry-run checks a --position FILE")
+        from pbem.data.loader import load
+        from pbem.errors import DataError
+        from pbem.position.file import read_position_file
+
+        try:
+            rs = load(ruleset)
+        except DataError as e:
+            raise GameError(f"ruleset {ruleset!r}: {e.message}") from e
+        pos = read_position_file(position, ruleset=rs, game=game_id)
+        for w in pos.warnings:
+            click.echo(f"warning: {w}", err=True)
+        st = pos.state
+        at = {"round_start": "the round to start", "end_of_round": "the round's closing steps due"}.get(pos.start)
+        areas = sum(1 for a in st.areas.values() if any(not s.empty() for s in a.values()))
+        click.echo(f"{position}: a valid position: round {st.round}, "
+                   + (at or f"the {rs.display(st.next_nation)} to move") + f", pieces in {areas} areas, "
+                   f"{sum(st.vp.values())} VP so far ({len(pos.warnings)} warning(s)); nothing created")
+        return
     if position:
         from pbem.position.game import new_from_position
 
@@ -73,7 +95,7 @@ def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...
               "GAME rollback ENTRY` and `pbem render/report --round --nation` refer to.")
 def status(game: str, games_dir: str, as_json: bool, show_log: bool) -> None:
     """Round, nation to move, orders in, deadline and scores."""
-    from pbem.store.status import game_status
+    from pbem.service.status import game_status
 
     g = _open(game, games_dir)
     st = game_status(g)

@@ -2,13 +2,15 @@
 
 `check_orders(text, ruleset, state=None, nation=None, validate=None) -> CheckResult` is what a
 player's reply is made of: every line read, in canonical form, with OK or its problems. The rules are
-NOT repeated here: legality comes from `validate(ruleset, state, nation_orders) -> [OrderProblem]`,
-by default `pbem.rules.legal.validate` when that exists.
+NOT repeated here: legality comes from the rules core, which plays the nation's whole turn from the
+position (`pbem.rules.legal.check_turn`: validation = adjudication); a test may pass its own
+`validate(ruleset, state, nation_orders) -> [OrderProblem]`. Orders of a nation that does not move
+next are checked against today's position too (`CheckResult.later`): the reply says they are
+checked again when that nation's turn comes.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +18,8 @@ from typing import Any
 from pbem.errors import OrderProblem
 from pbem.orders.canonical import canonical
 from pbem.orders.parser import ParsedMessage, parse_message
-from pbem.rules.orders import NationOrders, Order
+from pbem.rules.legal import check_turn
+from pbem.rules.orders import NationOrders, Order, Vote
 from pbem.rules.state import GameState
 
 Validator = Callable[[Any, GameState, NationOrders], list[OrderProblem]]
@@ -30,6 +33,7 @@ class CheckedLine:
     order: Order | None
     canonical: str | None          # the order read back (None: the line could not be read)
     problems: list[OrderProblem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)   # a legal order that will have no effect: why
 
     @property
     def ok(self) -> bool:
@@ -42,6 +46,7 @@ class CheckResult:
     lines: list[CheckedLine]
     general: list[OrderProblem] = field(default_factory=list)   # problems not tied to a line read
     validated: bool = False        # True when the rules core checked the orders against a position
+    later: list[str] = field(default_factory=list)   # nations checked against today's position, not their turn's
 
     @property
     def problems(self) -> list[OrderProblem]:
@@ -61,18 +66,6 @@ class CheckResult:
         return self.parsed.nations
 
 
-def default_validator() -> Validator | None:
-    """`pbem.rules.legal.validate` if the rules core provides it."""
-    try:
-        mod = importlib.import_module("pbem.rules.legal")
-    except ModuleNotFoundError as e:
-        if e.name not in ("pbem.rules.legal",):
-            raise
-        return None
-    fn = getattr(mod, "validate", None)
-    return fn if callable(fn) else None
-
-
 def check_orders(text: str | bytes, ruleset, state: GameState | dict | None = None, *,
                  nation: str | None = None, validate: Validator | None = None) -> CheckResult:
     parsed = parse_message(text, ruleset, default_nation=nation)
@@ -84,16 +77,24 @@ def check_orders(text: str | bytes, ruleset, state: GameState | dict | None = No
         return result
     if isinstance(state, dict):
         state = GameState.from_dict(state)
-    fn = validate or default_validator()
-    if fn is None:
-        return result
     by_line = {ln.line: ln for ln in lines}
     for section in parsed.sections:
-        for p in fn(ruleset, state, section) or []:
+        if validate is not None:
+            found, unused = list(validate(ruleset, state, section) or []), {}
+        else:
+            checked = check_turn(ruleset, state, section)
+            found, unused = checked.problems, checked.unused
+        for p in found:
             target = by_line.get(p.line) if p.line else None
             if target is None:
                 result.general.append(p)
             elif p not in target.problems:
                 target.problems.append(p)
+        for line, why in unused.items():
+            if line in by_line:
+                by_line[line].notes.append(why)
+        if section.nation != state.next_nation and not state.finished and \
+                any(not isinstance(o, Vote) for o in section.turn_orders()):
+            result.later.append(section.nation)
     result.validated = True
     return result

@@ -81,6 +81,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             "shown": ln.canonical if ln.ok else quote(ln.text),
             "read_as": ln.canonical if (ln.canonical and not ln.ok and _differs(ln.canonical, ln.text)) else "",
             "problems": probs,
+            "notes": list(ln.notes) if ln.ok else [],
         })
     general = [_problem(p, grammar) for p in result.general]
     orders = [ln for ln in result.lines if ln.order is not None
@@ -92,6 +93,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
         "general": general,
         "ok": result.ok,
         "validated": result.validated,
+        "later": [ruleset.display(n) for n in result.later],
         "n_lines": len(orders),
         "n_bad": sum(1 for ln in result.lines if ln.problems),
         "hidden": hidden,

@@ -68,7 +68,10 @@ def has_played(rs: Ruleset, nation: str, rnd_nation: str | None, start: str) -> 
 
 def check_position(rs: Ruleset, state: GameState, start: str,
                    keys: Mapping[tuple[str, str], str] | None = None) -> list[Finding]:
-    """Every finding about the position, errors first. `keys` maps (area, nation) to the setup key."""
+    """Every finding about the position, errors first. `keys` maps (area, nation) to the setup key.
+
+    Two records are completed in `state` (with a warning): forts on the board count as built (10.4),
+    leaders listed as killed count as dead (9.2)."""
     keys = dict(keys or {})
 
     def key_of(area: str, nation: str) -> str:

@@ -36,6 +36,8 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
         raid = f" ({ev['raiders']} raiders)" if ev.get("raiders") else ""
         cyc = " [second movement]" if ev.get("cycle") == 2 else ""
         return f"{n}: {what}{raid} {' -> '.join(rs.display(p) for p in ev['path'])}{cyc}"
+    if t == "order_unused":
+        return f"{n}: order line {ev['line']} had no effect: \"{ev['text']}\" ({ev['reason']})"
     if t == "arrived":
         cav = f" and {_units(ev['cavalry'], 'cavalry')}" if ev.get("cavalry") else ""
         return f"{n}: {ev['armies']} {'raiders' if ev.get('raiders') else 'invaders'}{cav} appear in the {rs.display(ev['sea'])}"

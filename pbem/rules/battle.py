@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.rules.context import Kill, TurnContext
-from pbem.rules.dice import RollRequest, ScriptError
+from pbem.rules.dice import RollRequest, ScriptError, is_neutral
 from pbem.rules.movement import kill_leader, occupy
 from pbem.rules.orders import Attack, Battles, Defend, Losses
 from pbem.rules.stacking import can_add
@@ -113,7 +113,12 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
     that cannot retreat (their origin is held by another nation, or 5.21) stay and fight again."""
     _rs, state = ctx.rs, ctx.state
     attacker = ctx.nation
-    ctx.emit("battle", area=area, attacker=attacker, defender=defender, cycle=ctx.cycle)
+    ctx.emit("battle", area=area, attacker=attacker, defender=defender, cycle=ctx.cycle, lines=_order_lines(ctx, area))
+    if is_neutral(ctx.dice):
+        # validation plays the turn without dice: the battle is announced, not fought
+        ctx.emit("battle_end", area=area, attacker=attacker, defender=defender, rounds=0, outcome="not fought",
+                 winner=None)
+        return
     br = 0
     outcome = None
     split_done = False
@@ -165,6 +170,12 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
             outcome = "both destroyed" if not (a and a.fighters) else "undecided"
     winner = attacker if (a and a.fighters and not (d and d.fighters)) else (defender if d and d.fighters and not (a and a.fighters) else None)
     ctx.emit("battle_end", area=area, attacker=attacker, defender=defender, rounds=br, outcome=outcome, winner=winner)
+
+
+def _order_lines(ctx: TurnContext, area: str) -> list[int]:
+    """The lines of the attacker's ATTACK and BATTLES orders that speak of this battle."""
+    return sorted({o.line for o in ctx.own().of(Attack) if o.area == area}
+                  | {o.line for o in ctx.own().of(Battles) if area in o.areas})
 
 
 def _labelled(ctx, area, br, side, faces):

@@ -123,3 +123,18 @@ class ScriptedDice:
 
 class ScriptError(Exception):
     """The scripted dice do not fit the flow of the battle (a case error, not a rules error)."""
+
+
+class NeutralDice:
+    """The dice of validation (validation = adjudication): orders are checked by playing the whole
+    turn, but no die is rolled. A battle with neutral dice is announced and left unfought (both sides
+    stay, nobody dies), so every later phase still sees the units the orders speak of."""
+
+    neutral = True
+
+    def faces(self, req: RollRequest) -> Faces:  # pragma: no cover - the battle code never asks
+        raise ScriptError(f"validation rolled a die ({req.label(0)})")
+
+
+def is_neutral(dice: object) -> bool:
+    return bool(getattr(dice, "neutral", False))

@@ -40,11 +40,12 @@ def raider_route_back(ctx: TurnContext, area: str, group: MoveRecord | None = No
     return route + [sea]
 
 
-def raiders_go_back(ctx: TurnContext, area: str, count: int, route: list[str]) -> str:
+def raiders_go_back(ctx: TurnContext, area: str, count: int, route: list[str], line: int = 0) -> str:
     """Rule 8.4 — `count` raiders in `area` go back to sea along `route` (raider_route_back). Where a
     land area of the route holds other nations' pieces they must enter it and fight until one side is
     gone (no retreat); if they win they go on to sea. No fighting at sea (5.5, 8.0): seas are passed.
-    Returns where they stopped (their sea, or the area where they fought and did not win)."""
+    Returns where they stopped (their sea, or the area where they fought and did not win). `line`: the
+    WITHDRAW order that sent them (named in the events)."""
     from pbem.rules.battle import fight
 
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
@@ -54,7 +55,7 @@ def raiders_go_back(ctx: TurnContext, area: str, count: int, route: list[str]) -
             continue
         n = _move_raiders(ctx, here, step, count)
         ctx.moves.append(MoveRecord(nation, "armies", n, n, (here, step), ctx.cycle, withdrawal=True))
-        ctx.emit("withdrawing", nation=nation, area=here, to=step, armies=n)
+        ctx.emit("withdrawing", nation=nation, area=here, to=step, armies=n, line=line)
         here = step
         fight(ctx, step, may_retreat=False)
         st = state.get(step, nation)
@@ -63,7 +64,7 @@ def raiders_go_back(ctx: TurnContext, area: str, count: int, route: list[str]) -
         count = min(count, st.raiders)
     sea = route[-1]
     n = _move_raiders(ctx, here, sea, count)
-    ctx.emit("withdrew", nation=nation, area=area, sea=sea, armies=n)
+    ctx.emit("withdrew", nation=nation, area=area, sea=sea, armies=n, line=line)
     return sea
 
 
@@ -76,19 +77,19 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     from pbem.rules.ffg2 import must_return_to_sea
 
-    settle = set() if must_return_to_sea(ctx) else {o.area for o in ctx.own().of(Settle)}   # FFG 43
-    withdraw = {o.area for o in ctx.own().of(Withdraw)}
+    settle = {} if must_return_to_sea(ctx) else {o.area: o.line for o in ctx.own().of(Settle)}   # FFG 43
+    withdraw = {o.area: o.line for o in ctx.own().of(Withdraw)}
     all_back = True
     for area in [a for a in list(state.areas) if rs.is_land(a)]:
         st = state.get(area, nation)
         if not st or not st.raiders:
             continue
         if area in settle and area not in withdraw:
-            ctx.emit("settled", nation=nation, area=area, armies=st.raiders)
+            ctx.emit("settled", nation=nation, area=area, armies=st.raiders, line=settle[area])
             st.raiders = 0
             all_back = False
             continue
-        stopped = raiders_go_back(ctx, area, st.raiders, raider_route_back(ctx, area))
+        stopped = raiders_go_back(ctx, area, st.raiders, raider_route_back(ctx, area), line=withdraw.get(area, 0))
         if rs.is_land(stopped):
             st3 = state.get(stopped, nation)
             if st3 and st3.raiders:
@@ -133,6 +134,7 @@ def overpopulation(ctx: TurnContext) -> None:
     if excess <= 0:
         return
     prefs = [a for o in ctx.own().of(Disband) for a in o.areas]
+    lines = [o.line for o in ctx.own().of(Disband)]
     removed: dict[str, int] = {}
     while excess > 0:
         candidates = [a for a in prefs if a in land and land[a].units > 1]
@@ -150,5 +152,5 @@ def overpopulation(ctx: TurnContext) -> None:
         excess -= 1
         if area in prefs and s.units <= 1:
             prefs = [a for a in prefs if a != area]
-    ctx.emit("overpopulation", nation=nation, removed=removed)
+    ctx.emit("overpopulation", nation=nation, removed=removed, lines=lines)
     state.prune()

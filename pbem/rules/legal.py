@@ -3,13 +3,13 @@ all ask these (and through them the same movement/battle code that adjudicates).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from pbem.errors import OrderProblem
 from pbem.rules import movement
 from pbem.rules.battle import defender_retreat_problem
 from pbem.rules.context import TurnContext
-from pbem.rules.dice import RollRequest
+from pbem.rules.dice import NeutralDice, RollRequest
 from pbem.rules.kingship import votes_by_nation
 from pbem.rules.orders import Move, NationOrders
 from pbem.rules.population import placement_areas
@@ -19,19 +19,27 @@ from pbem.rules.turn import can_submit, play_nation_turn
 
 
 class _NoDice:
-    """Validation never fights: asking for dice means the flow went past movement."""
+    """Legal options never fight: asking for dice would be a bug."""
 
     def faces(self, req: RollRequest):
         return [1] * req.count
 
 
-def validate(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: str = "population") -> list[OrderProblem]:
-    """Rules 5, 7, 10 — every problem of a nation's orders against the position where its turn starts.
+@dataclass
+class TurnCheck:
+    """What validation found: the problems, and for legal orders that will have no effect, why."""
 
-    Problems of move lines get a hint with the places the group could reach.
-    """
-    result = play_nation_turn(rs, state, orders.nation, {orders.nation: orders}, _NoDice(), start=phase,
-                              stop="after_movement", strict=True)
+    problems: list[OrderProblem] = field(default_factory=list)
+    unused: dict[int, str] = field(default_factory=dict)     # line -> why the order has no effect
+
+
+def check_turn(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: str = "population") -> TurnCheck:
+    """Validation = adjudication: the nation's whole turn is played from `state` by the engine
+    (population, movement, battles with neutral dice, raider withdrawal, overpopulation), every phase
+    even after a refused line, so every order kind is judged on arrival as it will be when carried
+    out. Problems of move lines get a hint with the places the group could reach."""
+    result = play_nation_turn(rs, state, orders.nation, {orders.nation: orders}, NeutralDice(), start=phase,
+                              strict=False)
     out = []
     by_line = {o.line: o for o in orders.orders}
     for p in result.problems:
@@ -48,7 +56,14 @@ def validate(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: str 
                     hint = f"write: {head} {' -> '.join(rs.display(x) for x in dests[goal])} ({hint})"
                 p = replace(p, hint=(p.hint + "; " if p.hint else "") + hint)
         out.append(p)
-    return out
+    unused = {int(ev["line"]): str(ev["reason"]) for ev in result.events if ev["type"] == "order_unused"}
+    return TurnCheck(out, unused)
+
+
+def validate(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: str = "population") -> list[OrderProblem]:
+    """Rules 5-10 — every problem of a nation's orders against the position where its turn starts
+    (`check_turn`)."""
+    return check_turn(rs, state, orders, phase=phase).problems
 
 
 def _ctx(rs: Ruleset, state: GameState, nation: str) -> TurnContext:

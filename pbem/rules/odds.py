@@ -27,6 +27,7 @@ from math import comb
 from pbem.errors import PbemError
 from pbem.rules.battle import allocate_hits
 
+MAX_WORK = 300_000  # pairs of round outcomes summed: a few seconds at most (a mail must not stall the job)
 MAX_PIECES = 20   # per side: more than a Britannia stack holds; keeps the exact sum quick
 
 ATTACK_MODES = ("fight", "retreat_if_outnumbered", "retreat_after")
@@ -175,9 +176,11 @@ def battle_odds(rs, attacker: Side, defender: Side, *, hiland: bool = False, pla
         return not (plan.attack == "retreat_if_outnumbered" and a.fighters >= d.fighters)
 
     zero = Fraction(0)
+    work = [0]
 
     @cache
     def kills(roller: Side, target: Side, soft: int) -> tuple:
+        work[0] += (roller.fighters + 1) ** 2 * 4      # the dice outcomes allocated, roughly
         return tuple(_kills(rs, roller, target, soft).items())
 
     @cache
@@ -186,8 +189,13 @@ def battle_odds(rs, attacker: Side, defender: Side, *, hiland: bool = False, pla
         br = rounds + 1
         acc = [zero] * 7
         stay = zero
-        for kd, pd in kills(a, d, att_soft):
-            for ka, pa in kills(d, a, def_soft):
+        kd_all, ka_all = kills(a, d, att_soft), kills(d, a, def_soft)
+        work[0] += len(kd_all) * len(ka_all)
+        if work[0] > MAX_WORK:
+            raise PbemError("this battle is too big to compute exactly here (too many mixes of armies, "
+                            "cavalry and rounds)", hint="try fewer pieces, or without the cavalry")
+        for kd, pd in kd_all:
+            for ka, pa in ka_all:
                 p = pd * pa
                 a2, d2 = _after(a, ka), _after(d, kd)
                 lost_a, lost_d = sum(ka), sum(kd)
@@ -283,6 +291,9 @@ def planned_battles(rs, state, nation: str, orders) -> list[PlannedBattle]:
             d_side = _side_of(d, other, loss_preference(ctx, other, area))
             if a_side.fighters > MAX_PIECES or d_side.fighters > MAX_PIECES:
                 continue
-            o = battle_odds(rs, a_side, d_side, hiland=rs.hiland(area), plan=plan)
+            try:
+                o = battle_odds(rs, a_side, d_side, hiland=rs.hiland(area), plan=plan)
+            except PbemError:
+                continue    # too big to compute here: no odds for this battle
             out.append(PlannedBattle(area, nation, other, a_side, d_side, rs.hiland(area), plan, o))
     return out

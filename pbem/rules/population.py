@@ -66,7 +66,8 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
     """Rules 10.1-10.2 — count, raise armies (one per 3), save the rest, place them."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     if not may_increase(ctx, nation):
-        return []
+        return [OrderProblem("not-now", o.line, o.text, f"the {rs.nations[nation].name} do not increase population "
+                             "this turn (rules 2.24, 10.1, 10.5, 11.1)") for o in ctx.own().of(Place)]
     saved = state.population.get(nation, 0.0)
     value = occupied_value(ctx, nation)
     if nation in state.subjects and nation not in state.roman_permission:
@@ -112,6 +113,7 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
     eligible = placement_areas(ctx, nation)
     wanted: list[tuple[str, Place | None]] = [(a, p) for p in places for a in p.areas][skip:None if limit is None else skip + limit]
     placed: list[str] = []
+    used: set[int] = set()
     for area, p in wanted:
         if len(placed) >= new:
             break
@@ -126,6 +128,8 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
             continue
         _put(ctx, nation, area, kind)
         placed.append(area)
+        if p is not None:
+            used.add(p.line)
     # anything left: the default placement (the largest stacks' neighbours first would be a strategy;
     # the documented default is the order of the areas by size, smallest first, one each)
     while len(placed) < new:
@@ -135,7 +139,7 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
         _put(ctx, nation, area, kind)
         placed.append(area)
     if placed:
-        ctx.emit("placed", nation=nation, areas=placed, **({} if kind == "armies" else {"kind": kind}))
+        ctx.emit("placed", nation=nation, areas=placed, lines=sorted(used), **({} if kind == "armies" else {"kind": kind}))
     return problems
 
 
@@ -204,6 +208,11 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     problems: list[OrderProblem] = []
     wanted = {o.leader: o for o in ctx.own().of(PlaceLeader)}
+    entering = {leader for nat, leader in rs.round_info(state.round).leaders if nat == nation}
+    for o in wanted.values():
+        if o.leader not in entering or o.leader in state.dead_leaders or o.leader in state.leaders_on_board():
+            problems.append(OrderProblem("not-now", o.line, o.text, f"{rs.display(o.leader)} does not enter the board "
+                                         f"in the {rs.nations[nation].name} turn {state.round} (rule 9.0)"))
     for nat, leader in rs.round_info(state.round).leaders:
         if nat != nation or leader in state.dead_leaders or leader in state.leaders_on_board():
             continue
@@ -224,7 +233,7 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
                                              "possible: " + ", ".join(rs.display(a) for a in places)))
             area = max(places, key=lambda a: (state.areas[a][nation].units, rs.is_land(a), a))
         state.stack(area, nation).leaders.append(leader)
-        ctx.emit("leader_entered", nation=nation, leader=leader, area=area)
+        ctx.emit("leader_entered", nation=nation, leader=leader, area=area, line=o.line if o else 0)
         ffg2.leader_brings_armies(ctx, leader, area)
     return problems
 

@@ -40,12 +40,12 @@ def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
     return False
 
 
-def submit(ctx: TurnContext, nation: str, to: str, moment: str) -> None:
+def submit(ctx: TurnContext, nation: str, to: str, moment: str, line: int = 0) -> None:
     """Rule 11.1 — the nation becomes subject to `to`: capture points at once (Romans), and the
     overlord's armies leave the subject's territory."""
     rs, state = ctx.rs, ctx.state
     state.subjects[nation] = to
-    ctx.emit("submitted", nation=nation, to=to, moment=moment)
+    ctx.emit("submitted", nation=nation, to=to, moment=moment, **({"line": line} if line else {}))
     if to == "romans":
         card = rs.vp.get("romans")
         taken = state.captured.setdefault("romans", set())

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import OrderProblem
-from pbem.rules import battle, endturn, ffg2, kingship, movement, population, scoring
+from pbem.rules import accounting, battle, endturn, ffg2, kingship, movement, population, scoring
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
-from pbem.rules.orders import Move, NationOrders, Stay, Submit, order_to_dict, standing_key
+from pbem.rules.orders import Disband, Move, NationOrders, Stay, Submit, order_to_dict, standing_key
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState, Stack
 from pbem.rules.submission import can_submit, submit, waiting_submissions
@@ -52,7 +52,11 @@ def cycles(rs: Ruleset, state: GameState, nation: str) -> int:
 def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[str, NationOrders], dice: Dice, *,
                      start: str = "population", stop: str = "end_of_turn", strict: bool = True) -> TurnResult:
     """Play one nation's turn (rule 4.1-4.5). With `strict`, any illegal order refuses the whole turn
-    and the state is returned unchanged; otherwise illegal orders are dropped and reported."""
+    and the state is returned unchanged; otherwise illegal orders are dropped and reported, and every
+    other order the turn did not use gets an `order_unused` event (pbem.rules.accounting).
+
+    Validation is this same function with neutral dice (pbem.rules.legal.validate): every order kind
+    is judged on arrival as it will be when carried out."""
     ctx = TurnContext(rs, state.copy(), nation, dict(orders), dice)
     ctx.state.next_nation = nation
     problems: list[OrderProblem] = []
@@ -71,24 +75,27 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     problems += _submission(ctx)
     if problems and strict:
         return TurnResult(state, [], problems)
+    seen = accounting.Seen()
+    accounting.observe(ctx, seen, battles=False)
     own = ctx.own()
     n_cycles = cycles(rs, ctx.state, nation)
     moves = own.of(Move)
     stays = own.of(Stay)
+    move_problems: list[OrderProblem] = []
     if n_cycles == 1 and any(m.cycle == 2 for m in moves):
         bad = next(m for m in moves if m.cycle == 2)
-        problems.append(OrderProblem("not-now", bad.line, bad.text, f"the {rs.nations[nation].name} have no major invasion this turn (rule 7.3)"))
+        move_problems.append(OrderProblem("not-now", bad.line, bad.text, f"the {rs.nations[nation].name} have no major invasion this turn (rule 7.3)"))
         if strict:
-            return TurnResult(state, [], problems)
+            return TurnResult(state, [], problems + move_problems)
         moves = [m for m in moves if m.cycle == 1]
     for c in range(1, n_cycles + 1):
         ctx.cycle = c
         if start in ("population", "movement"):
             planned, cycle_problems = movement.plan_cycle(ctx, [m for m in moves if m.cycle == c], stays if c == 1 else [])
             if cycle_problems:
-                problems += cycle_problems
+                move_problems += cycle_problems
                 if strict:
-                    return TurnResult(state, [], problems)
+                    return TurnResult(state, [], problems + move_problems)
                 bad_lines = {p.line for p in cycle_problems}
                 planned = [p for p in planned if p.order.line not in bad_lines]
                 if any(p.kind == "stacking" for p in cycle_problems):
@@ -96,11 +103,19 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
             movement.execute_cycle(ctx, planned)
             waiting_submissions(ctx, "after a movement phase")   # 11.1
             if stop == "after_movement":
-                return TurnResult(ctx.state, ctx.events, problems)
+                return TurnResult(ctx.state, ctx.events, problems + move_problems)
+        accounting.observe(ctx, seen)
         battle.fight_all(ctx)
+    problems += move_problems
+    if not move_problems:
+        # with refused moves the battles are not those the player planned: judged again on correction
+        problems += accounting.battle_phase_problems(ctx, seen)
+        if problems and strict:
+            return TurnResult(state, [], problems)
     if stop == "after_battles":
         return TurnResult(ctx.state, ctx.events, problems)
     end_of_nation_turn(ctx)
+    accounting.account(ctx, {p.line for p in problems})
     return TurnResult(ctx.state, ctx.events, problems)
 
 
@@ -149,7 +164,7 @@ def _permissions(ctx: TurnContext) -> list[OrderProblem]:
                                          "only the Romans may allow a nation subject to them to increase (rule 11.1)"))
             continue
         ctx.state.roman_permission.add(o.nation)
-        ctx.emit("allowed", nation=o.nation)
+        ctx.emit("allowed", nation=o.nation, line=o.line)
     return problems
 
 
@@ -182,7 +197,7 @@ def _submission(ctx: TurnContext) -> list[OrderProblem]:
                                          "to Rome: Welsh under 5 areas, Brigantes under 4, Picts under 3, while Roman armies are on the board; "
                                          "Brigantes to the Angles: under 3 areas in Scotland and Galloway, before turn 12"))
             continue
-        submit(ctx, nation, o.to, "start of its turn")
+        submit(ctx, nation, o.to, "start of its turn", o.line)
     return problems
 
 
@@ -192,11 +207,12 @@ def _danish_withdrawal(ctx: TurnContext) -> None:
     exact = rs.feature("danes_withdrawal_exact")   # FFG 44, doubt 12: 4 armies, no shortfall, Cnut stays
     n = max(0, rs.c("danes_withdrawal")["armies"] - (0 if exact else state.danes_withdraw_shortfall))
     removed = ffg2.remove_armies(ctx, "danes", n)   # DISBAND orders say where, as for 6.0
+    lines = [o.line for o in ctx.own().of(Disband)]
     for leader, area in state.leaders_on_board("danes").items():
         if leader == "cnut" and not exact:
             state.areas[area]["danes"].leaders.remove(leader)
     state.prune()
-    ctx.emit("danes_withdrew", removed=removed)
+    ctx.emit("danes_withdrew", removed=removed, lines=lines)
 
 
 # --- the game turn ------------------------------------------------------------------------------

@@ -16,14 +16,16 @@ from functools import partial
 from pathlib import Path
 
 from pbem.mail.compose import build_mail
+from pbem.orders.canonical import canonical_lines
 from pbem.orders.parser import parse_message
 from pbem.report import build_report, report_json, report_text
+from pbem.rules.book import no_orders
+from pbem.rules.decisions import pending
 from pbem.rules.flow import votes_owed
-from pbem.rules.legal import vote_options
-from pbem.rules.orders import STANDING_TYPES, Vote
+from pbem.rules.orders import STANDING_TYPES, NationOrders, Order
 from pbem.service import decisions, moderator
+from pbem.service.book import build_book
 from pbem.service.gamerun import GameRun
-from pbem.service.inbox import section_text
 from pbem.service.outgoing import finish_pending, send_once
 from pbem.service.welcome import send_welcome
 from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
@@ -45,119 +47,32 @@ def everyone(game: Game) -> list[str]:
     return list(dict.fromkeys(addrs))
 
 
-def orders_for_step(game: Game, rs, entries: list[LogEntry], not_final: set[str] | None = None,
-                    drafts: dict[str, str] | None = None, sources: dict[str, list[int]] | None = None
-                    ) -> dict[str, str]:
-    """The orders each nation has waiting, per decision (ORDERS.md: last one wins, per decision):
-    turn orders from the latest message that had any, the latest VOTE, and standing orders in order.
-
-    After a rollback, turn orders sent before it for a nation whose turn it undid are a draft: the
-    player is asked again (CONFIRM plays them); `drafts` receives them, and they are used only at the
-    deadline. `sources` receives, per nation, the orders entries the text comes from (the turn entry
-    records them, so that replay sees an edited orders entry); a used draft's under `<nation>#draft`."""
-    voided = _voided_turns(entries)
-    redo = _redone_turns(entries)
-    last_turn: dict[str, int] = {}
-    for e in entries:
-        if e.kind == "turn" and e.get("nation") and e.id not in voided:
-            last_turn[e["nation"]] = e.id
-    turn_text: dict[str, str] = {}
-    vote: dict[str, str] = {}
-    standing: dict[str, list[str]] = {}
-    unsure: dict[str, bool] = {}
-    src_turn: dict[str, int] = {}
-    src_vote: dict[str, int] = {}
-    src_standing: dict[str, list[int]] = {}
-    for e in entries:
-        if e.kind == "turn" and e.get("step") == "start_round" and e.id not in voided:
-            vote.clear()   # ballots are for one round start only
-            src_vote.clear()
-        if e.kind != "orders" or not e.get("nation"):
-            continue
-        nation = e["nation"]
-        sec = parse_message(e.get("text") or "", rs, default_nation=nation).section(nation)
-        if sec is None:
-            continue
-        standing_orders = [o for o in sec.orders if isinstance(o, STANDING_TYPES)]
-        votes = [o for o in sec.orders if isinstance(o, Vote)]
-        turn_orders = [o for o in sec.orders if not isinstance(o, (*STANDING_TYPES, Vote))]
-        if standing_orders:
-            standing.setdefault(nation, []).extend(o.text or "" for o in standing_orders)
-            src_standing.setdefault(nation, []).append(e.id)
-        if votes:
-            vote[nation] = f"VOTE {rs.display(votes[-1].nation)}"
-            src_vote[nation] = e.id
-        if turn_orders and e.id > last_turn.get(nation, 0):
-            sec.orders = turn_orders
-            if e.id < redo.get(nation, 0):      # sent before the rollback that undid this turn: a draft
-                if drafts is not None:
-                    drafts[nation] = section_text(sec, rs)
-                if sources is not None:
-                    sources[f"{nation}#draft"] = [e.id]
-                turn_text.pop(nation, None)
-                src_turn.pop(nation, None)
-                continue
-            turn_text[nation] = section_text(sec, rs)
-            src_turn[nation] = e.id
-            unsure[nation] = bool(e.get("problems"))
-            if drafts is not None:
-                drafts.pop(nation, None)
-    out: dict[str, str] = {}
-    for nation in set(turn_text) | set(vote) | set(standing):
-        parts = [turn_text.get(nation, "")]
-        parts += [f"{line}\n" for line in standing.get(nation, [])]
-        if nation in vote:
-            parts.append(vote[nation] + "\n")
-        out[nation] = "".join(parts)
-        if sources is not None:
-            ids = ([src_turn[nation]] if nation in turn_text else []) + src_standing.get(nation, []) + \
-                ([src_vote[nation]] if nation in vote else [])
-            sources[nation] = sorted(set(ids))
-    if not_final is not None:
-        not_final.update(n for n, flag in unsure.items() if flag)
-    return out
+def orders_text(orders: NationOrders, rs) -> str:
+    """Typed orders as logged in a turn entry: their canonical form (parsing it gives the same orders)."""
+    return "\n".join(canonical_lines(orders, rs)) + "\n" if orders.orders else ""
 
 
-def _redone_turns(entries: list[LogEntry]) -> dict[str, int]:
-    """Nation -> id of the latest rollback that undid one of its turns (its orders must be asked again)."""
-    out: dict[str, int] = {}
-    for m in entries:
-        if m.kind == "moderator" and m.get("action") == "rollback":
-            lo = int(m.get("to_entry") or 0)
-            for e in entries:
-                if e.kind == "turn" and e.get("nation") and lo <= e.id < m.id:
-                    out[e["nation"]] = m.id
-    return out
-
-
-def _voided_turns(entries: list[LogEntry]) -> set[int]:
-    out: set[int] = set()
-    for m in entries:
-        if m.kind == "moderator" and m.get("action") == "rollback":
-            lo = int(m.get("to_entry") or 0)
-            out |= {e.id for e in entries if e.kind == "turn" and lo <= e.id < m.id}
-    return out
-
-
-def has_turn_orders(text: str) -> bool:
-    return any(line.strip() and not line.upper().startswith(("VOTE", "DEFEND", "CLEAR", "LOSSES"))
-               for line in text.splitlines())
-
-
-def nmr_orders(game: Game, rs, nation: str) -> str:
+def nmr_orders(game: Game, rs, nation: str) -> list[Order]:
     """No orders at the deadline: hold (the defaults), or the greedy bot if the game says so."""
     if str((game.settings.get("options") or {}).get("nmr", "hold")) == "bot":
-        try:
-            from pbem.bots import bot_orders
+        from pbem.bots import bot_orders
 
-            return bot_orders(rs, game.state, nation, kind="greedy", seed=game.id)
-        except ImportError:
-            pass
-    return "PASS\n"
+        text = bot_orders(rs, game.state, nation, kind="greedy", seed=game.id)
+        sec = parse_message(text, rs, default_nation=nation).section(nation)
+        if sec is not None:
+            return [o for o in sec.orders if not isinstance(o, STANDING_TYPES)]
+    return no_orders()
+
+
+def _play(game: Game, rs, orders: dict[str, NationOrders], used: dict[str, list[int]], now: datetime,
+          nation: str | None = None, step: str = "nation") -> LogEntry:
+    texts = {n: orders_text(no, rs) for n, no in sorted(orders.items())}
+    return play_turn(game, nation, step=step, orders=texts, used=used, time=now.isoformat())
 
 
 def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None, render_map: bool = True) -> GameRun:
-    """Play every step that can be played now. Holds the game's lock (a busy game is left alone)."""
+    """Play every step that can be played now: whatever `pending` (pbem.rules.decisions) says is owed
+    waits until its deadline. Holds the game's lock (a busy game is left alone)."""
     run = GameRun(game.id)
     if game.paused:
         run.note = "paused"
@@ -173,53 +88,54 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                 break
             rs = game.ruleset()
             entries = game.entries()
-            needs_fix: set[str] = set()
-            drafts: dict[str, str] = {}
-            sources: dict[str, list[int]] = {}
-            waiting = orders_for_step(game, rs, entries, needs_fix, drafts, sources)
+            book = build_book(rs, entries)
+            owed = pending(rs, state, book, wait_for_defenders=decisions.mode(game) == "wait")
             is_vote = votes_owed(rs, state)
             deadline = current_deadline(game, entries, vote=is_vote)
             due = deadline.passed(now) or moderator.forced(game)
             if state.next_nation is None:
-                voters = sorted(vote_options(rs, state)) if is_vote else []
-                owed = [n for n in voters if "VOTE" not in waiting.get(n, "").upper()]
                 if owed and not due:
-                    _prompt(game, rs, owed, deadline, now, send, run, what="your Bretwalda vote (VOTE <nation>)")
+                    _prompt(game, rs, [d.nation for d in owed], deadline, now, send, run,
+                            what="your Bretwalda vote (VOTE <nation>)")
                     break
-                orders = {n: t for n, t in waiting.items() if "VOTE" in t.upper()}
-                entry = play_turn(game, step="start_round", orders=orders, time=now.isoformat(),
-                                  used={n: sources.get(n, []) for n in orders})
+                voters = book.voters()
+                entry = _play(game, rs, voters, {n: book.get(n).entries(vote=True) for n in voters}, now,
+                              step="start_round")
                 run.steps.append(f"round {entry.get('round')} starts")
             else:
                 nation = state.next_nation
-                text = waiting.get(nation, "")
-                if nation in drafts and not has_turn_orders(text):
-                    if not due:     # after a rollback: ask again, the old orders as a draft
+                turn = next((d for d in owed if d.kind == "turn"), None)
+                own = book.get(nation)
+                if turn is not None and not due:
+                    if own.draft and not own.has_turn_orders:   # after a rollback: ask again, the old orders as a draft
                         _prompt(game, rs, [nation], deadline, now, send, run, what="your orders again",
-                                draft=drafts[nation])
+                                draft=orders_text(NationOrders(nation, own.draft), rs))
                         break
-                    text = waiting[nation] = drafts[nation] + text   # the deadline: the draft is played
-                    sources[nation] = sorted(set(sources.get(nation, []) + sources.get(f"{nation}#draft", [])))
-                if has_turn_orders(text) and nation not in needs_fix and not due and \
-                        _checked_now(game, rs, state, nation, text, entries, now, send, run):
-                    needs_fix.add(nation)
-                if (not has_turn_orders(text) or nation in needs_fix) and not due:
-                    what = "corrected orders" if nation in needs_fix else "your orders"
-                    _prompt(game, rs, [nation], deadline, now, send, run, what=what)
+                    if turn.correction:
+                        _ask_correction(game, rs, state, nation, book, entries, now, send, run)
+                    _prompt(game, rs, [nation], deadline, now, send, run,
+                            what="corrected orders" if turn.correction else "your orders")
                     break
-                open_decisions = decisions.owed(game, rs, state, nation, waiting) if has_turn_orders(text) else []
-                if open_decisions and not decisions.due(game, state, nation, now):
-                    _decision_prompts(game, rs, state, nation, open_decisions, now, send, run)
+                defence = [d for d in owed if d.kind == "defence"]
+                if defence and not decisions.due(game, state, nation, now):
+                    _decision_prompts(game, rs, state, nation, defence, now, send, run)
                     break
-                orders = dict(waiting)
-                if not has_turn_orders(text):
-                    orders[nation] = nmr_orders(game, rs, nation) + text
-                    run.steps.append(f"{rs.display(nation)}: no orders at the deadline ({_nmr_word(game)})")
+                supplied = None
+                if not own.has_turn_orders and own.draft:   # the deadline: the draft is played
+                    book.play_draft(nation)
+                if not own.has_turn_orders:
+                    supplied = nmr_orders(game, rs, nation)
                     player = game.player_of(nation)
-                    if player:
-                        mark_sent(game, f"nmr:{deadline.key}:{player}", now)
-                entry = play_turn(game, nation, orders=orders, time=now.isoformat(),
-                                  used={n: sources.get(n, []) for n in orders})
+                    if deadline.passed(now):
+                        run.steps.append(f"{rs.display(nation)}: no orders at the deadline ({_nmr_word(game)})")
+                        if player:
+                            mark_sent(game, f"nmr:{deadline.key}:{player}", now)
+                    else:   # played early by the moderator (process, preview): not a missed deadline
+                        run.steps.append(f"{rs.display(nation)}: no orders, played now by the moderator "
+                                         f"({_nmr_word(game)})")
+                orders = book.for_turn(nation, supplied)
+                used = {n: book.get(n).entries(standing=True, turn=n != nation or supplied is None) for n in orders}
+                entry = _play(game, rs, orders, used, now, nation)
                 run.steps.append(f"round {entry.get('round')}: {rs.display(nation)} played")
             if _worth_a_mail(entry):
                 _turn_mail(game, entry, now, send, run, outbox=outbox, render_map=render_map,
@@ -264,30 +180,29 @@ def _owed_turn_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outb
     _turn_mail(game, last, now, send, run, outbox=outbox, render_map=render_map, ledger_from=len(before.ledger))
 
 
-def _checked_now(game: Game, rs, state, nation: str, text: str, entries: list[LogEntry], now: datetime,
-                 send: Send, run: GameRun) -> bool:
-    """Orders sent before the nation's turn came are checked against the position its turn starts
-    from; if the rules refuse a line, the player is told (once per orders mail) and the game waits for
-    a correction until the deadline. Returns True when it must wait."""
+def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogEntry], now: datetime,
+                    send: Send, run: GameRun) -> None:
+    """The nation's turn has come and the rules refuse lines of the orders waiting (checked when they
+    came against the position then): the player is told once per orders mail and the game waits for a
+    correction until the deadline."""
     from pbem.orders.check import check_orders
     from pbem.orders.reply import render_reply
 
-    result = check_orders(text, rs, state, nation=nation)
-    if result.ok:
-        return False
-    latest = max((e.id for e in entries if e.kind == "orders" and e.get("nation") == nation), default=0)
+    latest = book.get(nation).turn_entry or 0
     key = f"checked:{latest}"
     player = game.player_of(nation)
     addr = (game.player(player) or {}).get("address") if player else None
-    if addr and not already_sent(game, key):
-        deadline = current_deadline(game, entries)
-        body = (f"Your turn has come: your orders for the {rs.display(nation)}, checked against the position now.\n\n"
-                + render_reply(result, rs, deadline=deadline.text(), game=game.id))
-        if send_once(game, key, lambda: build_mail(
-                str(addr), f"[{game.id}] your orders for the {rs.display(nation)}: please correct", body,
-                from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):
-            run.mails += 1
-    return True
+    if not addr or already_sent(game, key):
+        return
+    text = orders_text(book.get(nation).orders(), rs)
+    result = check_orders(text, rs, state, nation=nation)
+    deadline = current_deadline(game, entries)
+    body = (f"Your turn has come: your orders for the {rs.display(nation)}, checked against the position now.\n\n"
+            + render_reply(result, rs, deadline=deadline.text(), game=game.id))
+    if send_once(game, key, lambda: build_mail(
+            str(addr), f"[{game.id}] your orders for the {rs.display(nation)}: please correct", body,
+            from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):
+        run.mails += 1
 
 
 def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, send: Send, run: GameRun) -> None:
@@ -481,6 +396,16 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
     run.steps.append("game over; " + result)
 
 
+def _plain_text(msg) -> str:
+    """The first text/plain part of a mail, whichever email API built it (sent mails are re-read
+    from their stored bytes, service.outgoing)."""
+    for part in msg.walk():
+        if part.get_content_type() == "text/plain" and not part.get_filename():
+            data = part.get_payload(decode=True) or b""
+            return data.decode(part.get_content_charset() or "utf-8", "replace")
+    return ""
+
+
 def preview(game: Game, who: str, why: str) -> str:
     """Adjudicate the next step in a scratch copy; the moderator sees the report, the game is untouched."""
     from datetime import UTC
@@ -494,7 +419,7 @@ def preview(game: Game, who: str, why: str) -> str:
         sent: list[EmailMessage] = []
         advance(scratch, datetime.now(UTC), sent.append, render_map=False)
         game.moderate("preview", who, why)
-        texts = [m.get_body(("plain",)).get_content() for m in sent if m.get_body(("plain",))]
+        texts = [t for t in (_plain_text(m) for m in sent) if t]
         return "PREVIEW (nothing was changed):\n\n" + ("\n\n".join(texts[:1]) or "nothing to adjudicate")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

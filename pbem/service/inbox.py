@@ -1,7 +1,8 @@
 """What happens to a player's mail once the intake has stored, routed and authenticated it.
 
-The orders are read (pbem.orders), checked against the position where the nation's turn starts when
-that nation moves next (pbem.rules.legal, through check_orders), logged as `orders` entries (one per
+The orders are read (pbem.orders), checked by playing the nation's whole turn from today's position
+(pbem.rules.legal.check_turn, through check_orders; for a nation that does not move next the reply says
+they are checked again when its turn comes), logged as `orders` entries (one per
 nation section, in canonical form, with the mail id) and answered at once: orders read back, every
 problem explained, what is still missing, the deadline. A later message for the same nation replaces
 the earlier one (the latest orders entry wins). Mail from the moderator carries moderator commands.
@@ -22,13 +23,10 @@ from pbem.orders.check import check_orders
 from pbem.orders.odds import odds_answers, split_odds
 from pbem.orders.reply import order_warnings, render_reply
 from pbem.rules.flow import votes_owed
-from pbem.rules.legal import validate as legal_validate
-from pbem.rules.legal import vote_options
 from pbem.rules.orders import STANDING_TYPES, NationOrders
 from pbem.service import moderator
 from pbem.store.clock import current_deadline
 from pbem.store.game import Game
-from pbem.store.turns import pending_orders
 
 
 @dataclass
@@ -64,18 +62,6 @@ class OrdersHandler:
             raise RetryLater(f"game {game_id} needs repair: {describe(e)}") from e
 
 
-def _validator_for(state):
-    """Orders are checked against the position only for the nation that moves next: a later nation's
-    turn starts from a position not known yet (its invaders are not even at sea). Those are checked
-    when their turn comes (pbem.service.advance), and the player hears of any problem then."""
-    def validate(ruleset, st, section):
-        if section.nation != state.next_nation:
-            return []
-        return legal_validate(ruleset, st, section)
-
-    return validate
-
-
 def _default_nation(game: Game, player: str) -> str | None:
     """Orders without a NATION line belong to the player's nation that moves next, or to the
     player's only nation."""
@@ -87,21 +73,17 @@ def _default_nation(game: Game, player: str) -> str | None:
 
 
 def missing_for(game: Game, player: str) -> list[str]:
-    """What the game still needs from this player (for replies and prompts)."""
+    """What the game still needs from this player (for replies and prompts): the decisions owed by
+    the player's nations (pbem.rules.decisions.pending)."""
+    from pbem.rules.decisions import pending
+    from pbem.service.book import build_book
+    from pbem.service.decisions import mode
+
     rs = game.ruleset()
     state = game.state
-    pending = pending_orders(game)
-    out = []
-    mine = game.nations_of(player)
-    if state.finished:
-        return out
-    if votes_owed(rs, state):
-        for nation in vote_options(rs, state):
-            if nation in mine and (nation not in pending or "VOTE" not in (pending[nation].get("text") or "").upper()):
-                out.append(f"VOTE for the {rs.display(nation)} (Bretwalda, round {state.round})")
-    elif state.next_nation in mine and state.next_nation not in pending:
-        out.append(f"orders for the {rs.display(state.next_nation)} (round {state.round}, to move now)")
-    return out
+    mine = set(game.nations_of(player))
+    owed = pending(rs, state, build_book(rs, game.entries()), wait_for_defenders=mode(game) == "wait")
+    return [d.describe(rs, state.round) for d in owed if d.nation in mine]
 
 
 def _auth_headers(mail: MailIn) -> dict[str, str]:
@@ -123,7 +105,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     default = _default_nation(game, player)
     text, asked = split_odds(text)     # ODDS questions are answered, not orders
     text, confirm = split_confirm(text)
-    result = check_orders(text, rs, state, nation=default, validate=_validator_for(state))
+    result = check_orders(text, rs, state, nation=default)
     parsed = result.parsed
     confirmed = confirm_drafts(game, player, result, default, mail_id=mail_id, received=received) if confirm else []
     # a rerun after a crash in the middle of a multi-nation mail logs the sections not logged yet:
@@ -139,6 +121,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
                             f"{rs.display(section.nation)}.")
             continue
         bad = sum(len(ln.problems) for ln in result.lines if ln.nation == section.nation)
+        unread = sum(1 for ln in result.lines if ln.nation == section.nation and ln.order is None and ln.problems)
         if len(parsed.sections) == 1:
             bad += len(result.general)
         if section.orders:
@@ -148,7 +131,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         # orders with problems wait for a correction until the deadline, then are used as they are
         # (the rules core drops what it refuses, and the report says why)
         game.record_orders(section.nation, player, section_text(section, rs), mail_id=mail_id,
-                           received=received.isoformat(), time=received.isoformat(), problems=bad,
+                           received=received.isoformat(), time=received.isoformat(), problems=bad, unread=unread,
                            **({"authentication": authentication} if authentication else {}))
     if not parsed.sections and default is None and mine:
         extra.append(OrderProblem("syntax", 0, "", "the orders do not say which nation they are for",
@@ -174,13 +157,14 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
                    received: datetime) -> list[str]:
     """CONFIRM: the nation's orders from before the rollback are logged again, as sent now."""
     from pbem.rules.orders import NationLine
-    from pbem.service.advance import orders_for_step
+    from pbem.service.advance import orders_text
+    from pbem.service.book import build_book
 
     rs = game.ruleset()
     nations = [ln.order.nation for ln in result.lines if isinstance(ln.order, NationLine)] or (
         [default] if default else [])
-    drafts: dict[str, str] = {}
-    orders_for_step(game, rs, game.entries(), drafts=drafts)
+    book = build_book(rs, game.entries())
+    drafts = {n: orders_text(NationOrders(n, nb.draft), rs) for n, nb in book.nations.items() if nb.draft}
     already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
     out = []
     for n in nations:
@@ -209,7 +193,8 @@ def verdict(rs, state, section: NationOrders, bad: int) -> str:
         later = (f" The {name} have already played round {state.round}: these orders wait for their turn "
                  f"in round {state.round + 1}.")
     if not later and turn_orders and section.nation != state.next_nation:
-        later = f" They are checked against the board when the {name}' turn comes."
+        later = (" Checked against today's position; checked again when your turn comes, and you are told at "
+                 "once if a line cannot be carried out then.")
     if not bad:
         return f"{name}: taken ({n} line{'s' if n != 1 else ''} OK).{later}"
     return (f"{name}: taken, but {bad} problem{'s' if bad != 1 else ''} to correct. Until the deadline a "

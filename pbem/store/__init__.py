@@ -7,7 +7,6 @@ Modules:
   replay     replay(game_dir, adjudicate=...) -> ReplayReport (first Divergence, readable)
   dicecheck  verify_dice, reveal_secret
   archive    export_game, import_game, open_source (a directory or an archive)
-  status     game_status
   hashing    state_hash, events_hash, canonical_json
   fs         atomic_write, create_exclusive
   yamlio     dump_yaml, load_plain, load_roundtrip, SaveError

@@ -356,15 +356,16 @@ def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders
 
     # 1. the orders used are the orders received
     for nation, o in (e.get("orders") or {}).items():
-        for used in (o or {}).get("used") or []:
-            ref = used.get("entry") if isinstance(used, dict) else None
+        used = list((o or {}).get("entries") or [])
+        hashes = list((o or {}).get("entries_sha256") or [])
+        for i, ref in enumerate(used):
             src = orders_by_id.get(ref) if isinstance(ref, int) else None
             if src is None or src.get("nation") != nation:
                 return Divergence("orders", label=nation, detail=f"the orders of {nation} cite entry {ref}, "
                                   f"which is not an earlier orders entry for {nation}", **base)
-            if orders_text_hash(src) != used.get("sha256"):
+            if i < len(hashes) and orders_text_hash(src) != hashes[i]:
                 return Divergence("orders", label=nation, detail=f"{src.file} was changed after this turn used it",
-                                  expected=used.get("sha256"), got=orders_text_hash(src), **base)
+                                  expected=hashes[i], got=orders_text_hash(src), **base)
         ref = (o or {}).get("entry")
         if ref is None:
             continue

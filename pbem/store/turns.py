@@ -116,10 +116,15 @@ def pending_orders(game: Game, entries: list[LogEntry] | None = None) -> dict[st
 def _orders_block(game: Game, orders: Mapping[str, int | str | None], entries: list[LogEntry],
                   used: Mapping[str, list[int]] | None = None) -> dict[str, Any]:
     """{nation: {entry, text}}; with `used`, each nation also lists the orders entries its text was
-    made from, with the SHA-256 of each entry's text as logged (`used: [{entry, sha256}]`), so that
-    replay can tell when an orders entry was edited afterwards (issue 18)."""
+    made from (`entries`) and the SHA-256 of each one's text as logged (`entries_sha256`, in the same
+    order), so that replay can tell when an orders entry was edited afterwards (issue 18)."""
     by_id = {e.id: e for e in entries}
     out: dict[str, Any] = {}
+    for nation, ids in (used or {}).items():
+        for ref in ids:
+            e = by_id.get(ref)
+            if e is None or e.kind != "orders" or e.get("nation") != nation:
+                raise GameError(f"game {game.id}: log entry {ref} holds no orders of {nation}")
     for nation, ref in orders.items():
         if isinstance(ref, int) and not isinstance(ref, bool):
             e = by_id.get(ref)
@@ -131,8 +136,8 @@ def _orders_block(game: Game, orders: Mapping[str, int | str | None], entries: l
         else:
             out[nation] = {"entry": None, "text": ref or ""}
         if used and used.get(nation):
-            out[nation]["used"] = [{"entry": i, "sha256": orders_text_hash(by_id[i])}
-                                   for i in used[nation] if i in by_id and by_id[i].kind == "orders"]
+            out[nation]["entries"] = sorted(used[nation])
+            out[nation]["entries_sha256"] = [orders_text_hash(by_id[i]) for i in out[nation]["entries"]]
     return out
 
 
@@ -152,6 +157,7 @@ def play_turn(game: Game, nation: str | None = None, *, step: str = "nation",
     `nation` defaults to the state's next nation. `orders` maps nation -> orders entry id, or text
     (orders a moderator or the no-orders rule supplied), or None (no orders); by default the pending
     orders of every nation (`pending_orders`), the moving nation's included when it has some.
+    `used` names, per nation, the orders entries a supplied text was made of (logged as `entries`).
     Holds the game lock throughout; nothing is written when the adjudicator raises.
     """
     if step not in STEPS:

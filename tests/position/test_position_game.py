@@ -253,3 +253,18 @@ def test_moderator_corrects_the_imported_position(tmp_path, run):
     bad.write_text("round: 9\nnation: Picts\nsetup: {Alban: {Picts: -1}}\n", encoding="utf-8")
     r = run("moderate", "fixed", "position", bad, "--dir", games)
     assert r.exit_code == 1 and "armies cannot be negative" in r.output
+
+
+def test_selfplay_from_a_typed_position_checks_every_step(run):
+    """`pbem selfplay --position FILE --check`: bots play from round 9 to the end, the invariants hold."""
+    r = run("selfplay", "--games", "2", "--position", ROUND9, "--check")
+    assert r.exit_code == 0, r.output
+    assert "Invariants: checked after every step, no violation." in r.output
+    assert "parser 0, validate 0, engine 0" in r.output
+
+
+def test_cli_dry_run_checks_and_creates_nothing(tmp_path, run):
+    r = run("new", "dry", "--position", ROUND9, "--dry-run", "--dir", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert "a valid position: round 9, the Picts to move" in r.output and "nothing created" in r.output
+    assert not (tmp_path / "dry").exists()

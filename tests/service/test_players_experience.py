@@ -303,3 +303,15 @@ def test_after_a_rollback_the_player_is_asked_again_and_may_confirm(game, tmp_pa
     g = Game.open(game.path)
     assert g.state.next_nation == "belgae" and g.state.get("kent", "romans")
     assert "your orders from before the rollback are confirmed" in replies_to(g, "ann@x.org")[-1]
+
+
+def test_preview_before_the_deadline_counts_no_missed_deadline(game, tmp_path):
+    """Item 9: the moderator's preview plays a nation without orders early; that is not an NMR."""
+    from pbem.service.advance import preview
+    from pbem.store.clock import nmr_counts
+
+    run_job(tmp_path, now=T0, render_map=False)
+    g = Game.open(game.path)
+    text = preview(g, "mod", "look ahead")
+    assert "PREVIEW" in text and "Missed deadlines" not in text
+    assert nmr_counts(Game.open(game.path)) == {}

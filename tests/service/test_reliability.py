@@ -324,9 +324,9 @@ def test_7_a_rollback_with_a_made_up_position_is_seen(tmp_path):
 def test_7_an_orders_entry_edited_after_its_turn_is_seen(tmp_path):
     g = _played(tmp_path)
     turn = [e for e in g.entries("turn") if e.get("nation") == "romans"][0]
-    used = turn["orders"]["romans"]["used"]
-    assert used, "the turn names the orders entries it used"
-    src = next((g.path / "log").glob(f"{used[0]['entry']:06d}-orders.yaml"))
+    used = turn["orders"]["romans"]["entries"]
+    assert used and turn["orders"]["romans"]["entries_sha256"], "the turn names the orders entries it used"
+    src = next((g.path / "log").glob(f"{used[0]:06d}-orders.yaml"))
     _edit_yaml(src, lambda d: d.update(text=d["text"].replace("Kent", "Essex")))
     r = replay(Game.open(g.path))
     assert not r.ok and r.divergence.what == "orders"

@@ -230,3 +230,24 @@ def test_first_turn_mail_publishes_the_dice_commitment(game, tmp_path):
     g = Game.open(game.path)
     first = [m for m in mails(g.path / "outbox") if "have played" in str(m["Subject"])][0]
     assert g.commitment in body(first)
+
+
+def test_turn_entry_records_the_orders_entries_it_used(game, tmp_path):
+    """Issue 15 — a turn entry names the orders entries its orders came from."""
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent\n4 Channel -> Sussex", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    g = Game.open(game.path)
+    [orders] = [e for e in g.entries("orders") if e.get("nation") == "romans"]
+    [turn] = [e for e in g.entries("turn") if e.get("nation") == "romans"]
+    assert turn["orders"]["romans"]["entries"] == [orders.id]
+    assert replay(g.path).ok
+
+
+def test_orders_for_a_later_nation_are_checked_against_todays_position(game, tmp_path):
+    """Issue 15 — the Belgae write before the Romans have moved: checked now, and the reply says so."""
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "di", "NATION Belgae\nWITHDRAW Essex", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    reply = [body(m) for m in mails(game.path / "outbox") if m["To"] == "di@x.org" and "as read" in body(m)]
+    assert reply and "not-your-unit" in reply[0] and "checked against today's position" in reply[0].lower()

@@ -13,6 +13,7 @@ from storekit import SECRET, TIME, fake_adjudicate, new_game, tiny_state
 
 from pbem.errors import GameError
 from pbem.rules.dice import commitment
+from pbem.service.status import game_status
 from pbem.store.game import (
     Game,
     create_game,
@@ -22,7 +23,6 @@ from pbem.store.game import (
     start_position,
 )
 from pbem.store.hashing import state_hash
-from pbem.store.status import game_status
 from pbem.store.turns import pending_orders, play_turn
 
 

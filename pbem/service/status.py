@@ -1,4 +1,5 @@
-"""`pbem status`: where a game stands — round, nation to move, orders in, deadline, scores."""
+"""`pbem status`: where a game stands — round, nation to move, orders in, what is owed (the decision
+machine, pbem.rules.decisions.pending), deadline, scores."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from pbem.rules.decisions import pending
+from pbem.service.book import build_book
 from pbem.store.game import Game
 from pbem.store.turns import pending_orders
 
@@ -20,6 +23,7 @@ class GameStatus:
     finished: bool
     paused: bool
     orders_in: list[dict[str, Any]] = field(default_factory=list)   # {nation, player, entry, received}
+    owed: list[str] = field(default_factory=list)        # the decisions owed now (pbem.rules.decisions.pending)
     deadline: str | None = None          # ISO UTC, None when paused or finished
     hours_left: float | None = None
     nation_vp: dict[str, int] = field(default_factory=dict)
@@ -41,6 +45,7 @@ class GameStatus:
                     f"{name(o['nation'])} ({o['player'] or '?'}, {o['received']})" for o in self.orders_in))
             else:
                 lines.append("orders in: none")
+            lines.append("waiting for: " + ("; ".join(self.owed) if self.owed else "nothing (the next step can be played)"))
             left = ""
             if self.hours_left is not None:
                 left = f" (in {self.hours_left:.0f} h)" if self.hours_left >= 0 else f" (passed {-self.hours_left:.0f} h ago)"
@@ -57,12 +62,17 @@ class GameStatus:
 def game_status(game: Game, *, now: datetime | None = None) -> GameStatus:
     state = game.state
     entries = game.entries()
-    pending = pending_orders(game, entries)
+    waiting = pending_orders(game, entries)
     to_move = None if state.finished else state.next_nation
     status = GameStatus(game.id, game.ruleset_id, state.round, to_move, game.player_of(to_move) if to_move else None,
                         state.finished, game.paused, last_entry=entries[-1].id if entries else 0)
+    if not state.finished:
+        rs = game.ruleset()
+        wait = str((game.settings.get("options") or {}).get("decisions", "default")) == "wait"
+        status.owed = [d.describe(rs, state.round) for d in pending(rs, state, build_book(rs, entries),
+                                                                     wait_for_defenders=wait)]
     status.orders_in = [{"nation": n, "player": e.get("player"), "entry": e.id, "received": e.get("received") or e.time}
-                        for n, e in sorted(pending.items(), key=lambda kv: kv[1].id)]
+                        for n, e in sorted(waiting.items(), key=lambda kv: kv[1].id)]
     if not state.finished and not game.paused:
         from pbem.rules.flow import votes_owed
         from pbem.store.clock import current_deadline
