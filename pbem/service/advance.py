@@ -19,6 +19,7 @@ from pbem.mail.compose import build_mail
 from pbem.orders.canonical import canonical_lines
 from pbem.orders.parser import parse_message
 from pbem.report import build_report, report_json, report_text
+from pbem.report.prompt import GUIDE_LINE, guide_attachments
 from pbem.rules.book import no_orders
 from pbem.rules.decisions import pending
 from pbem.rules.flow import votes_owed
@@ -198,10 +199,11 @@ def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogE
     result = check_orders(text, rs, state, nation=nation)
     deadline = current_deadline(game, entries)
     body = (f"Your turn has come: your orders for the {rs.display(nation)}, checked against the position now.\n\n"
-            + render_reply(result, rs, deadline=deadline.text(), game=game.id))
+            + render_reply(result, rs, deadline=deadline.text(), game=game.id) + "\n" + GUIDE_LINE + "\n")
     if send_once(game, key, lambda: build_mail(
             str(addr), f"[{game.id}] your orders for the {rs.display(nation)}: please correct", body,
-            from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):
+            from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments()),
+            send, now):
         run.mails += 1
 
 
@@ -217,10 +219,11 @@ def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, 
             continue
         body = (f"Game {game.id}, round {state.round}.\n\n{text}\n\nReply with GAME {game.id}, your TOKEN and the "
                 f"DEFEND line(s) within {decisions.hours(game, 'decision_hours'):g} hours; without an answer your "
-                "armies hold (they do not retreat).\n")
+                "armies hold (they do not retreat).\n\n" + GUIDE_LINE + "\n")
         if send_once(game, k, partial(
                 build_mail, str(addr), f"[{game.id}] retreat decision: the {rs.display(nation)} attack", body,
-                from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):
+                from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments()),
+                send, now):
             run.mails += 1
 
 
