@@ -289,7 +289,7 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
                           deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
                           nmr=nmr_counts(game))
-    text = report_text(report)
+    text = report_text(report) + _log_line(game)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""
     if render_map:
@@ -352,6 +352,15 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
             run.mails += 1
     else:
         mark_sent(game, key, now)
+
+
+def _log_line(game: Game) -> str:
+    """The log's end as this mail leaves (pbem.store.loghash): whoever keeps the mail can later see
+    that the log was cut short or changed (`pbem replay --log-hash N:H`)."""
+    from pbem.store.loghash import log_end
+
+    n, h = log_end(game.path)
+    return f"\nLog: entry {n}, running hash {h}\n(check it later: pbem replay {game.id} --log-hash {n}:{h})\n"
 
 
 def map_png(rs, state, title: str, events) -> bytes:
