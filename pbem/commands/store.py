@@ -123,8 +123,10 @@ def status(game: str, games_dir: str, as_json: bool, show_log: bool) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games replayed in parallel processes (many games).")
+@click.option("--log-hash", "log_hash", metavar="N:HASH",
+              help="Check that the log still holds entry N with this running hash (printed in every turn mail).")
 def replay(sources: tuple[str, ...], games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool,
-           jobs: int) -> None:
+           jobs: int, log_hash: str | None) -> None:
     """Re-adjudicate games from their logs and check every stored hash; exit 1 on divergence.
 
     Give one game (directory, id or archive), several, or a folder of games and archives: each game
@@ -132,13 +134,24 @@ def replay(sources: tuple[str, ...], games_dir: str, recorded_dice: bool, check_
     from pbem.store.replaymany import expand_sources
 
     many = expand_sources(list(sources), games_dir)
+    expect = None
+    if log_hash:
+        from pbem.store.loghash import parse_expectation
+
+        try:
+            expect = parse_expectation(log_hash)
+        except ValueError as e:
+            raise GameError(f"--log-hash: {e}", hint="copy it from a turn mail: --log-hash 17:3f2a...") from e
+        if len(many) != 1:
+            raise GameError("--log-hash checks one game")
     if len(sources) == 1 and many == list(sources):
-        _replay_one(sources[0], games_dir, recorded_dice, check_start, quiet)
+        _replay_one(sources[0], games_dir, recorded_dice, check_start, quiet, expect)
     else:
         _replay_many(many, games_dir, recorded_dice, check_start, quiet, jobs)
 
 
-def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool) -> None:
+def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool,
+                expect: tuple[int, str] | None = None) -> None:
     from pbem.store.archive import open_source
     from pbem.store.game import Game
     from pbem.store.replay import replay as run_replay
@@ -155,7 +168,7 @@ def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: b
         show = not quiet and n > 1
         with click.progressbar(length=n, label=f"replaying {game.id}", file=sys.stderr,
                                show_pos=True) if show else _NoBar() as bar:
-            report = run_replay(game, start=start, use_secret=not recorded_dice, progress=bar.update)
+            report = run_replay(game, start=start, use_secret=not recorded_dice, progress=bar.update, log_hash=expect)
     click.echo(report.summary())
     if not report.ok:
         sys.exit(1)
