@@ -7,8 +7,6 @@ import sys
 
 import click
 
-from pbem.errors import GameError
-
 GAMES_DIR = click.option("--dir", "games_dir", default="games", show_default=True, metavar="GAMES_DIR",
                          help="Directory holding the games (a GAME argument may also be a path).")
 
@@ -123,10 +121,7 @@ def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: b
 
     start = None
     if check_start:
-        try:
-            from pbem.rules.turn import new_game_state as start
-        except ImportError as e:
-            raise GameError(f"--check-start needs the engine (pbem.rules.turn): {e}") from e
+        from pbem.rules.turn import new_game_state as start
     with open_source(source, games_dir) as path:
         game = Game.open(path)
         n = game.last_entry_id()
