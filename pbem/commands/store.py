@@ -26,13 +26,35 @@ def _open(game: str, games_dir: str):
 @click.option("--moderator", default="moderator@localhost", show_default=True, metavar="ADDRESS")
 @click.option("--position", "position", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Start from this position (a game moved over mid-game; docs/POSITIONS.md).")
+@click.option("--dry-run", is_flag=True, help="With --position: only check the file; create nothing.")
 @GAMES_DIR
 def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...], moderator: str,
-        position: str | None, games_dir: str) -> None:
+        position: str | None, dry_run: bool, games_dir: str) -> None:
     """Create a game: settings, start position (rule 3.0, or --position), dice secret, tokens."""
     from pbem.store.game import create_game, parse_player_spec
 
     specs = [parse_player_spec(s) for s in player_specs]
+    if dry_run:
+        if not position:
+            raise click.UsageError("--dry-run checks a --position FILE")
+        from pbem.data.loader import load
+        from pbem.errors import DataError
+        from pbem.position.file import read_position_file
+
+        try:
+            rs = load(ruleset)
+        except DataError as e:
+            raise GameError(f"ruleset {ruleset!r}: {e.message}") from e
+        pos = read_position_file(position, ruleset=rs, game=game_id)
+        for w in pos.warnings:
+            click.echo(f"warning: {w}", err=True)
+        st = pos.state
+        at = {"round_start": "the round to start", "end_of_round": "the round's closing steps due"}.get(pos.start)
+        areas = sum(1 for a in st.areas.values() if any(not s.empty() for s in a.values()))
+        click.echo(f"{position}: a valid position: round {st.round}, "
+                   + (at or f"the {rs.display(st.next_nation)} to move") + f", pieces in {areas} areas, "
+                   f"{sum(st.vp.values())} VP so far ({len(pos.warnings)} warning(s)); nothing created")
+        return
     if position:
         from pbem.position.game import new_from_position
 
@@ -99,8 +121,10 @@ def status(game: str, games_dir: str, as_json: bool, show_log: bool) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games replayed in parallel processes (many games).")
+@click.option("--log-hash", "log_hash", metavar="N:HASH",
+              help="Check that the log still holds entry N with this running hash (printed in every turn mail).")
 def replay(sources: tuple[str, ...], games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool,
-           jobs: int) -> None:
+           jobs: int, log_hash: str | None) -> None:
     """Re-adjudicate games from their logs and check every stored hash; exit 1 on divergence.
 
     Give one game (directory, id or archive), several, or a folder of games and archives: each game
@@ -108,13 +132,24 @@ def replay(sources: tuple[str, ...], games_dir: str, recorded_dice: bool, check_
     from pbem.store.replaymany import expand_sources
 
     many = expand_sources(list(sources), games_dir)
+    expect = None
+    if log_hash:
+        from pbem.store.loghash import parse_expectation
+
+        try:
+            expect = parse_expectation(log_hash)
+        except ValueError as e:
+            raise GameError(f"--log-hash: {e}", hint="copy it from a turn mail: --log-hash 17:3f2a...") from e
+        if len(many) != 1:
+            raise GameError("--log-hash checks one game")
     if len(sources) == 1 and many == list(sources):
-        _replay_one(sources[0], games_dir, recorded_dice, check_start, quiet)
+        _replay_one(sources[0], games_dir, recorded_dice, check_start, quiet, expect)
     else:
         _replay_many(many, games_dir, recorded_dice, check_start, quiet, jobs)
 
 
-def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool) -> None:
+def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool,
+                expect: tuple[int, str] | None = None) -> None:
     from pbem.store.archive import open_source
     from pbem.store.game import Game
     from pbem.store.replay import replay as run_replay
@@ -128,7 +163,7 @@ def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: b
         show = not quiet and n > 1
         with click.progressbar(length=n, label=f"replaying {game.id}", file=sys.stderr,
                                show_pos=True) if show else _NoBar() as bar:
-            report = run_replay(game, start=start, use_secret=not recorded_dice, progress=bar.update)
+            report = run_replay(game, start=start, use_secret=not recorded_dice, progress=bar.update, log_hash=expect)
     click.echo(report.summary())
     if not report.ok:
         sys.exit(1)

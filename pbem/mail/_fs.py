@@ -20,6 +20,7 @@ def write_tmp(directory: Path, data: bytes) -> Path:
         directory.mkdir(parents=True, exist_ok=True)
         fh = open(tmp, "xb")
     with fh:
+        os.fchmod(fh.fileno(), 0o600)   # mails hold tokens: readable by the owner only
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
@@ -38,7 +39,7 @@ def write_once(path: Path, data: bytes) -> bool:
             return False
     except OSError:
         pass
-    atomic_write(path, data)
+    atomic_write(path, data, mode=0o600)   # mails hold tokens: readable by the owner only
     return True
 
 

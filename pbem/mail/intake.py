@@ -350,7 +350,7 @@ class Intake:
         names = []
         for i, msg in enumerate(mails):
             name = f"{sha}.{i}.eml"
-            atomic_write(self.replies_dir / name, bytes(msg))
+            atomic_write(self.replies_dir / name, bytes(msg), mode=0o600)
             names.append(name)
         return names
 

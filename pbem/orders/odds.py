@@ -214,7 +214,7 @@ def split_odds(text: str) -> tuple[str, list[str]]:
     return "\n".join(rest) + ("\n" if text.endswith("\n") else ""), asked
 
 
-def odds_answers(asked: list[str], ruleset, limit: int = 10) -> list[str]:
+def odds_answers(asked: list[str], ruleset, limit: int = 5) -> list[str]:
     """The answers to a message's ODDS lines (at most `limit` of them)."""
     out: list[str] = []
     for line in asked[:limit]:

@@ -107,7 +107,7 @@ def read_position(text: str, *, label: str = "position", ruleset: str | Ruleset 
     if data.get("format", FORMAT) != FORMAT:
         src.fail("format", f"this pbem reads position format {FORMAT}")
     if "rules" in data and str(data["rules"]) != rs.id:
-        src.fail("rules", f"the position is for {data['rules']!r}, the game for {rs.id!r}")
+        src.fail("rules", f"the position is for {data['rules']!r}, the game for {rs.id!r} (say --ruleset {data['rules']})")
     rnd = data.get("round")
     if isinstance(rnd, bool) or not isinstance(rnd, int):
         src.fail("round", "missing or not a whole number" if rnd is None else f"must be a round number, not {rnd!r}")
@@ -125,7 +125,10 @@ def read_position(text: str, *, label: str = "position", ruleset: str | Ruleset 
     read_state(src, st, state, allowed=STATE_KEYS + RAW_STATE_KEYS)
     raw = {k: plain(v) for k, v in (st.items() if isinstance(st, dict) else []) if k in RAW_STATE_KEYS}
     if raw:
-        state = GameState.from_dict({**state.to_dict(), **raw})
+        try:
+            state = GameState.from_dict({**state.to_dict(), **raw})
+        except (ValueError, TypeError, AttributeError) as e:
+            src.fail(f"state.{sorted(raw)[0]}", f"cannot be read: {e}")
     state.prune()
     findings = check_position(rs, state, start, keys)
     errors = [f for f in findings if f.level == "error"]

@@ -91,3 +91,13 @@ def _vote_lines(rs, state) -> list[str]:
     return ["Bretwalda vote (rule 12.2), votes by nation: "
             + (", ".join(f"{rs.display(n)} {v}" for n, v in votes.items()) or "none"),
             "send: VOTE <nation>"]
+
+
+GUIDE_LINE = ("Players' guide attached as PLAYERS.md: the whole order language with examples, what the "
+              "reply and the report show, and how to check the dice.")
+
+
+def guide_attachments() -> list[tuple[str, bytes, str]]:
+    """The players' guide as a mail attachment (none if the guide is not shipped)."""
+    guide = players_guide()
+    return [(GUIDE_NAME, guide, "text/markdown")] if guide else []

@@ -56,6 +56,13 @@ def elect(rs: Ruleset, state: GameState, ballots: Mapping[str, str]) -> tuple[st
     return (winner if top * 2 > cast else None), dict(tally)
 
 
+def provisional(rs: Ruleset, key: str) -> str:
+    """ffg2 (doubts 14, 17): a value no reachable source states is marked wherever it is scored, until a
+    game overrides it."""
+    marked = key in (rs.scoring.get("provisional") or ()) and f"ruleset.scoring.{key}" not in rs.overrides
+    return ", PROVISIONAL value" if marked else ""
+
+
 def crown_time(rs: Ruleset, rnd: int) -> str:
     """FFG 56: crowns judged at the end of a round are played at the start of the next (nothing lies between)."""
     return f"end of turn {rnd - 1}" if rs.scoring.get("crowns_at_end") else f"turn {rnd}"
@@ -75,7 +82,7 @@ def round_start(rs: Ruleset, state: GameState, ballots: Mapping[str, str], event
         if king:
             state.kings.append(king)
             if may_score(state, king):
-                state.score(king, sc["awards"]["king"], f"King of England ({crown_time(rs, rnd)})", "king", None)
+                state.score(king, sc["awards"]["king"], f"King of England ({crown_time(rs, rnd)}){provisional(rs, 'awards.king')}", "king", None)
             events.append({"type": "king", "round": rnd, "nation": king})
             return king
     if rnd in sc["bretwalda_rounds"] or (rnd in sc["king_rounds"] and not sc.get("no_bretwalda_in_king_rounds")):
@@ -84,7 +91,7 @@ def round_start(rs: Ruleset, state: GameState, ballots: Mapping[str, str], event
         if winner:
             state.bretwalda = winner
             if may_score(state, winner):
-                state.score(winner, sc["awards"]["bretwalda"], f"Bretwalda ({crown_time(rs, rnd)})", "bretwalda", None)
+                state.score(winner, sc["awards"]["bretwalda"], f"Bretwalda ({crown_time(rs, rnd)}){provisional(rs, 'awards.bretwalda')}", "bretwalda", None)
     return None
 
 
@@ -96,7 +103,7 @@ def canute(rs: Ruleset, state: GameState, events: list) -> None:
     others = max((n for k, n in held.items() if k != "danes"), default=0)
     if danes and danes >= 2 * others and "cnut" not in state.dead_leaders and "cnut" in state.leaders_on_board("danes"):
         state.kings.append("danes")
-        state.score("danes", rs.scoring["awards"]["canute_king"], "Canute King of England (turn 14)", "king", "danes")
+        state.score("danes", rs.scoring["awards"]["canute_king"], f"Canute King of England (turn 14){provisional(rs, 'awards.canute_king')}", "king", "danes")
         events.append({"type": "king", "round": state.round, "nation": "danes", "canute": True})
 
 
@@ -117,5 +124,5 @@ def king_turn16(rs: Ruleset, state: GameState, events: list) -> None:
     if king:
         pts = rs.scoring["king_turn16"][king]
         state.kings.append(king)
-        state.score(king, pts, "King of England at the end of the game (12.5)", "king", None)
+        state.score(king, pts, f"King of England at the end of the game (12.5){provisional(rs, 'king_turn16')}", "king", None)
         events.append({"type": "king", "round": 16, "nation": king})

@@ -19,6 +19,7 @@ from pbem.mail.compose import build_mail
 from pbem.orders.canonical import canonical_lines
 from pbem.orders.parser import parse_message
 from pbem.report import build_report, report_json, report_text
+from pbem.report.prompt import GUIDE_LINE, guide_attachments
 from pbem.rules.book import no_orders
 from pbem.rules.decisions import pending
 from pbem.rules.flow import votes_owed
@@ -198,10 +199,11 @@ def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogE
     result = check_orders(text, rs, state, nation=nation)
     deadline = current_deadline(game, entries)
     body = (f"Your turn has come: your orders for the {rs.display(nation)}, checked against the position now.\n\n"
-            + render_reply(result, rs, deadline=deadline.text(), game=game.id))
+            + render_reply(result, rs, deadline=deadline.text(), game=game.id) + "\n" + GUIDE_LINE + "\n")
     if send_once(game, key, lambda: build_mail(
             str(addr), f"[{game.id}] your orders for the {rs.display(nation)}: please correct", body,
-            from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):
+            from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments()),
+            send, now):
         run.mails += 1
 
 
@@ -217,10 +219,11 @@ def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, 
             continue
         body = (f"Game {game.id}, round {state.round}.\n\n{text}\n\nReply with GAME {game.id}, your TOKEN and the "
                 f"DEFEND line(s) within {decisions.hours(game, 'decision_hours'):g} hours; without an answer your "
-                "armies hold (they do not retreat).\n")
+                "armies hold (they do not retreat).\n\n" + GUIDE_LINE + "\n")
         if send_once(game, k, partial(
                 build_mail, str(addr), f"[{game.id}] retreat decision: the {rs.display(nation)} attack", body,
-                from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):
+                from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments()),
+                send, now):
             run.mails += 1
 
 
@@ -286,7 +289,7 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
                           deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
                           nmr=nmr_counts(game))
-    text = report_text(report)
+    text = report_text(report) + _log_line(game)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""
     if render_map:
@@ -349,6 +352,15 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
             run.mails += 1
     else:
         mark_sent(game, key, now)
+
+
+def _log_line(game: Game) -> str:
+    """The log's end as this mail leaves (pbem.store.loghash): whoever keeps the mail can later see
+    that the log was cut short or changed (`pbem replay --log-hash N:H`)."""
+    from pbem.store.loghash import log_end
+
+    n, h = log_end(game.path)
+    return f"\nLog: entry {n}, running hash {h}\n(check it later: pbem replay {game.id} --log-hash {n}:{h})\n"
 
 
 def map_png(rs, state, title: str, events) -> bytes:

@@ -117,6 +117,7 @@ def _work(games_dir: Path, dirs: list[Path], site: dict[str, Any], now: datetime
     from pbem.service import faults
     from pbem.service.advance import from_addr
     from pbem.service.inbox import OrdersHandler
+    from pbem.store.fs import clean_stale_temp_files
     from pbem.store.game import Game
 
     errors_before = len(report.errors)
@@ -126,7 +127,10 @@ def _work(games_dir: Path, dirs: list[Path], site: dict[str, Any], now: datetime
     handler = OrdersHandler(games_dir, now)
     senders: dict[str, Any] = {}
     opened = []
+    for d in dirs:   # temp files of a run killed earlier (issue 18)
+        clean_stale_temp_files(d)
     if site.get("mail"):
+        clean_stale_temp_files(games_dir / ".mail")
         transports = make_transports(site["mail"], games_dir)
         opened.append(transports)
         _poll(Intake(transports.incoming, transports.outgoing, directory, handler,

@@ -85,6 +85,12 @@ def replace_player(game: Game, who: str, why: str, player: str, address: str, to
 
 
 def observer(game: Game, who: str, why: str, op: str, address: str, **tag) -> str:
+    """OBSERVER ADD|REMOVE with one address or several (`a@x, b@y`: each its own entry)."""
+    addresses = [a for a in re.split(r"[,;\s]+", address) if a]
+    if not addresses or any("@" not in a or a.count("@") > 1 for a in addresses):
+        raise GameError(f"not an address list: {address!r}", hint="OBSERVER ADD ann@example.org, bob@example.org")
+    if len(addresses) > 1:
+        return "\n".join(observer(game, who, why, op, a, **tag) for a in addresses)
     with game.lock():
         obs = game.settings.get("observers")
         if obs is None:
@@ -185,7 +191,7 @@ def run_command(game: Game, word: str, args: list[str], *, who: str, why: str, *
     if word == "replace":
         return replace_player(game, who, why, args[0], args[1], args[2] if len(args) > 2 else None, **tag)
     if word == "observer":
-        return observer(game, who, why, args[0].lower(), args[1], **tag)
+        return observer(game, who, why, args[0].lower(), " ".join(args[1:]), **tag)
     if word == "preview":
         from pbem.service.advance import preview
 

@@ -83,11 +83,12 @@ def verify_dice(game: Game, *, allow_local: bool = True) -> DiceReport:
         report.problems.append(f"the secret does not match the commitment published at creation ({published})")
     if report.problems:
         return report
-    prefix = f"{game.id}/"
     for e in entries:
         if e.kind != "turn":
             continue
         report.entries += 1
+        generation = int(e.get("dice_generation") or 0)   # after a rollback: <game>~gN/ (issue 18)
+        prefix = f"{game.id}~g{generation}/" if generation else f"{game.id}/"
         for label, face in (e.get("dice") or {}).items():
             label = str(label)
             if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= 6:

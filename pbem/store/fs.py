@@ -106,6 +106,24 @@ def temp_files(directory: Path) -> list[Path]:
     return sorted(directory / n for n in names)
 
 
+def clean_stale_temp_files(top: Path, older_than: float = 600.0) -> int:
+    """Remove the temp files a killed run left anywhere under `top` (mail archive, outbox, reports,
+    pending mails ...), when older than `older_than` seconds: a younger one may belong to a run that
+    is writing it right now."""
+    import time
+
+    cutoff = time.time() - older_than
+    n = 0
+    for p in Path(top).rglob(f"{TEMP_PREFIX}*"):
+        try:
+            if p.is_file() and p.stat().st_mtime < cutoff:
+                p.unlink()
+                n += 1
+        except OSError:
+            pass
+    return n
+
+
 def clean_temp_files(directory: Path) -> int:
     n = 0
     for p in temp_files(directory):

@@ -64,6 +64,7 @@ GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
 ENTRY_NAME = re.compile(r"^(\d{6,})-([a-z_]+)\.yaml$")
 HEX64 = re.compile(r"[0-9a-f]{64}")
 DEFAULT_LOCK_TIMEOUT = 120.0
+SECRET_MODE = 0o600     # files holding tokens or the secret: readable by the owner only
 
 
 def utc_now() -> str:
@@ -357,7 +358,7 @@ class Game:
         with self.lock():
             text = dump_roundtrip(self.settings)
             validate_settings(parse_roundtrip(text, self.label(SETTINGS)), self.label(SETTINGS))
-            atomic_write(self.path / SETTINGS, text)
+            atomic_write(self.path / SETTINGS, text, mode=SECRET_MODE)   # it holds the tokens
 
     def players(self) -> list[Mapping[str, Any]]:
         return list(self.settings.get("players") or [])
@@ -777,7 +778,7 @@ def create_game(games_dir: Path | str, game_id: str, *, ruleset: str = "classic"
         tmp.mkdir()
         for sub in SUBDIRS:
             (tmp / sub).mkdir()
-        atomic_write(tmp / SETTINGS, dump_roundtrip(settings))
+        atomic_write(tmp / SETTINGS, dump_roundtrip(settings), mode=SECRET_MODE)
         atomic_write(tmp / SECRET, secret.hex() + "\n", mode=0o600)
         sd = plain(state.to_dict())
         created = LogEntry(1, "created", time or utc_now(), {

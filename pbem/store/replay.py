@@ -24,7 +24,7 @@ from pbem.rules.dice import Faces, HmacDice, RecordedDice, RollRequest, commitme
 from pbem.rules.state import GameState
 from pbem.store.game import STATE, Game, LogEntry
 from pbem.store.hashing import canonical, canonical_json, sha256_text, state_hash
-from pbem.store.turns import Adjudicator, RecordingDice, resolve_adjudicator
+from pbem.store.turns import Adjudicator, RecordingDice, orders_text_hash, resolve_adjudicator
 from pbem.store.yamlio import SaveError, load_plain
 
 StartFn = Callable[[Any, str], GameState]
@@ -176,7 +176,8 @@ def _secret_for_replay(game: Game, entries: list[LogEntry]) -> tuple[bytes | Non
 
 
 def replay(game_dir: Any, *, adjudicate: Adjudicator | None = None, start: StartFn | None = None,
-           use_secret: bool = True, progress: Callable[[int], None] | None = None) -> ReplayReport:
+           use_secret: bool = True, progress: Callable[[int], None] | None = None,
+           log_hash: tuple[int, str] | None = None) -> ReplayReport:
     """Replay a game directory; see the module doc. `start(ruleset, game_id)` (optional) recomputes
     the start position to compare with the logged one; `progress(n)` is called as entries are done."""
     game = game_dir if isinstance(game_dir, Game) else Game.open(game_dir)
@@ -185,8 +186,39 @@ def replay(game_dir: Any, *, adjudicate: Adjudicator | None = None, start: Start
     entries = game.entries(cached=False)
     report.entries = len(entries)
     div = _replay(game, entries, report, adjudicate, start, use_secret, progress)
-    report.divergence = div
+    report.divergence = div or _check_log_end(game, log_hash, report)
     return report
+
+
+def _check_log_end(game: Game, expect: tuple[int, str] | None, report: ReplayReport) -> Divergence | None:
+    """The log's running hash (pbem.store.loghash): noted, and compared with the one a turn mail
+    printed; and every turn a mail was sent for (notices.json `turn:N`) must still be in the log."""
+    import json
+
+    from pbem.store.loghash import running_hashes
+
+    hashes = dict(running_hashes(game.path))
+    last = max(hashes, default=0)
+    if last:
+        report.notes.append(f"log ends at entry {last}, running hash {hashes[last]}")
+    if expect is not None:
+        n, h = expect
+        if n not in hashes:
+            return Divergence("log", entry=n, detail=f"the log ends at entry {last}; a mail showed entry {n}: "
+                              "entries were deleted", expected=h)
+        if hashes[n] != h:
+            return Divergence("log", entry=n, detail="the log up to this entry is not the one a mail showed",
+                              expected=h, got=hashes[n])
+    try:
+        sent = json.loads((game.path / "notices.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        sent = {}
+    mailed = [int(k[5:]) for k in (sent if isinstance(sent, dict) else {}) if k.startswith("turn:") and k[5:].isdigit()]
+    gone = [n for n in mailed if n > last]
+    if gone:
+        return Divergence("log", entry=min(gone), detail=f"turn mails went out for entries up to {max(gone)}, "
+                          f"the log ends at {last}: entries were deleted")
+    return None
 
 
 def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicate: Adjudicator,
@@ -253,6 +285,9 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
 
     orders_by_id: dict[int, LogEntry] = {}
     last_id = 1
+    last_change = 1                       # the last entry that changed the position
+    current_hash = created.get("state_hash")
+    hash_before: dict[int, Any] = {}      # turn entry -> hash of the position before it (rollbacks)
     for e in entries[1:]:
         last_id = e.id
         if e.kind == "orders":
@@ -263,7 +298,17 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
                 if not isinstance(d, dict) or state_hash(d) != e.get("state_hash"):
                     return Divergence("state", entry=e.id, file=e.file, detail="the moderator's position does not match its hash",
                                       expected=e.get("state_hash"), got=state_hash(d) if isinstance(d, dict) else None)
+                if e.get("action") == "rollback":
+                    to = int(e.get("to_entry") or 0)
+                    if to not in hash_before:
+                        return Divergence("state", entry=e.id, file=e.file,
+                                          detail=f"the rollback goes back before entry {to}, which is not a turn")
+                    if hash_before[to] != e.get("state_hash"):
+                        return Divergence("state", entry=e.id, file=e.file,
+                                          detail=f"the rollback's position is not the one before entry {to}",
+                                          expected=hash_before[to], got=e.get("state_hash"))
                 state = GameState.from_dict(d)
+                current_hash, last_change = e.get("state_hash"), e.id
             if e.get("action") == "reveal" and e.get("secret"):
                 try:
                     ok = commitment(bytes.fromhex(str(e["secret"]))) == game.commitment
@@ -272,10 +317,12 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
                 if not ok:
                     return Divergence("secret", entry=e.id, file=e.file, detail="the revealed secret does not match the commitment")
         elif e.kind == "turn":
+            hash_before[e.id] = current_hash
             div = _replay_turn(game, e, state, ruleset, orders_by_id, adjudicate, secret, report)
             if isinstance(div, Divergence):
                 return div
             state = div
+            current_hash, last_change = e.get("state_hash"), e.id
             report.steps += 1
         if progress:
             progress(1)
@@ -286,9 +333,11 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     except SaveError as err:
         report.notes.append(f"state.yaml not checked: {err}")
         return None
-    if not isinstance(raw, dict) or raw.get("entry") != last_id:
-        report.notes.append(f"state.yaml follows entry {raw.get('entry') if isinstance(raw, dict) else '?'}, "
-                            f"the log ends at {last_id}: not compared (game in progress?)")
+    # entries after the last change of position (orders, reveal, pause ...) leave state.yaml as it is
+    at = raw.get("entry") if isinstance(raw, dict) else None
+    if not isinstance(at, int) or isinstance(at, bool) or not last_change <= at <= last_id:
+        report.notes.append(f"state.yaml follows entry {at if at is not None else '?'}, the position last "
+                            f"changed at entry {last_change}: not compared (pbem re-derives it on the next run)")
         return None
     saved = raw.get("state")
     if not isinstance(saved, dict) or state_hash(saved) != state_hash(state):
@@ -307,6 +356,16 @@ def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders
 
     # 1. the orders used are the orders received
     for nation, o in (e.get("orders") or {}).items():
+        used = list((o or {}).get("entries") or [])
+        hashes = list((o or {}).get("entries_sha256") or [])
+        for i, ref in enumerate(used):
+            src = orders_by_id.get(ref) if isinstance(ref, int) else None
+            if src is None or src.get("nation") != nation:
+                return Divergence("orders", label=nation, detail=f"the orders of {nation} cite entry {ref}, "
+                                  f"which is not an earlier orders entry for {nation}", **base)
+            if i < len(hashes) and orders_text_hash(src) != hashes[i]:
+                return Divergence("orders", label=nation, detail=f"{src.file} was changed after this turn used it",
+                                  expected=hashes[i], got=orders_text_hash(src), **base)
         ref = (o or {}).get("entry")
         if ref is None:
             continue

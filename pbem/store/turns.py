@@ -115,6 +115,9 @@ def pending_orders(game: Game, entries: list[LogEntry] | None = None) -> dict[st
 
 def _orders_block(game: Game, orders: Mapping[str, int | str | None], entries: list[LogEntry],
                   used: Mapping[str, list[int]] | None = None) -> dict[str, Any]:
+    """{nation: {entry, text}}; with `used`, each nation also lists the orders entries its text was
+    made from (`entries`) and the SHA-256 of each one's text as logged (`entries_sha256`, in the same
+    order), so that replay can tell when an orders entry was edited afterwards (issue 18)."""
     by_id = {e.id: e for e in entries}
     out: dict[str, Any] = {}
     for nation, ids in (used or {}).items():
@@ -134,7 +137,15 @@ def _orders_block(game: Game, orders: Mapping[str, int | str | None], entries: l
             out[nation] = {"entry": None, "text": ref or ""}
         if used and used.get(nation):
             out[nation]["entries"] = sorted(used[nation])
+            out[nation]["entries_sha256"] = [orders_text_hash(by_id[i]) for i in out[nation]["entries"]]
     return out
+
+
+def orders_text_hash(entry: LogEntry | Mapping[str, Any]) -> str:
+    """SHA-256 of an orders entry's text (UTF-8), as a turn that used it records it."""
+    import hashlib
+
+    return hashlib.sha256(str(entry.get("text") or "").encode("utf-8")).hexdigest()
 
 
 # --- play a step --------------------------------------------------------------------------------------

@@ -261,3 +261,10 @@ def test_selfplay_from_a_typed_position_checks_every_step(run):
     assert r.exit_code == 0, r.output
     assert "Invariants: checked after every step, no violation." in r.output
     assert "parser 0, validate 0, engine 0" in r.output
+
+
+def test_cli_dry_run_checks_and_creates_nothing(tmp_path, run):
+    r = run("new", "dry", "--position", ROUND9, "--dry-run", "--dir", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert "a valid position: round 9, the Picts to move" in r.output and "nothing created" in r.output
+    assert not (tmp_path / "dry").exists()

@@ -180,3 +180,10 @@ def test_rule_8_odds_retreats_are_counted(rs):
     o = battle_odds(rs, Side(3), Side(1), plan=Plan(defend="retreat"))
     # the defender leaves after the first round if it still stands
     assert o.defender_retreats > 0 and o.attacker_takes >= o.defender_retreats
+
+
+def test_rule_8_odds_too_big_a_battle_is_a_clear_error_not_a_stall(rs):
+    from pbem.errors import PbemError
+
+    with pytest.raises(PbemError, match="too big to compute exactly"):
+        battle_odds(rs, Side(12, 6, leader=True), Side(10, 6, leader=True), plan=Plan(defend="retreat", defend_after=5))

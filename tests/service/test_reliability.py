@@ -268,3 +268,169 @@ def test_6_a_garbage_log_entry_makes_the_mail_wait_and_the_moderator_is_told_onc
     assert g2.entries("orders")
     replies = [m for m in outbox(g.path) if m["To"] == "ann@x.org" and str(m["Subject"]).startswith("Re:")]
     assert replies and str(tmp_path) not in body(replies[0])
+
+
+# --- 7. replay misses nothing ------------------------------------------------------------------------------
+def _played(tmp_path) -> Game:
+    g = new_game(tmp_path)
+    run_job(tmp_path, now=T0, render_map=False)
+    orders_mail(g, "ann", ROMANS, 1)
+    orders_mail(g, "di", "NATION Belgae\nPASS", 2)
+    run_job(tmp_path, now=T1, render_map=False)
+    g = Game.open(g.path)
+    assert replay(g).ok
+    return g
+
+
+def _edit_yaml(path: Path, fn) -> None:
+    from pbem.store.yamlio import dump_yaml, load_plain
+
+    data = load_plain(path, str(path))
+    fn(data)
+    path.write_text(dump_yaml(data))
+
+
+def test_7_forged_final_state_after_the_reveal_entry_is_seen(tmp_path):
+    g = _played(tmp_path)
+    g.moderate("reveal", "mod", "test", secret=g.local_secret().hex())   # an entry after the last turn
+    st = g.state
+    st.vp["romans"] = st.vp.get("romans", 0) + 50
+    from pbem.store.game import state_file_text
+
+    (g.path / "state.yaml").write_text(state_file_text(st, g.id, g.last_entry_id()))
+    r = replay(Game.open(g.path))
+    assert not r.ok and r.divergence.what == "final"
+
+
+def test_7_a_rollback_with_a_made_up_position_is_seen(tmp_path):
+    g = _played(tmp_path)
+    from pbem.service import moderator
+
+    romans = [e for e in g.entries("turn") if e.get("nation") == "romans"][0]
+    moderator.rollback(g, "mod", "test", romans.id)
+    assert replay(Game.open(g.path)).ok
+    last = sorted((g.path / "log").glob("*-moderator.yaml"))[-1]
+
+    def forge(d):
+        from pbem.store.hashing import state_hash
+
+        d["state"]["vp"] = {**(d["state"].get("vp") or {}), "romans": 99}
+        d["state_hash"] = state_hash(d["state"])     # self-consistent
+    _edit_yaml(last, forge)
+    r = replay(Game.open(g.path))
+    assert not r.ok and "rollback" in r.divergence.detail
+
+
+def test_7_an_orders_entry_edited_after_its_turn_is_seen(tmp_path):
+    g = _played(tmp_path)
+    turn = [e for e in g.entries("turn") if e.get("nation") == "romans"][0]
+    used = turn["orders"]["romans"]["entries"]
+    assert used and turn["orders"]["romans"]["entries_sha256"], "the turn names the orders entries it used"
+    src = next((g.path / "log").glob(f"{used[0]:06d}-orders.yaml"))
+    _edit_yaml(src, lambda d: d.update(text=d["text"].replace("Kent", "Essex")))
+    r = replay(Game.open(g.path))
+    assert not r.ok and r.divergence.what == "orders"
+
+
+def test_7_deleted_last_entries_are_seen(tmp_path):
+    g = _played(tmp_path)
+    turn_mail = [m for m in outbox(g.path) if "the Romans have played" in str(m["Subject"])][0]
+    line = next(ln for ln in body(turn_mail).splitlines() if ln.startswith("Log: entry"))
+    n, h = int(line.split()[2].rstrip(",")), line.split()[-1]
+    assert replay(Game.open(g.path), log_hash=(n, h)).ok
+    for p in sorted((g.path / "log").glob("*.yaml"))[-2:]:
+        p.unlink()
+    g2 = Game.open(g.path)
+    r = replay(g2, log_hash=(n, h))
+    assert not r.ok and r.divergence.what == "log"
+    out = subprocess.run([sys.executable, "-m", "pbem.cli", "replay", str(g.path), "--log-hash", f"{n}:{h}", "-q"],
+                         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert out.returncode == 1 and "deleted" in out.stdout and "Traceback" not in out.stderr
+
+
+# --- 8. dice after a rollback ------------------------------------------------------------------------------
+def test_8_a_refought_battle_gets_new_dice_after_a_rollback(tmp_path):
+    g = new_game(tmp_path)
+    run_job(tmp_path, now=T0, render_map=False)
+    orders_mail(g, "ann", "NATION Romans\n8 Channel -> Kent", 1)
+    run_job(tmp_path, now=T1, render_map=False)
+    g = Game.open(g.path)
+    first = [e for e in g.entries("turn") if e.get("nation") == "romans"][0]
+    assert first.get("dice"), "the Romans fought in Kent"
+    from pbem.service import moderator
+
+    moderator.rollback(g, "mod", "again", first.id)
+    play = __import__("pbem.store.turns", fromlist=["play_turn"]).play_turn
+    again = play(Game.open(g.path), "romans", orders={"romans": "8 Channel -> Kent\n"})
+    assert again.get("dice_generation") == 1
+    old, new = first["dice"], again["dice"]
+    assert set(old).isdisjoint(new), "labels name the rollback generation"
+    assert all("~g1/" in label for label in new)
+    faces = [new[k] for k in new]
+    assert faces != [old[k] for k in old][:len(faces)] or len(faces) < 3
+    r = replay(Game.open(g.path))
+    assert r.ok, r.summary()
+    from pbem.store.dicecheck import verify_dice
+
+    assert verify_dice(Game.open(g.path)).ok
+
+
+# --- 9. a Message-ID first seen on a mail that failed authentication -----------------------------------
+def test_9_message_id_claimed_by_a_refused_mail_does_not_drop_the_real_one(tmp_path):
+    g = new_game(tmp_path)
+    run_job(tmp_path, now=T0, render_map=False)
+    p = g.player("ann")
+    drop(g, "From: eve@evil.example\nSubject: [t1] x\nMessage-ID: <real@x.org>\n\nTOKEN 000000\nPASS\n", 1)
+    drop(g, f"From: ann@x.org\nSubject: [t1] x\nMessage-ID: <real@x.org>\n\nTOKEN {p['token']}\n{ROMANS}\n", 2)
+    run_job(tmp_path, now=T1, render_map=False)
+    assert Game.open(g.path).entries("orders"), "the real mail is used"
+
+
+# --- 10. minor ----------------------------------------------------------------------------------------------
+def test_10_tokens_with_odd_spaces_and_quoted_originals(tmp_path):
+    g = new_game(tmp_path)
+    run_job(tmp_path, now=T0, render_map=False)
+    p, b = g.player("ann"), g.player("bob")
+    drop(g, f"From: ann@x.org\nSubject: [t1] x\nMessage-ID: <a1@x.org>\nContent-Type: text/plain; charset=utf-8\n\n"
+            f"TOKEN\u00a0{p['token']}\u200b\n{ROMANS}\n".encode().decode("latin-1"), 1)
+    path = g.path / "inbox" / "001.eml"
+    path.write_bytes(f"From: ann@x.org\nSubject: [t1] x\nMessage-ID: <a1@x.org>\nContent-Type: text/plain; "
+                     f"charset=utf-8\nContent-Transfer-Encoding: 8bit\n\nTOKEN\u00a0{p['token']}\u200b\n{ROMANS}\n"
+                     .encode())
+    drop(g, f"From: bob@x.org\nSubject: Re: [t1] x\nMessage-ID: <b1@x.org>\n\nNATION Welsh\nPASS\n\n"
+            f"-----Original Message-----\nTOKEN {b['token']}\n", 2)
+    run_job(tmp_path, now=T1, render_map=False)
+    nations = [e["nation"] for e in Game.open(g.path).entries("orders")]
+    assert "romans" in nations and "welsh" not in nations
+
+
+def test_10_secrets_are_not_world_readable_and_crash_leftovers_are_swept(tmp_path):
+    g = new_game(tmp_path)
+    run_job(tmp_path, now=T0, render_map=False)
+    orders_mail(g, "ann", ROMANS, 1)
+    stale = g.path / "outbox" / f"{fs.TEMP_PREFIX}left-by-a-kill"
+    stale.write_text("x")
+    os.utime(stale, (1_000_000_000, 1_000_000_000))
+    run_job(tmp_path, now=T1, render_map=False)
+    assert not stale.exists()
+    assert (g.path / "game.yaml").stat().st_mode & 0o077 == 0
+    for p in list((g.path / "mail").glob("*.eml")) + list((g.path / "outbox").glob("*.eml")):
+        assert p.stat().st_mode & 0o077 == 0, p
+
+
+def test_10_damaged_notices_do_not_resend_prompts(tmp_path):
+    g = new_game(tmp_path)
+    run_job(tmp_path, now=T0, render_map=False)
+    n = len(outbox(g.path))
+    (g.path / "notices.json").write_text("{ garbage")
+    r = run_job(tmp_path, now=T0 + timedelta(minutes=10), render_map=False)
+    assert len(outbox(g.path)) <= n + 1 and any("notices.json" in e for e in r.errors)
+    assert not [m for m in outbox(g.path)[n:] if "your orders" in str(m["Subject"])]
+
+
+def test_10_observer_add_takes_each_address(tmp_path):
+    from pbem.service import moderator
+
+    g = new_game(tmp_path)
+    moderator.run_command(g, "observer", ["add", "a@x.org,b@y.org"], who="mod", why="test")
+    assert list(Game.open(g.path).settings["observers"]) == ["a@x.org", "b@y.org"]

@@ -141,6 +141,9 @@ def test_state_yaml_behind_the_log_is_noted(played):
     g = Game.open(played.path)
     g.save_state(g.state, entry=g.last_entry_id() - 1)
     r = replay(played.path, adjudicate=fake_adjudicate)
+    assert r.ok and not any("not compared" in n for n in r.notes), "orders after the last turn change nothing"
+    g.save_state(g.state, entry=1)
+    r = replay(played.path, adjudicate=fake_adjudicate)
     assert r.ok and any("not compared" in n for n in r.notes)
 
 
