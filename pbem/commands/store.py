@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from pbem.errors import GameError
+
 GAMES_DIR = click.option("--dir", "games_dir", default="games", show_default=True, metavar="GAMES_DIR",
                          help="Directory holding the games (a GAME argument may also be a path).")
 
