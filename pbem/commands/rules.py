@@ -440,7 +440,11 @@ def round_text(rs: Ruleset, rnd: int) -> list[str]:
                      f"{len(sc['hold_rounds'])}, 14.2).", 2, 4)
     if rnd == sc["limes_round"]:
         body += wrap("Roman Limes points at the end of the turn (14.4).", 2, 4)
-    if rnd in sc["king_rounds"]:
+    if sc.get("crowns_at_end") and (rnd in sc["king_rounds"] or rnd in sc["bretwalda_rounds"]):
+        what = "King check" if rnd in sc["king_rounds"] else "Bretwalda vote"
+        pts = sc["awards"]["king" if rnd in sc["king_rounds"] else "bretwalda"]
+        body += wrap(f"Start of the turn: the {what} of the end of turn {rnd - 1} ({pts} points).", 2, 4)
+    elif rnd in sc["king_rounds"]:
         body += wrap(f"Start of the turn: King check ({sc['awards']['king']} points and an army, 12.3); "
                      + ("and a " if rnd in sc["bretwalda_rounds"] else "if there is no King, a ")
                      + f"Bretwalda vote ({sc['awards']['bretwalda']} points, 12.1).", 2, 4)
@@ -462,7 +466,8 @@ def round_text(rs: Ruleset, rnd: int) -> list[str]:
         body += wrap("Capture points this turn: " + listing(rs, caps) + ".", 2, 4)
     _section(lines, "Scoring:", body or ["  none"])
 
-    _section(lines, "Rules (seed 001) this turn:", [ln for note in info.notes for ln in wrap("- " + note, 2, 4)])
+    _section(lines, f"Rules ({'seed 001' if rs.id == 'classic' else rs.id}) this turn:",
+             [ln for note in info.notes for ln in wrap("- " + note, 2, 4)])
     t = f"timeline.rounds.{rnd}"
     paths = [f"{t}.years", f"{t}.major_invasions", f"{t}.boats", *_arrival_paths(rs, rnd)]
     paths += [f"{t}.leaders.{i}" for i, (_, lid) in enumerate(info.leaders) if rs.leaders[lid].doubt]

@@ -1177,9 +1177,10 @@ def _build_rounds(ctx, t: dict, max_rounds: int, nations, seas, areas, leaders) 
             lds.append((nid, lid))
         major = ctx.ids(d.get("major_invasions") or [], f"{path}.major_invasions", nations, "nation")
         boats = ctx.ids(d.get("boats") or [], f"{path}.boats", nations, "nation")
-        notes = d.get("ah") or []
+        note_key = "ah" if "ah" in d else "special"   # ffg2's timeline calls them `special`
+        notes = d.get(note_key) or []
         if not isinstance(notes, list):
-            raise ctx.fail(f"{path}.ah", "must be a list of texts")
+            raise ctx.fail(f"{path}.{note_key}", "must be a list of texts")
         rounds[r] = RoundInfo(
             number=r, years=(years[0], years[1]), arrivals=tuple(arrivals),
             major_invasions=frozenset(major), leaders=tuple(lds),
