@@ -35,14 +35,12 @@ class GameError(PbemError):
     """A game cannot be found, loaded, locked or changed as asked."""
 
 
+class GameBusy(GameError):
+    """Another pbem process holds the game's lock: try again later (the mail waits, the game is skipped)."""
+
+
 class MailError(PbemError):
     """A mail transport failed (connection, login, folder)."""
-
-
-class AuthError(PbemError):
-    """Unknown sender or bad token (ORDERS.md error kind `auth`)."""
-
-    kind = "auth"
 
 
 # The error kinds of ORDERS.md, in the order the spec lists them.
@@ -88,18 +86,6 @@ class OrderError(PbemError):
     @property
     def line(self) -> int:
         return self.problems[0].line if self.problems else 0
-
-
-class SyntaxOrderError(OrderError):
-    """A line that does not read as any order form."""
-
-
-class IllegalOrderError(OrderError):
-    """A well-formed order the rules forbid now."""
-
-
-class AmbiguousOrderError(OrderError):
-    """A name that matches more than one area, sea, nation or leader."""
 
 
 class CaseError(PbemError):

@@ -9,7 +9,6 @@ reported as skipped with the reason.
 
 from __future__ import annotations
 
-import importlib
 import os
 import platform
 import shutil
@@ -181,22 +180,9 @@ def bench_parse(rs: Ruleset, mails: list[tuple[str, str]]) -> Row:
 
 def bench_render(rs: Ruleset, runs: int = 5) -> Row:
     name = "map render"
-    try:
-        mod = importlib.import_module("pbem.render.bench")
-    except ImportError as e:
-        return Row(name, "skipped", f"pbem.render.bench not importable ({e})", skipped=True)
-    fn = getattr(mod, "render_seconds", None)
-    if not callable(fn):
-        return Row(name, "skipped", "pbem.render.bench has no render_seconds()", skipped=True)
-    try:
-        try:
-            got = fn(runs=runs, ruleset=rs)
-        except TypeError:
-            got = fn()
-    except Exception as e:  # noqa: BLE001 - another engineer's module: report, never fail the bench
-        return Row(name, "skipped", f"pbem.render.bench failed: {type(e).__name__}: {e}", skipped=True)
-    if not isinstance(got, int | float):
-        return Row(name, "skipped", f"render_seconds() returned {type(got).__name__}", skipped=True)
+    from pbem.render.bench import render_seconds
+
+    got = render_seconds(runs=runs, ruleset=rs)
     return Row(name, f"{_fmt(float(got))}",
                f"pbem.render.bench.render_seconds(): the start position, best of {runs} after a warm-up; goal < 300 ms",
                float(got))
@@ -204,16 +190,11 @@ def bench_render(rs: Ruleset, runs: int = 5) -> Row:
 
 def bench_folder(rs: Ruleset, mails: list[tuple[str, str]], n: int) -> Row:
     name = f"poll a {n}-message folder"
-    try:
-        from pbem.mail.folder import FolderTransport
-    except ImportError as e:
-        return Row(name, "skipped", f"pbem.mail.folder.FolderTransport not importable ({e})", skipped=True)
+    from pbem.mail.folder import FolderTransport
+    from pbem.mail.message import read_message
+
     if not mails:
         return Row(name, "skipped", "no mails", skipped=True)
-    try:
-        from pbem.mail.message import read_message
-    except ImportError:
-        read_message = None
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
         inbox = Path(tmp) / "inbox"
         inbox.mkdir()
@@ -328,10 +309,8 @@ def bench_replay(rs: Ruleset, games: list[RecordedGame], n: int, archive_dir: Pa
     name = f"replay + verify {n} {what}"
     if n <= 0:
         return [Row(name, "skipped", "not asked for", skipped=True)]
-    try:
-        from pbem.store.replaymany import replay_many
-    except ImportError as e:
-        return [Row(name, "skipped", f"pbem.store replay not importable ({e})", skipped=True)]
+    from pbem.store.replaymany import replay_many
+
     rows = []
     try:
         with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:

@@ -158,10 +158,7 @@ def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: b
 
     start = None
     if check_start:
-        try:
-            from pbem.rules.turn import new_game_state as start
-        except ImportError as e:
-            raise GameError(f"--check-start needs the engine (pbem.rules.turn): {e}") from e
+        from pbem.rules.turn import new_game_state as start
     with open_source(source, games_dir) as path:
         game = Game.open(path)
         n = game.last_entry_id()

@@ -23,13 +23,9 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pbem.data import names as _shared
 from pbem.data.names import per_ruleset
 from pbem.errors import PbemError
-
-try:   # the shared resolver (pbem/data/names.py); this module works without it
-    from pbem.data import names as _shared
-except ImportError:  # pragma: no cover
-    _shared = None
 
 KINDS = ("area", "sea", "nation", "leader")
 PLACE = ("area", "sea")

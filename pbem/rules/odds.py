@@ -104,6 +104,15 @@ def _multinomial(n: int, probs: tuple[Fraction, Fraction, Fraction]) -> dict[tup
     return out
 
 
+def _add(a: dict[tuple[int, int], Fraction], b: dict[tuple[int, int], Fraction]) -> dict[tuple[int, int], Fraction]:
+    """The (soft, hard) hits of two independent groups of dice together."""
+    out: dict[tuple[int, int], Fraction] = {}
+    for (s1, h1), p1 in a.items():
+        for (s2, h2), p2 in b.items():
+            out[(s1 + s2, h1 + h2)] = out.get((s1 + s2, h1 + h2), 0) + p1 * p2
+    return out
+
+
 def _target_left(side: Side) -> dict[str, int]:
     return {"cavalry": side.cavalry, "roman_armies": side.armies if side.roman else 0,
             "armies": 0 if side.roman else side.armies, "forts": int(side.fort) + side.burhs}
@@ -114,7 +123,13 @@ def _kills(rs, roller: Side, target: Side, soft: int) -> dict[tuple, Fraction]:
     hard = rs.c("hit_hard")
     bonus = rs.c("leader_bonus") if roller.leader else 0
     need = {"cavalry": hard, "roman_armies": hard, "armies": soft, "forts": soft}
-    unit_dice = _multinomial(roller.units, _class_probs(soft, hard, bonus))
+    # FFG 25 (constant `hit_fast`): cavalry and Roman armies hit ordinary targets one lower; a target
+    # hit only on 6 still needs the 6. Their dice are one more group with their own soft threshold.
+    gain = rs.c("hit") - rs.constants.get("hit_fast", rs.c("hit"))
+    n_fast = (roller.cavalry + (roller.armies if roller.roman else 0)) if gain else 0
+    fast_soft = soft - gain if soft < hard else soft
+    unit_dice = _add(_multinomial(roller.units - n_fast, _class_probs(soft, hard, bonus)),
+                     _multinomial(n_fast, _class_probs(fast_soft, hard, bonus)))
     fort_dice = _multinomial(int(roller.fort) + roller.burhs, _class_probs(soft, hard, 0))
     left = _target_left(target)
     out: dict[tuple, Fraction] = {}

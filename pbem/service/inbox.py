@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from pbem.errors import GameError, OrderProblem
+from pbem.errors import GameBusy, GameError, OrderProblem
 from pbem.mail.intake import Reply, RetryLater
 from pbem.mail.message import MailIn
 from pbem.orders.canonical import canonical_lines
@@ -52,9 +52,9 @@ class OrdersHandler:
                                                      mail_id=mail.sha256, now=self.now))
                 return Reply(take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
                                          authentication=_auth_headers(mail)))
+        except GameBusy as e:
+            raise RetryLater(str(e)) from e
         except GameError as e:
-            if "busy" in str(e):
-                raise RetryLater(str(e)) from e
             self.faults.setdefault(game_id, describe(e))
             raise RetryLater(f"game {game_id} needs repair: {e}") from e
         except Exception as e:  # noqa: BLE001 - see the docstring

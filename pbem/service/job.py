@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.errors import GameError, MailError, PbemError
+from pbem.errors import GameBusy, GameError, MailError, PbemError
 from pbem.service import idle
 from pbem.service.gamerun import GameRun
 
@@ -222,11 +222,10 @@ def _advance_all(dirs: list[Path], senders: dict[str, Any], now: datetime, rende
             send = out.send if out is not None else (lambda m: None)
             outbox = d / str((game.settings.get("mail") or {}).get("outbox", "outbox"))
             report.games.append(advance(game, now, send, outbox=outbox, render_map=render_map))
+        except GameBusy:
+            report.games.append(GameRun(d.name, note="busy (another pbem is working on it)"))
         except GameError as e:
-            if "busy" in str(e):
-                report.games.append(GameRun(d.name, note="busy (another pbem is working on it)"))
-            else:
-                faulty[d.name] = faults.describe(e)
+            faulty[d.name] = faults.describe(e)
         except Exception as e:  # noqa: BLE001 - one game's fault must not stop the others (issue 18)
             faulty[d.name] = faults.describe(e)
 

@@ -28,7 +28,7 @@ from urllib.parse import quote
 import filelock
 import jinja2
 
-from pbem.errors import GameError, PbemError
+from pbem.errors import GameBusy, GameError, PbemError
 from pbem.report import build_report, report_text
 from pbem.report.facts import REPORT_FORMAT
 from pbem.rules.state import GameState
@@ -93,7 +93,7 @@ def build_site(games_dir: Path | str, out: Path | str, *, only: Iterable[str] | 
                 build_game(game, out / d.name, report, entries=entries, render_maps=render_maps)
                 report.games.append(d.name)
             except PbemError as e:
-                if isinstance(e, GameError) and "busy" in str(e):
+                if isinstance(e, GameBusy):
                     report.busy.append(d.name)  # the next refresh catches up; its pages stay as they were
                 else:
                     report.errors.append(f"{d.name}: {e}")

@@ -19,7 +19,8 @@ from typing import Any
 from pbem.errors import GameError
 from pbem.rules.dice import RecordedDice
 from pbem.rules.state import GameState
-from pbem.service.advance import _voided_turns, _worth_a_mail
+from pbem.service.advance import _worth_a_mail
+from pbem.service.book import voided_turns
 from pbem.store.game import Game, LogEntry
 from pbem.store.hashing import state_hash
 from pbem.store.turns import default_adjudicate
@@ -47,7 +48,7 @@ class LogWalk:
     def __init__(self, game: Game, entries: list[LogEntry], *, after: int = 0, state: GameState | None = None) -> None:
         self.game = game
         self.entries = entries
-        self.voided = _voided_turns(entries)
+        self.voided = voided_turns(entries)
         self.last_id = after
         self.state = state
 

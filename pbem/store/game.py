@@ -33,7 +33,7 @@ import filelock
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from pbem import __version__
-from pbem.errors import DataError, GameError
+from pbem.errors import DataError, GameBusy, GameError
 from pbem.rules.dice import HmacDice, commitment
 from pbem.rules.state import GameState, Stack
 from pbem.store.fs import TEMP_PREFIX, atomic_write, clean_temp_files, create_exclusive
@@ -278,16 +278,10 @@ def ruleset_start_state(ruleset: Any, game_id: str) -> GameState:
 
 
 def start_position(ruleset: Any, game_id: str) -> tuple[GameState, str]:
-    """The start position and where it came from: the engine's `new_game_state` when it can be
-    imported, else `ruleset_start_state` (the second value says which, with the reason)."""
-    try:
-        from pbem.rules import turn
-    except ImportError as e:
-        return ruleset_start_state(ruleset, game_id), f"ruleset start (engine not importable: {e})"
-    fn = getattr(turn, "new_game_state", None)
-    if fn is None:
-        return ruleset_start_state(ruleset, game_id), "ruleset start (pbem.rules.turn has no new_game_state)"
-    return fn(ruleset, game_id), "pbem.rules.turn.new_game_state"
+    """The start position (rule 3.0, the engine's `new_game_state`) and where it came from."""
+    from pbem.rules.turn import new_game_state
+
+    return new_game_state(ruleset, game_id), "pbem.rules.turn.new_game_state"
 
 
 # --- the game -----------------------------------------------------------------------------------------
@@ -658,13 +652,13 @@ class Game:
 
     @contextmanager
     def lock(self, *, blocking: bool = True, timeout: float | None = None) -> Iterator[Game]:
-        """Hold the game's file lock. Re-entrant in one thread; GameError "busy" when another process
+        """Hold the game's file lock. Re-entrant in one thread; GameBusy when another process
         holds it (at once with blocking=False, else after `timeout` seconds, default `lock_timeout`)."""
         fl = self._filelock()
         try:
             fl.acquire(timeout=self.lock_timeout if timeout is None else timeout, blocking=blocking)
         except filelock.Timeout as e:
-            raise GameError(f"game {self.id} is busy: another pbem process is working on it",
+            raise GameBusy(f"game {self.id} is busy: another pbem process is working on it",
                             hint=f"lock file {self.label(LOCK)}") from e
         try:
             if fl.lock_counter == 1:    # the outermost hold: no writer can be half-way; sweep crash leftovers

@@ -139,3 +139,14 @@ def test_ffg_1_2_map_picture_draws_the_ffg_borders():
     assert {(17.0, 56.0), (29.0, 44.0)} <= shared                       # a border, not a point
     assert points(classic, "cumbria") & points(classic, "lothian") == {(23.0, 50.0)}
     assert tuple(ffg.sea_borders[0][0]) in points(ffg, "skye")          # the Irish | Icelandic line meets Skye
+
+
+def test_ffg_25_odds_use_the_ffg_hit_numbers():
+    """One Roman army (hits on 4, hit only on 6) against one ordinary army in clear terrain: per round
+    5/12 only the Roman hits, 1/12 only the defender, 1/12 both, so 5/7, 1/7 and 1/7."""
+    from fractions import Fraction
+
+    from pbem.rules.odds import Side, battle_odds
+
+    o = battle_odds(RS, Side(1, 0, False, True, False, 0, "raiders_first"), Side(1, 0, False, False, False, 0, "raiders_first"))
+    assert (o.attacker_takes, o.defender_holds, o.both_gone) == (Fraction(5, 7), Fraction(1, 7), Fraction(1, 7))

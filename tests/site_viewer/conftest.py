@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import shutil
+import subprocess
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -14,9 +17,23 @@ DEMO_TURNS = [4, 6, 8, 10, 12, 14, 17, 19]     # the demo's mailed turn entries 
 
 
 def copy_demo(dest: Path) -> Path:
-    """A copy of the bundled demo game in dest/games/demo (the repository's copy stays untouched)."""
+    """A copy of the bundled demo game in dest/games/demo (the repository's copy stays untouched).
+
+    The demo as committed (git HEAD): README's first command, `pbem run games`, plays the working
+    copy on, and these tests compare with the committed turns. Outside a git checkout: the working copy."""
     games = dest / "games"
-    shutil.copytree(REPO / "games" / "demo", games / "demo", ignore=shutil.ignore_patterns(".lock", ".log-index.json*"))
+    games.mkdir(parents=True, exist_ok=True)
+    try:
+        data = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", "HEAD", "games/demo"],
+                              capture_output=True, check=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        data = b""
+    if data:
+        with tarfile.open(fileobj=io.BytesIO(data)) as tf:
+            tf.extractall(dest, filter="data")
+    else:
+        shutil.copytree(REPO / "games" / "demo", games / "demo",
+                        ignore=shutil.ignore_patterns(".lock", ".log-index.json*"))
     return games
 
 
