@@ -166,3 +166,22 @@ def capped_holdings(rs: Ruleset, nation: str, points: dict[str, int]) -> tuple[d
         else:
             out[area] = p
     return out, dropped
+
+
+def subject_half_holdings(rs: Ruleset, state: GameState, nation: str) -> bool:
+    """FFG 36 — a nation subject to Rome scores half its holding points (the others of its card
+    stay barred as classic 11.1)."""
+    return bool(rs.feature("subject_half_holdings")) and state.subjects.get(nation) == "romans"
+
+
+def halved_holdings(points: dict[str, int]) -> tuple[dict[str, int], int]:
+    """FFG 36 — half the holding points, halves up; the other half is dropped from the last areas.
+    Returns the area points to score and how many points were dropped."""
+    keep = (sum(points.values()) + 1) // 2
+    out, taken = {}, 0
+    for area in sorted(points):
+        take = min(points[area], keep - taken)
+        taken += take
+        if take:
+            out[area] = take
+    return out, sum(points.values()) - taken
