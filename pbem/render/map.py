@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -55,6 +55,10 @@ COUNTER_PT = 11.0       # stack counters
 NAME_DY_KM = 15.0       # area name centre above the anchor
 ROW_KM = 19.0           # vertical distance between rows of counters
 COL_GAP_KM = 3.0        # gap between counters of a row
+COUNTER_H_EM = 1.65     # a counter's drawn height, in font sizes (text plus its box)
+CROWDED = 4             # an area with this many nations' stacks gets the crowded layout
+CROWD_SCALES = (1.0, 0.85, 0.7)  # counter sizes tried for a crowded area, largest first
+CALLOUT_PAD_KM = 4.0    # frame around the counters of a callout
 COUNTER_Z = 20         # map artists below this are drawn under the counters, the rest above
 PNG_COMPRESS_LEVEL = 6  # zlib level
 PALETTE_COLOURS = 128   # the PNG is a palette image (antialiasing needs more than the ~20 flat colours)
@@ -116,6 +120,14 @@ class Counter:
     raiders: bool
     fort: bool
     burhs: int
+    size_pt: float = COUNTER_PT
+    height_km: float = 0.0
+    leader: tuple[float, float] | None = None  # a callout's counters: the area's anchor, for the line
+
+    def box(self) -> tuple[float, float, float, float]:
+        """The counter's rectangle on the map (x0, y0, x1, y1 in km)."""
+        return (self.x - self.width_km / 2, self.y - self.height_km / 2,
+                self.x + self.width_km / 2, self.y + self.height_km / 2)
 
 
 def _norm(stack: Any) -> Any:
@@ -189,17 +201,134 @@ def stack_layout(area: str, stacks: Mapping[str, Any], ruleset: Any = None,
         extra = (1 if fort else 0) + (1 if burhs else 0)
         w_pt = _text_width_pt(label, COUNTER_PT) + 0.5 * COUNTER_PT + extra * 1.5 * COUNTER_PT
         items.append((n, label, w_pt * lay.km_per_pt, _int(_get(s, "raiders")) > 0, fort, burhs))
+    if len(items) >= CROWDED:
+        return _crowded_layout(area, items, ruleset, geo, lay)
     per_row = 2 if len(items) <= 4 else 3
+    return _grid(items, ax, ay, per_row, 1.0, lay)
+
+
+def _grid(items: list[tuple], x_mid: float, y_top: float, per_row: int, scale: float, lay: Layout,
+          leader: tuple[float, float] | None = None) -> list[Counter]:
+    """Rows of `per_row` counters, each row centred on x_mid, the first row's centre at y_top."""
     out = []
+    size = COUNTER_PT * scale
     for r in range(0, len(items), per_row):
         row = items[r : r + per_row]
-        total = sum(i[2] for i in row) + COL_GAP_KM * (len(row) - 1)
-        x = ax - total / 2
-        y = ay - (r // per_row) * ROW_KM
+        total = sum(i[2] for i in row) * scale + COL_GAP_KM * scale * (len(row) - 1)
+        x = x_mid - total / 2
+        y = y_top - (r // per_row) * ROW_KM * scale
         for n, label, w, raid, fort, burhs in row:
-            out.append(Counter(n, x + w / 2, y, label, w, raid, fort, burhs))
-            x += w + COL_GAP_KM
+            w *= scale
+            out.append(Counter(n, x + w / 2, y, label, w, raid, fort, burhs, size,
+                               COUNTER_H_EM * size * lay.km_per_pt, leader))
+            x += w + COL_GAP_KM * scale
     return out
+
+
+def _shift(counters: list[Counter], dx: float, dy: float) -> list[Counter]:
+    return [replace(c, x=c.x + dx, y=c.y + dy) for c in counters]
+
+
+def _bounds(counters: list[Counter]) -> tuple[float, float, float, float]:
+    boxes = [c.box() for c in counters]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+_shapes_lock = threading.Lock()
+_shapes: dict[int, tuple[Geometry, dict]] = {}
+
+
+def _shapes_of(geo: Geometry) -> dict:
+    """Shapely forms of the map, made once per geometry: each area's and sea's shape (prepared), the
+    seas' anchors (where sea stacks are drawn), the strait arrows."""
+    with _shapes_lock:
+        hit = _shapes.get(id(geo))
+        if hit is not None and hit[0] is geo:
+            return hit[1]
+    from shapely import prepare
+    from shapely.geometry import LineString, MultiPolygon, Polygon
+
+    def shape(s: Any) -> Any:
+        g = MultiPolygon([Polygon(p[0], p[1:]) for p in s.polygons]).buffer(0)
+        prepare(g)
+        return g
+
+    out = {"area": {a: shape(s) for a, s in {**geo.seas, **geo.areas}.items()},
+           "sea_anchors": [s.anchor for s in geo.seas.values()],
+           "straits": [LineString(line).buffer(4.0) for _a, _b, line in geo.straits]}
+    with _shapes_lock:
+        _shapes[id(geo)] = (geo, out)
+    return out
+
+
+def _crowded_layout(area: str, items: list[tuple], ruleset: Any, geo: Geometry, lay: Layout) -> list[Counter]:
+    """Four or more nations in one area: a compact grid of two (or else three) columns, kept inside the area.
+
+    The grid is tried at the anchor, then moved over the area (nearest places first), first at full size
+    and then smaller (two columns before three at each size); the first placement whose every counter lies inside the area's shape and clear of
+    the area's name wins. An area too small even for the
+    smallest grid (the Orkneys) gets a callout: the grid in a framed box over the nearest free water,
+    with a line to the area's anchor."""
+    from shapely import box
+
+    shapes = _shapes_of(geo)
+    poly = shapes["area"].get(area)
+    ax, ay = geo.anchor(area)
+    if poly is None:
+        return _grid(items, ax, ay, 2, CROWD_SCALES[-1], lay)
+    name_w = _text_width_pt(_area_name(ruleset, area), NAME_PT) * lay.km_per_pt
+    name_h = 1.2 * NAME_PT * lay.km_per_pt
+    name = box(ax - name_w / 2, ay + NAME_DY_KM - name_h / 2, ax + name_w / 2, ay + NAME_DY_KM + name_h / 2)
+    for scale, per_row in ((scale, per_row) for scale in CROWD_SCALES for per_row in (2, 3)):
+        grid = _grid(items, 0.0, 0.0, per_row, scale, lay)
+        x0, y0, x1, y1 = _bounds(grid)
+        # (px, py) moves the grid's top row centre from (0, 0) to the place tried: the anchor first, then
+        # every point of a 4 km lattice over the area, nearest the anchor first
+        bx0, by0, bx1, by1 = poly.bounds
+        lattice = [(x, y) for x in np.arange(bx0, bx1, 4.0) for y in np.arange(by0, by1, 4.0)]
+        lattice.sort(key=lambda p: (p[0] - ax) ** 2 + (p[1] - ay) ** 2)
+        places = [(ax, ay), *lattice]
+        for px, py in places:
+            frame = box(px + x0, py + y0, px + x1, py + y1)
+            if poly.contains(frame) and not frame.intersects(name):
+                return _shift(grid, px, py)
+    return _callout(area, items, geo, lay, shapes, name)
+
+
+def _callout(area: str, items: list[tuple], geo: Geometry, lay: Layout, shapes: dict, name: Any) -> list[Counter]:
+    """The grid, at the smallest size, in a frame placed as near the anchor as it goes without covering
+    another area, the area's own name, a strait's arrow or a sea's stacks (searched along 16 directions, outwards)."""
+    import math
+
+    from shapely import box
+
+    ax, ay = geo.anchor(area)
+    grid = _grid(items, 0.0, 0.0, 2, CROWD_SCALES[-1], lay, leader=(ax, ay))
+    x0, y0, x1, y1 = _bounds(grid)
+    pad = CALLOUT_PAD_KM
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    others = [g for a, g in shapes["area"].items() if a != area and a in geo.areas]
+    fx0, fy0, fx1, fy1 = geo.frame
+    sea_stacks = [box(sx - 25.0, sy - 12.0, sx + 25.0, sy + 12.0) for sx, sy in shapes["sea_anchors"]]
+    sea_stacks += [name, *shapes["straits"]]
+    for dist in range(30, 400, 6):
+        for k in range(16):
+            a = 2 * math.pi * k / 16
+            px, py = ax + dist * math.cos(a) - cx, ay + dist * math.sin(a) - cy
+            frame = box(px + x0 - pad, py + y0 - pad, px + x1 + pad, py + y1 + pad)
+            fb = frame.bounds
+            if fb[0] < fx0 or fb[1] < fy0 or fb[2] > fx1 or fb[3] > fy1:
+                continue
+            if any(g.intersects(frame) for g in others) or any(s.intersects(frame) for s in sea_stacks):
+                continue
+            return _shift(grid, px, py)
+    return _shift(grid, ax - cx, ay - cy)
+
+
+def callout_frame(counters: list[Counter]) -> tuple[float, float, float, float]:
+    """The frame drawn around a callout's counters (x0, y0, x1, y1 in km)."""
+    x0, y0, x1, y1 = _bounds(counters)
+    return x0 - CALLOUT_PAD_KM, y0 - CALLOUT_PAD_KM, x1 + CALLOUT_PAD_KM, y1 + CALLOUT_PAD_KM
 
 
 def _text_width_pt(text: str, size: float) -> float:
@@ -436,28 +565,28 @@ def _squares(c: Counter) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1024)
 def _counter_sprite(label: str, fc: str, dashed: bool, squares: tuple[str, ...], width_pt: float,
-                    dpi: float) -> tuple[np.ndarray, float, float]:
+                    dpi: float, size_pt: float = COUNTER_PT) -> tuple[np.ndarray, float, float]:
     """A counter drawn once on a transparent background: (RGBA float pixels, centre column, centre row).
 
     Counters repeat a lot ('BE 1' ten times at the start), and drawing text is the slowest part of a
     render, so each distinct counter is drawn once and then pasted."""
-    w_in, h_in = (width_pt + 24.0) / 72.0, (COUNTER_PT * 2.4) / 72.0
+    w_in, h_in = (width_pt + 24.0) / 72.0, (size_pt * 2.4) / 72.0
     fig = Figure(figsize=(w_in, h_in), dpi=dpi)
     FigureCanvasAgg(fig)
     fig.patch.set_alpha(0)
-    sq_pt = 1.5 * COUNTER_PT * len(squares)
+    sq_pt = 1.5 * size_pt * len(squares)
     cx = w_in * 72.0 / 2            # the counter group's centre, points from the left
 
     def frac(x_pt: float) -> float:
         return x_pt / (w_in * 72.0)
 
-    fig.text(frac(cx - sq_pt / 2), 0.5, label, fontsize=COUNTER_PT, weight="bold", color=style.text_colour_on(fc),
+    fig.text(frac(cx - sq_pt / 2), 0.5, label, fontsize=size_pt, weight="bold", color=style.text_colour_on(fc),
              ha="center", va="center", parse_math=False,
              bbox=dict(boxstyle="round,pad=0.22", fc=fc, ec="black", lw=1.3, ls="--" if dashed else "-"))
-    sx = cx - sq_pt / 2 + (width_pt - sq_pt) / 2 - 0.25 * COUNTER_PT
+    sx = cx - sq_pt / 2 + (width_pt - sq_pt) / 2 - 0.25 * size_pt
     for sq in squares:
-        w = 1.5 * COUNTER_PT
-        fig.text(frac(sx + w / 2 + 1.0), 0.5, sq, fontsize=COUNTER_PT - 2, weight="bold", color="black",
+        w = 1.5 * size_pt
+        fig.text(frac(sx + w / 2 + 1.0), 0.5, sq, fontsize=size_pt - 2, weight="bold", color="black",
                  ha="center", va="center", bbox=dict(boxstyle="square,pad=0.2", fc="white", ec=fc, lw=2.0))
         sx += w
     fig.canvas.draw()
@@ -492,9 +621,29 @@ def _paste_counters(pixels: np.ndarray, ruleset: Any, state: Any, geo: Geometry,
             continue
         for c in stack_layout(area, stacks, ruleset, geo):
             sprite, cx, cy = _counter_sprite(c.label, style.nation_colour(c.nation, ruleset), c.raiders,
-                                             _squares(c), round(c.width_km / lay.km_per_pt, 1), dpi)
+                                             _squares(c), round(c.width_km / lay.km_per_pt, 1), dpi, c.size_pt)
             col, row = pixel_of(c.x, c.y, width_px)
             _paste(pixels, sprite, col - cx, row - cy)
+
+
+def _draw_callouts(ax: Any, ruleset: Any, state: Any, geo: Geometry) -> None:
+    """Crowded areas too small for their counters: a white frame under the counters and a line from it
+    to the area's anchor (drawn below the counters)."""
+    areas = _get(state, "areas", None) or {}
+    for area, stacks in areas.items():
+        if not stacks or not isinstance(stacks, Mapping) or len(stacks) < CROWDED:
+            continue
+        counters = stack_layout(area, stacks, ruleset, geo)
+        if not counters or counters[0].leader is None:
+            continue
+        x0, y0, x1, y1 = callout_frame(counters)
+        lx, ly = counters[0].leader
+        ex, ey = min(max(lx, x0), x1), min(max(ly, y0), y1)   # the frame's point nearest the anchor
+        if (ex, ey) != (lx, ly):  # (a frame over the anchor needs no line)
+            ax.plot([lx, ex], [ly, ey], color="black", lw=1.6, zorder=COUNTER_Z - 2, solid_capstyle="round")
+            ax.plot([lx], [ly], marker="o", ms=5, color="black", zorder=COUNTER_Z - 2)
+        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor="white", edgecolor="black", lw=1.2,
+                               alpha=0.92, zorder=COUNTER_Z - 1))
 
 
 def _point_of(geo: Geometry, where: Any) -> tuple[float, float] | None:
@@ -657,6 +806,7 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Mapping
     panel = _Layer(fig, _rect_transform(lay.panel_rect, (0.0, 0.0, 1.0, 1.0), fig))
     top = _Layer(fig, fig.transFigure)
     battles = _draw_events(ax, ruleset, state, events or (), geo, lay)
+    _draw_callouts(ax, ruleset, state, geo)
     _draw_panel(panel, ruleset, state, vp_table, battles, slots)
     top.text(0.01, 1 - 0.42 / lay.fig_h_in, title, fontsize=22, weight="bold", va="center", ha="left",
              color="#1d1d1d")

@@ -4,44 +4,26 @@ brings, the players' guide attached to every prompt)."""
 
 from __future__ import annotations
 
-import email
 import re
 import subprocess
 import sys
-from datetime import UTC, datetime, timedelta
-from email import policy
-from pathlib import Path
+from datetime import timedelta
 
+import jobkit
 import pytest
+from jobkit import PLAYERS, REPO, T0, body, mails, new_game
 
 from pbem.service.job import run_job
-from pbem.store.game import Game, create_game
-
-REPO = Path(__file__).resolve().parents[2]
-T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-PLAYERS = [("ann", "ann@x.org"), ("bob", "bob@x.org"), ("cy", "cy@x.org"), ("di", "di@x.org")]
-
-
-def mails(outbox: Path) -> list[email.message.EmailMessage]:
-    return [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in sorted(outbox.glob("*.eml"))]
-
-
-def body(m) -> str:
-    return m.get_body(("plain",)).get_content()
+from pbem.store.game import Game
 
 
 @pytest.fixture
 def game(tmp_path):
-    g = create_game(tmp_path, "t1", players=4, player_specs=PLAYERS, secret=b"ux test secret for the players", time=T0.isoformat())
-    (g.path / "inbox").mkdir(exist_ok=True)
-    return g
+    return new_game(tmp_path, b"ux test secret for the players")
 
 
 def send(game: Game, player: str, text: str, n: int) -> None:
-    p = game.player(player)
-    raw = (f"From: {p['address']}\nSubject: [{game.id}] orders\nMessage-ID: <ux{n}@x.org>\n\n"
-           f"TOKEN {p['token']}\n{text}\n")
-    (game.path / "inbox" / f"{n:03d}.eml").write_text(raw)
+    jobkit.send(game, player, text, n, id_prefix="ux")
 
 
 def replies_to(game: Game, addr: str) -> list[str]:

@@ -2,45 +2,22 @@
 
 from __future__ import annotations
 
-import email
 import shutil
 import subprocess
 import sys
-from datetime import UTC, datetime, timedelta
-from email import policy
-from pathlib import Path
+from datetime import timedelta
 
 import pytest
+from jobkit import PLAYERS, REPO, T0, body, mails, new_game, send
 
 from pbem.service.job import run_job
-from pbem.store.game import Game, create_game
+from pbem.store.game import Game
 from pbem.store.replay import replay
-
-REPO = Path(__file__).resolve().parents[2]
-T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-PLAYERS = [("ann", "ann@x.org"), ("bob", "bob@x.org"), ("cy", "cy@x.org"), ("di", "di@x.org")]
-
-
-def mails(outbox: Path) -> list[email.message.EmailMessage]:
-    return [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in sorted(outbox.glob("*.eml"))]
-
-
-def body(m) -> str:
-    return m.get_body(("plain",)).get_content()
 
 
 @pytest.fixture
 def game(tmp_path):
-    g = create_game(tmp_path, "t1", players=4, player_specs=PLAYERS, secret=b"test secret for the job tests", time=T0.isoformat())
-    (g.path / "inbox").mkdir(exist_ok=True)
-    return g
-
-
-def send(game: Game, player: str, text: str, n: int, *, token: str | None = None, sender: str | None = None) -> None:
-    p = game.player(player)
-    raw = (f"From: {sender or p['address']}\nSubject: [{game.id}] orders\nMessage-ID: <m{n}@x.org>\n\n"
-           f"TOKEN {token or p['token']}\n{text}\n")
-    (game.path / "inbox" / f"{n:03d}.eml").write_text(raw)
+    return new_game(tmp_path, b"test secret for the job tests")
 
 
 def test_orders_by_mail_are_answered_and_adjudicated(game, tmp_path):
