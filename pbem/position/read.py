@@ -14,7 +14,7 @@ from pbem.rules.state import GameState, Stack
 # keys of `state:`; every one is optional and takes its start-of-game value when absent
 STATE_KEYS = ("population", "vp", "forts_built", "raided_from", "captured", "subjects", "submitted",
               "dead_leaders", "leader_killed_by", "bretwalda", "kings", "roman_permission", "standing",
-              "danes_withdraw_shortfall")
+              "danes_withdraw_shortfall", "attacked_romano_british")
 
 
 class Source(Protocol):
@@ -132,6 +132,8 @@ def read_state(src: Source, st: Any, state: GameState, *, allowed: tuple[str, ..
     for nat, lines in _mapping(src, st.get("standing"), "state.standing").items():
         nation = src.name(nat, f"state.standing.{nat}", ("nation",))
         state.standing[nation] = {str(k): plain(v) for k, v in _mapping(src, lines, f"state.standing.{nat}").items()}
+    if st.get("attacked_romano_british") is not None:   # FFG 41, 52
+        state.attacked_romano_british = set(_nations(src, st["attacked_romano_british"], "state.attacked_romano_british"))
     if st.get("danes_withdraw_shortfall") is not None:
         _set_record(state, "danes_withdraw_shortfall",
                     _number(src, st["danes_withdraw_shortfall"], "state.danes_withdraw_shortfall", int))

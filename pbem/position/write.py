@@ -74,9 +74,12 @@ def state_block(rs: Ruleset, state: GameState) -> CommentedMap:
         out["standing"] = CommentedMap((name(n), CommentedMap(v)) for n, v in d["standing"].items())
     if d.get("danes_withdraw_shortfall"):
         out["danes_withdraw_shortfall"] = d["danes_withdraw_shortfall"]
+    if d.get("attacked_romano_british"):
+        out["attacked_romano_british"] = _flow_list([name(n) for n in d["attacked_romano_british"]])
     known = set(NOT_IN_STATE) | set(out) | {"vp", "population", "forts_built", "raided_from", "captured",
                                              "subjects", "roman_permission", "bretwalda", "kings", "dead_leaders",
-                                             "leader_killed_by", "standing", "danes_withdraw_shortfall"}
+                                             "leader_killed_by", "standing", "danes_withdraw_shortfall",
+                                             "attacked_romano_british"}
     for k, v in d.items():   # fields added to the position later travel as they are (ids)
         if k not in known and v not in (None, {}, [], 0, False):
             out[k] = v

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from pbem.rules.context import Kill, TurnContext
 from pbem.rules.dice import RollRequest, ScriptError, is_neutral
-from pbem.rules.ffg2 import leader_escape
+from pbem.rules.ffg2 import leader_escape, note_attack_on_romano_british
 from pbem.rules.movement import kill_leader, occupy
 from pbem.rules.orders import Attack, Battles, Defend, Losses
 from pbem.rules.stacking import can_add
@@ -115,6 +115,7 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
     _rs, state = ctx.rs, ctx.state
     attacker = ctx.nation
     ctx.emit("battle", area=area, attacker=attacker, defender=defender, cycle=ctx.cycle, lines=_order_lines(ctx, area))
+    note_attack_on_romano_british(ctx, defender)
     if is_neutral(ctx.dice):
         # validation plays the turn without dice: the battle is announced, not fought
         ctx.emit("battle_end", area=area, attacker=attacker, defender=defender, rounds=0, outcome="not fought",

@@ -219,3 +219,15 @@ def leader_escape(ctx: TurnContext, area: str, nation: str, leader: str) -> str 
     state.stack(to, nation).leaders.append(leader)
     ctx.emit("leader_escaped", area=area, nation=nation, leader=leader, to=to)
     return to
+
+
+def note_attack_on_romano_british(ctx: TurnContext, defender: str) -> None:
+    """FFG 41, 52 — remember the nations that attacked the Romano-British (the R-B may then attack them
+    before round 8, and score their card line for such a nation's armies if it had submitted to Rome)."""
+    if defender == "romano_british" and ctx.rs.feature("rb_attack_limit_until"):
+        ctx.state.attacked_romano_british.add(ctx.nation)
+
+
+def attacked_romano_british_first(state: GameState, nation: str) -> bool:
+    """FFG 41 — the nation attacked the Romano-British, so the round-8 limit no longer shields it."""
+    return nation in state.attacked_romano_british

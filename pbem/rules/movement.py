@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from pbem.errors import OrderProblem
 from pbem.rules.context import Kill, MoveRecord, TurnContext
+from pbem.rules.ffg2 import attacked_romano_british_first
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.scoring import submitted_area
@@ -190,8 +191,9 @@ def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
     end = m.path[-1]
     others = [n for n in state.occupants(end) if n != nation]
     until = rs.feature("rb_attack_limit_until")   # FFG 41: the limit ends in round 8
-    if (nation == "romano_british" and any(n in ("brigantes", "welsh") for n in others)
-            and not (until and state.round >= until)):
+    shielded = [n for n in others if n in ("brigantes", "welsh")
+                and not (until and attacked_romano_british_first(state, n))]   # FFG 41: unless attacked first
+    if nation == "romano_british" and shielded and not (until and state.round >= until):
         return [_problem("not-now", m, "the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)")]
     for n in others:
         if submitted_area(rs, state, n, end) == nation:

@@ -57,17 +57,22 @@ UNIT_WORDS = {"armies": "an army", "roman_armies": "an army", "cavalry": "a cava
               "burhs": "a burh"}
 
 
-def kill_points(rs: Ruleset, killer: str, kill, rnd: int, own_turn: bool = True) -> int:
+def kill_points(rs: Ruleset, killer: str, kill, rnd: int, own_turn: bool = True,
+                attacking_subjects: frozenset[str] = frozenset()) -> int:
     """The best kill line of the killer's card for this kill. FFG 52: `own_turn` says whether the kill
     was made in the killer's own nation turn (lines marked own-turn-only need it); a `cavalry` line
-    counts cavalry only. The R-B line for armies of former Roman subjects that attacked them is not
-    played (who attacked whom is not recorded): it never scores."""
+    counts cavalry only. The R-B line for armies of nations that submitted to Rome and attacked them
+    scores only for the nations in `attacking_subjects` (FFG 41, 52)."""
     card = rs.vp.get(killer)
     if not card:
         return 0
     best = 0
     for rule in card.kills:
-        if not rule.applies(rnd, own_turn) or rule.of_attacking_subjects:
+        if not rule.applies(rnd, own_turn):
+            continue
+        if rule.of_attacking_subjects:
+            if kill.kind in ("armies", "cavalry") and kill.victim in attacking_subjects:
+                best = max(best, rule.points)
             continue
         if rule.kind == "leaders" and kill.kind == "leaders" and kill.leader in rule.leaders:
             best = max(best, rule.points)
@@ -96,7 +101,8 @@ def score_kills(ctx: TurnContext, raiders_all_back: bool) -> None:
             # FFG 47: the Normans score when Harold falls to the Norwegians, the Danes or themselves
             state.score(bonus["to"], bonus["points"], f"{rs.display(k.leader)} eliminated", "kill", ctx.nation)
             ctx.emit("scored", nation=bonus["to"], points=bonus["points"], kind="kill", area=k.area, victim=k.victim)
-        pts = kill_points(rs, k.killer, k, state.round, own_turn=k.killer == ctx.nation)
+        attackers = frozenset(n for n in state.attacked_romano_british if state.subjects.get(n) == "romans")
+        pts = kill_points(rs, k.killer, k, state.round, own_turn=k.killer == ctx.nation, attacking_subjects=attackers)
         if pts:
             what = rs.display(k.leader) if k.leader else f"{UNIT_WORDS.get(k.kind, k.kind)} of the {rs.display(k.victim)}"
             state.score(k.killer, pts, f"destroyed {what} in {rs.display(k.area)}", "kill", ctx.nation)

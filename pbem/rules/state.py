@@ -78,7 +78,8 @@ class Stack:
 
 _IMMUTABLE = (str, int, float, bool, type(None), tuple, frozenset)
 _COPIED = frozenset({"areas", "population", "vp", "ledger", "forts_built", "captured", "raided_from", "subjects",
-                     "roman_permission", "kings", "dead_leaders", "leader_killed_by", "standing"})
+                     "roman_permission", "kings", "dead_leaders", "leader_killed_by", "standing",
+                     "attacked_romano_british"})
 
 
 def _plain_copy(x: Any) -> Any:
@@ -121,6 +122,7 @@ class GameState:
     leader_killed_by: dict[str, str] = field(default_factory=dict)
     standing: dict[str, dict[str, str]] = field(default_factory=dict)   # nation -> key -> canonical line
     danes_withdraw_shortfall: int = 0
+    attacked_romano_british: set[str] = field(default_factory=set)   # FFG 41, 52: who attacked them
     finished: bool = False
 
     # --- pieces ---------------------------------------------------------------------------
@@ -207,6 +209,7 @@ class GameState:
         d["dead_leaders"] = set(self.dead_leaders)
         d["leader_killed_by"] = dict(self.leader_killed_by)
         d["standing"] = {k: _plain_copy(v) for k, v in self.standing.items()}
+        d["attacked_romano_british"] = set(self.attacked_romano_british)
         for k, v in d.items():
             # a field added later without a line above is still copied deeply
             if k not in _COPIED and not isinstance(v, _IMMUTABLE):
@@ -237,6 +240,8 @@ class GameState:
             "standing": {n: dict(sorted(v.items())) for n, v in sorted(self.standing.items()) if v},
             "danes_withdraw_shortfall": self.danes_withdraw_shortfall,
             "finished": self.finished,
+            # FFG 41, 52 (only written once someone attacked them, so other positions read as before)
+            **({"attacked_romano_british": sorted(self.attacked_romano_british)} if self.attacked_romano_british else {}),
         }
 
     @classmethod
@@ -259,6 +264,7 @@ class GameState:
             standing={n: dict(v) for n, v in (d.get("standing") or {}).items()},
             danes_withdraw_shortfall=int(d.get("danes_withdraw_shortfall", 0)),
             finished=bool(d.get("finished", False)),
+            attacked_romano_british=set(d.get("attacked_romano_british") or []),
         )
         st.prune()
         return st
