@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from pbem.rules.ffg2 import army_piece_limit
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
@@ -88,8 +89,9 @@ def pieces(rs: Ruleset, state: GameState) -> list[str]:
         if n > 1:
             out.append(f"leader: {ld} is on the board {n} times")
     for nation, nat in rs.nations.items():
-        if armies[nation] > nat.max_armies:
-            out.append(f"piece limit: {nation} have {armies[nation]} armies (max {nat.max_armies})")
+        limit = army_piece_limit(rs, nation, state.round)   # FFG 40: R-B cavalry counters serve as infantry
+        if armies[nation] > limit:
+            out.append(f"piece limit: {nation} have {armies[nation]} armies (max {limit})")
         if cavalry[nation] > nat.max_cavalry:
             out.append(f"piece limit: {nation} have {cavalry[nation]} cavalry (max {nat.max_cavalry})")
         if forts[nation] > max(nat.max_forts, 0):

@@ -153,6 +153,12 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
         return f"no battle was fought in {rs.display(o.area)} (the defenders were gone before it)"
     if isinstance(o, Battles):
         return f"no battle was fought in {_names(rs, o.areas)}"
+    if isinstance(o, Settle):
+        from pbem.rules.ffg2 import must_return_to_sea
+
+        if must_return_to_sea(ctx):
+            return (f"the {name} may not settle in round {ctx.state.round}: every raider goes back to sea "
+                    "(FFG 43)")
     if isinstance(o, Withdraw | Settle):
         return f"no raiders of the {name} were left in {rs.display(o.area)} after the battles"
     if isinstance(o, Disband):

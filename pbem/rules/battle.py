@@ -210,10 +210,12 @@ def _roll(ctx: TurnContext, area: str, br: int, side: str, stack: Stack, target:
     return faces
 
 
-def _modified(faces: list[int], stack: Stack, bonus: int) -> list[int]:
-    """Leader bonus on the dice of armies and cavalry (9.2), not on forts and burhs."""
+def _modified(faces: list[int], stack: Stack, bonus: int, on_burhs: bool = False) -> list[int]:
+    """Leader bonus on the dice of armies and cavalry (9.2), not on forts; on burhs only where the
+    ruleset says so (FFG 23, 27: feature `leader_bonus_on_burhs`). Dice order: cavalry, armies, fort, burhs."""
     n_units = stack.cavalry + stack.armies
-    return [f + (bonus if i < n_units else 0) for i, f in enumerate(faces)]
+    first_burh = len(faces) - (stack.burhs if on_burhs else 0)
+    return [f + (bonus if i < n_units or i >= first_burh else 0) for i, f in enumerate(faces)]
 
 
 def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation: str, target: Stack,
@@ -229,7 +231,7 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
     need = {"cavalry": hard, "roman_armies": hard, "armies": soft, "forts": soft}
     if isinstance(faces, dict):
         return _split_casualties(faces, roller, bonus, left, need, dict.fromkeys(KIND_ORDER, 0))
-    mods = _modified(list(faces), roller, bonus)
+    mods = _modified(list(faces), roller, bonus, bool(rs.feature("leader_bonus_on_burhs")))
     return allocate_hits(mods, left, need, hard, loss_preference(ctx, target_nation, area),
                          fast=_fast_dice(rs, roller, roller_nation),
                          fast_gain=rs.c("hit") - rs.constants.get("hit_fast", rs.c("hit")))

@@ -113,7 +113,8 @@ def must_return_to_sea(ctx: TurnContext) -> bool:
 
 def rb_cavalry_become_infantry(rs: Ruleset, state: GameState, events: list) -> None:
     """FFG 40 — at the start of round 8 (Arthur leaves) the Romano-British cavalry become infantry;
-    the cavalry counters may serve as infantry beyond the usual 8."""
+    the cavalry counters may serve as infantry beyond the usual 8 (so the converted armies are kept
+    even when 8 infantry are already on the board: see `army_piece_limit`, doubt 21)."""
     if state.round != rs.feature("rb_cavalry_become_infantry"):
         return
     changed = 0
@@ -126,6 +127,21 @@ def rb_cavalry_become_infantry(rs: Ruleset, state: GameState, events: list) -> N
     if changed:
         events.append({"type": "cavalry_became_infantry", "round": state.round, "nation": "romano_british",
                        "units": changed})
+
+
+def army_piece_limit(rs: Ruleset, nation: str, rnd: int) -> int:
+    """FFG 40, doubt 21 — how many armies (infantry) the nation may have on the board in round `rnd`.
+
+    The counter mix (max_armies), except for the Romano-British from the conversion round on: their
+    cavalry counters then serve as infantry beyond the usual 8, so up to max_armies + max_cavalry may
+    stand on the board. Population increase still raises them only while fewer than max_armies are on
+    the board (doubt 21: FFG 11, cavalry is never raised from population), so the armies beyond the
+    usual number are only the converted cavalry."""
+    nat = rs.nations[nation]
+    since = rs.feature("rb_cavalry_become_infantry")
+    if since and nation == "romano_british" and rnd >= since:
+        return nat.max_armies + max(nat.max_cavalry, 0)
+    return nat.max_armies
 
 
 def turn16_saxons(rs: Ruleset, state: GameState, events: list) -> None:
@@ -166,3 +182,22 @@ def capped_holdings(rs: Ruleset, nation: str, points: dict[str, int]) -> tuple[d
         else:
             out[area] = p
     return out, dropped
+
+
+def subject_half_holdings(rs: Ruleset, state: GameState, nation: str) -> bool:
+    """FFG 36 — a nation subject to Rome scores half its holding points (the others of its card
+    stay barred as classic 11.1)."""
+    return bool(rs.feature("subject_half_holdings")) and state.subjects.get(nation) == "romans"
+
+
+def halved_holdings(points: dict[str, int]) -> tuple[dict[str, int], int]:
+    """FFG 36 — half the holding points, halves up; the other half is dropped from the last areas.
+    Returns the area points to score and how many points were dropped."""
+    keep = (sum(points.values()) + 1) // 2
+    out, taken = {}, 0
+    for area in sorted(points):
+        take = min(points[area], keep - taken)
+        taken += take
+        if take:
+            out[area] = take
+    return out, sum(points.values()) - taken

@@ -13,8 +13,8 @@ OUTNUMBERED / AFTER ROUND K); we assume the retreat is possible (the engine refu
 is blocked). A round without losses repeats the same position, so the chance of ever leaving it is
 summed as a geometric series: P = (sum over the other outcomes) / (1 - P(no loss)).
 
-A fort or burh rolls like an army without the leader's +1 (9.2, 10.4) and falls only once no Roman
-army stands; a defender's retreat leaves its fort behind, and the battle goes on against the fort.
+A fort or burh rolls like an army without the leader's +1 (9.2, 10.4; under FFG 23, 27 a burh gets it)
+and falls only once no Roman army stands; a defender's retreat leaves its fort behind, and the battle goes on against the fort.
 """
 
 from __future__ import annotations
@@ -130,7 +130,9 @@ def _kills(rs, roller: Side, target: Side, soft: int) -> dict[tuple, Fraction]:
     fast_soft = soft - gain if soft < hard else soft
     unit_dice = _add(_multinomial(roller.units - n_fast, _class_probs(soft, hard, bonus)),
                      _multinomial(n_fast, _class_probs(fast_soft, hard, bonus)))
-    fort_dice = _multinomial(int(roller.fort) + roller.burhs, _class_probs(soft, hard, 0))
+    burh_bonus = bonus if rs.feature("leader_bonus_on_burhs") else 0   # FFG 23, 27
+    fort_dice = _add(_multinomial(int(roller.fort), _class_probs(soft, hard, 0)),
+                     _multinomial(roller.burhs, _class_probs(soft, hard, burh_bonus)))
     left = _target_left(target)
     out: dict[tuple, Fraction] = {}
     for (s1, h1), p1 in unit_dice.items():

@@ -9,7 +9,7 @@ Galloway) ... cannot submit to the Angles").
 from __future__ import annotations
 
 from pbem.rules.context import TurnContext
-from pbem.rules.ffg2 import capped_holdings
+from pbem.rules.ffg2 import capped_holdings, halved_holdings, subject_half_holdings
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
 
@@ -126,7 +126,8 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
         return
     for nation in rs.order_of_play:
         card = rs.vp.get(nation)
-        if not card or occ not in card.hold or not may_score(state, nation):
+        half = subject_half_holdings(rs, state, nation)   # FFG 36
+        if not card or occ not in card.hold or not (may_score(state, nation) or half):
             continue
         table = card.hold[occ]
         held = {}
@@ -135,6 +136,9 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
             if holder == nation or (holder and submitted_area(rs, state, holder, area) == nation):
                 held[area] = table[area]
         held, dropped = capped_holdings(rs, nation, held)   # FFG 54 score limits
+        if half:
+            held, halved = halved_holdings(held)
+            dropped += halved
         if dropped:
             events.append({"type": "score_limited", "round": state.round, "nation": nation, "points": dropped})
         for area, pts in held.items():

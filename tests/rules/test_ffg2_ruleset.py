@@ -150,3 +150,38 @@ def test_ffg_25_odds_use_the_ffg_hit_numbers():
 
     o = battle_odds(RS, Side(1, 0, False, True, False, 0, "raiders_first"), Side(1, 0, False, False, False, 0, "raiders_first"))
     assert (o.attacker_takes, o.defender_holds, o.both_gone) == (Fraction(5, 7), Fraction(1, 7), Fraction(1, 7))
+
+
+def test_ffg_40_doubt_21_rb_cavalry_counters_serve_as_infantry_beyond_eight():
+    """FFG 40 — from round 8 the Romano-British cavalry counters serve as infantry beyond the usual 8
+    (the piece-limit invariant allows 10); before round 8 the limit is the 8 infantry counters."""
+    from pbem.bots.invariants import pieces
+
+    state = new_game_state(RS)
+    state.areas.clear()
+    for area, n in (("kent", 3), ("sussex", 3), ("wessex", 3)):
+        state.stack(area, "romano_british").armies = n
+    state.round = 7
+    assert any("romano_british have 9 armies (max 8)" in v for v in pieces(RS, state))
+    state.round = 8
+    assert not [v for v in pieces(RS, state) if "romano_british" in v]
+    assert "21" in [str(d["n"]) for d in RS.doubts]
+
+
+def test_ffg_43_settle_in_round_11_is_unused_because_raiders_must_go_back():
+    """FFG 43 — in round 11 a Danish SETTLE has no effect; the turn report says the real reason (every
+    raider goes back to sea), not that no raiders were left."""
+    from pbem.orders.parser import parse_message
+    from pbem.rules.dice import ScriptedDice
+    from pbem.rules.state import GameState, Stack
+    from pbem.rules.turn import play_nation_turn
+
+    st = GameState(game="f-43", round=11, next_nation="danes")
+    st.areas = {"north_sea": {"danes": Stack(armies=2, raiders=2)}}
+    st.raided_from = {"danes": "north_sea"}
+    no = parse_message("2 North Sea -> York\nSETTLE York\n", RS, default_nation="danes").section("danes")
+    res = play_nation_turn(RS, st, "danes", {"danes": no}, ScriptedDice({}), strict=False)
+    assert not res.problems
+    unused = [ev for ev in res.events if ev["type"] == "order_unused"]
+    assert [ev["line"] for ev in unused] == [2]
+    assert "every raider goes back to sea (FFG 43)" in unused[0]["reason"]
