@@ -56,6 +56,8 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
         return f"{n}: {rs.display(ev['leader'])} leaves the board"
     if t == "leader_killed":
         return f"{rs.display(ev['leader'])} ({n}) is killed in {rs.display(ev['area'])}"
+    if t == "leader_escaped":
+        return f"{n}: {rs.display(ev['leader'])} escapes from {rs.display(ev['area'])} to {rs.display(ev['to'])}"
     if t == "fort_built":
         return f"Romans build a fort in {rs.display(ev['area'])}"
     if t == "retreated":
@@ -206,7 +208,7 @@ def battles(rs: Ruleset, events: Sequence[Mapping[str, Any]], state: GameState |
             if first and not cur.get("label_pattern"):
                 # game/rR/nation/area/[cC/]bB/side/dI: the labels the dice secret is applied to
                 cur["label_pattern"] = label_pattern(first)
-        elif t in ("retreated", "retreat_refused", "leader_killed") and ev.get("area") == cur["area"]:
+        elif t in ("retreated", "retreat_refused", "leader_killed", "leader_escaped") and ev.get("area") == cur["area"]:
             cur["notes"].append(describe(rs, ev))
         elif t == "battle_end":
             cur["outcome"] = ev["outcome"]

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from pbem.rules.context import Kill, TurnContext
 from pbem.rules.dice import RollRequest, ScriptError, is_neutral
+from pbem.rules.ffg2 import leader_escape
 from pbem.rules.movement import kill_leader, occupy
 from pbem.rules.orders import Attack, Battles, Defend, Losses
 from pbem.rules.stacking import can_add
@@ -350,14 +351,16 @@ def _apply_losses(ctx: TurnContext, area: str, nation: str, stack: Stack, loss: 
 
 
 def _leaders_left_alone(ctx: TurnContext, area: str) -> None:
-    """Rule 9.2 — a leader left alone in the area with another nation's armies is eliminated."""
+    """Rule 9.2 — a leader left alone in the area with another nation's armies is eliminated (FFG 23:
+    unless it can first retreat to an adjacent area holding its own armies, ffg2.leader_escape)."""
     st = ctx.state.areas.get(area, {})
     armed = [n for n, s in st.items() if s.fighters]
     for n, s in list(st.items()):
         if s.leaders and not s.fighters and any(o != n for o in armed):
             killer = next(o for o in armed if o != n)
             for ld in list(s.leaders):
-                kill_leader(ctx, area, n, ld, killer=killer)
+                if leader_escape(ctx, area, n, ld) is None:
+                    kill_leader(ctx, area, n, ld, killer=killer)
 
 
 # --- retreats -----------------------------------------------------------------------------------

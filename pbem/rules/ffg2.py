@@ -201,3 +201,21 @@ def halved_holdings(points: dict[str, int]) -> tuple[dict[str, int], int]:
         if take:
             out[area] = take
     return out, sum(points.values()) - taken
+
+
+def leader_escape(ctx: TurnContext, area: str, nation: str, leader: str) -> str | None:
+    """FFG 23 — when a leader's last army in a battle is lost, the leader first retreats to an adjacent
+    land area holding its own armies (the largest such stack, then by name), else it dies. Moves it
+    and returns where, or None (feature `leader_escapes` off, or nowhere to go)."""
+    rs, state = ctx.rs, ctx.state
+    if not rs.feature("leader_escapes"):
+        return None
+    havens = [a for a in sorted(rs.neighbours(area))
+              if rs.is_land(a) and (s := state.get(a, nation)) and s.fighters]
+    if not havens:
+        return None
+    to = max(havens, key=lambda a: state.areas[a][nation].units)
+    state.get(area, nation).leaders.remove(leader)
+    state.stack(to, nation).leaders.append(leader)
+    ctx.emit("leader_escaped", area=area, nation=nation, leader=leader, to=to)
+    return to
