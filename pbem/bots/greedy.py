@@ -134,7 +134,7 @@ class GreedyBot(Bot):
             gain = values.get(d, 0.0)
             if e:
                 others = [n for n, s in board.areas.get(d, {}).items() if n != nation and s.fighters]
-                hard = rs.hiland(d) or "romans" in others
+                hard = rs.hiland(d) or rs.role("empire") in others
                 need = 2 * e if hard else e + 1
                 need -= mine.units if mine else 0
                 for victim in others:

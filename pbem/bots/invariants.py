@@ -68,7 +68,7 @@ def pieces(rs: Ruleset, state: GameState) -> list[str]:
                     out.append(f"count: {nation} in {area} has {what} = {v!r}")
             if s.raiders > s.armies:
                 out.append(f"raiders: {nation} in {area} has {s.raiders} raiders among {s.armies} armies")
-            if s.fort and (nation != "romans" or not land):
+            if s.fort and (nation != rs.role("empire") or not land):
                 out.append(f"fort: a fort of the {nation} in {area} (forts are Roman and on land, 10.4)")
             if s.burhs and not land:
                 out.append(f"burh: {nation} burhs at sea in {area}")

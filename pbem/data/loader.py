@@ -557,6 +557,7 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
     doubts = _doubts(rc, rs, t)
     settled = _settled(rc, rs, notes)
     features = dict(rc.mapping(rs, "features", "", required=False))
+    roles = _roles(rc, rs, {"area": areas, "sea": seas, "nation": nations, "leader": leaders})
     extras = _extras(ctxs["timeline"], t, nations, max_rounds)
     _unique_names(rc, areas, seas, nations, leaders)
     for k in extra_aliases:
@@ -586,7 +587,21 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
         settled=MappingProxyType(settled),
         features=MappingProxyType(features),
         extras=MappingProxyType(extras),
+        roles=MappingProxyType(roles),
     )
+
+
+def _roles(rc: _Ctx, rs: dict, universes: Mapping[str, Mapping]) -> dict[str, Any]:
+    """ruleset.yaml `roles`: which of this ruleset's nations, leaders, areas and seas play the parts
+    the shared engine names (`empire: romans`); every value an id of the data (or a list of ids)."""
+    known = {k: v for u in universes.values() for k, v in u.items()}
+    out: dict[str, Any] = {}
+    for key, value in rc.mapping(rs, "roles", "", required=False).items():
+        for ident in (value if isinstance(value, list) else [value]):
+            if ident not in known:
+                raise rc.fail(f"roles.{key}", f"unknown id {ident!r}")
+        out[key] = tuple(value) if isinstance(value, list) else value
+    return out
 
 
 def _extras(tc: _Ctx, t: dict, nations, max_rounds: int) -> dict[str, Any]:

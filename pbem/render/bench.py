@@ -32,10 +32,7 @@ def render_seconds(width_px: int = 1600, runs: int = 5, ruleset: Any = None, sta
 
     ruleset = ruleset if ruleset is not None else _ruleset()
     state = state if state is not None else start_state()
-    events = [
-        {"type": "moved", "nation": "romans", "path": ["english_channel", "kent"], "armies": 4},
-        {"type": "battle", "area": "kent", "attacker": "romans", "defender": "belgae", "winner": "romans"},
-    ]
+    events = _landing_events(ruleset)
     kw = dict(title="Benchmark - round 1 (43-80) - Romans", events=events, width_px=width_px)
     render_map(ruleset, state, **kw)
     best = float("inf")
@@ -56,3 +53,18 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _landing_events(ruleset: Any) -> list[dict]:
+    """A landing from the sea and its battle to draw: the first nation of the order of play lands from
+    its start sea in a held area it may land in (the last by name), against the nation that starts there
+    (classic: the Romans from the English Channel into Kent, against the Belgae)."""
+    nation = ruleset.order_of_play[0]
+    sea = next(a for a in ruleset.nations[nation].start if ruleset.is_sea(a))
+    held = {a: n for n in reversed(ruleset.order_of_play) for a in ruleset.nations[n].start if n != nation}
+    area = max(a for a in ruleset.neighbours(sea) if a in held and ruleset.nations[nation].landing.allows(a, sea))
+    defender = held[area]
+    return [
+        {"type": "moved", "nation": nation, "path": [sea, area], "armies": 4},
+        {"type": "battle", "area": area, "attacker": nation, "defender": defender, "winner": nation},
+    ]

@@ -129,7 +129,7 @@ def _need(rs: Ruleset, area: str, roller: str, target: str, attacker: str, leade
     hard = rs.c("hit_hard")
     bonus = rs.c("leader_bonus") if leader else 0
     notes = []
-    if target == "romans" and soft < hard:
+    if target == rs.role("empire") and soft < hard:
         # 10.4: Roman armies die only to a 6; their fort (a 5 will do) only once they are gone
         soft_text = f"{soft}+" if soft < 6 else "6"
         text = (f"kills Roman armies on {hard}, the fort on {soft_text} once they are gone" if target_fort
@@ -139,7 +139,7 @@ def _need(rs: Ruleset, area: str, roller: str, target: str, attacker: str, leade
     if soft == 6 and roller == attacker and rs.hiland(area):
         notes.append("defenders in hiland")
     if soft < hard:
-        hard_for = [w for w, on in (("Roman armies", target == "romans"), ("cavalry", target_cavalry)) if on]
+        hard_for = [w for w, on in (("Roman armies", target == rs.role("empire")), ("cavalry", target_cavalry)) if on]
         if hard_for:
             notes.append(f"{hard} against {' and '.join(hard_for)}")
     if bonus:

@@ -192,12 +192,12 @@ def _request(ctx: TurnContext, area: str, br: int, side: str, count: int, target
                        battle_round=br, side=side, count=count, targets=tuple(targets))
 
 
-def _target_kinds(target: Stack, target_nation: str) -> list[str]:
+def _target_kinds(target: Stack, roman: bool) -> list[str]:
     kinds = []
     if target.cavalry:
         kinds.append("cavalry")
     if target.armies:
-        kinds.append("roman_armies" if target_nation == "romans" else "armies")
+        kinds.append("roman_armies" if roman else "armies")
     if target.fort or target.burhs:
         kinds.append("forts")
     return kinds
@@ -205,7 +205,7 @@ def _target_kinds(target: Stack, target_nation: str) -> list[str]:
 
 def _roll(ctx: TurnContext, area: str, br: int, side: str, stack: Stack, target: Stack, target_nation: str):
     """One die per army, cavalry, fort and burh (8.0, 10.4), in the order cavalry, armies, forts."""
-    req = _request(ctx, area, br, side, stack.fighters, _target_kinds(target, target_nation))
+    req = _request(ctx, area, br, side, stack.fighters, _target_kinds(target, target_nation == ctx.rs.role("empire")))
     faces = ctx.dice.faces(req)
     if isinstance(faces, list) and any(not (1 <= f <= 6) for f in faces):
         raise ScriptError(f"die faces must be 1-6, got {faces}")
@@ -227,8 +227,9 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
     soft = 6 if (defending and rs.hiland(area)) else rs.c("hit")
     hard = rs.c("hit_hard")
     bonus = rs.c("leader_bonus") if roller.leaders else 0
-    left = {"cavalry": target.cavalry, "roman_armies": target.armies if target_nation == "romans" else 0,
-            "armies": 0 if target_nation == "romans" else target.armies, "forts": int(target.fort) + target.burhs}
+    roman = target_nation == rs.role("empire")   # 10.4: Roman armies are hit only on a 6
+    left = {"cavalry": target.cavalry, "roman_armies": target.armies if roman else 0,
+            "armies": 0 if roman else target.armies, "forts": int(target.fort) + target.burhs}
     need = {"cavalry": hard, "roman_armies": hard, "armies": soft, "forts": soft}
     if isinstance(faces, dict):
         return _split_casualties(faces, roller, bonus, left, need, dict.fromkeys(KIND_ORDER, 0))
@@ -244,7 +245,7 @@ def _fast_dice(rs, roller: Stack, roller_nation: str) -> list[bool]:
     n = roller.cavalry + roller.armies + int(roller.fort) + roller.burhs
     if "hit_fast" not in rs.constants:
         return [False] * n
-    fast = roller.cavalry + (roller.armies if roller_nation == "romans" else 0)
+    fast = roller.cavalry + (roller.armies if roller_nation == rs.role("empire") else 0)
     return [i < fast for i in range(n)]
 
 

@@ -24,9 +24,11 @@ def votes_by_nation(rs: Ruleset, state: GameState) -> Counter:
     """Rule 12.2 — one vote per English area occupied; Brigante Galloway votes with the Angles when
     the Brigantes are subject to them."""
     votes = english_areas_held(rs, state)
-    if state.subjects.get("brigantes") == "angles" and sole_occupant(state, "galloway") == "brigantes":
-        votes["brigantes"] -= 1
-        votes["angles"] += 1
+    subject, overlord = rs.role("overlord_subject"), rs.role("overlord")
+    if (subject and state.subjects.get(subject) == overlord
+            and sole_occupant(state, rs.role("overlord_vote_area")) == subject):
+        votes[subject] -= 1
+        votes[overlord] += 1
     return +votes
 
 
@@ -98,13 +100,17 @@ def round_start(rs: Ruleset, state: GameState, ballots: Mapping[str, str], event
 def canute(rs: Ruleset, state: GameState, events: list) -> None:
     """Rule 12.4 — end of the Danish turn 14: Canute King if the Danes hold twice as many English areas
     as any other nation and Sweyn/Canute lives; 4 points, no extra army."""
+    cnut = rs.role("canute")   # ruleset.yaml roles: the leader, and through him his nation
+    if not cnut:
+        return
+    nation = rs.nation_of_leader(cnut)
     held = english_areas_held(rs, state)
-    danes = held.get("danes", 0)
-    others = max((n for k, n in held.items() if k != "danes"), default=0)
-    if danes and danes >= 2 * others and "cnut" not in state.dead_leaders and "cnut" in state.leaders_on_board("danes"):
-        state.kings.append("danes")
-        state.score("danes", rs.scoring["awards"]["canute_king"], f"Canute King of England (turn 14){provisional(rs, 'awards.canute_king')}", "king", "danes")
-        events.append({"type": "king", "round": state.round, "nation": "danes", "canute": True})
+    own = held.get(nation, 0)
+    others = max((n for k, n in held.items() if k != nation), default=0)
+    if own and own >= 2 * others and cnut not in state.dead_leaders and cnut in state.leaders_on_board(nation):
+        state.kings.append(nation)
+        state.score(nation, rs.scoring["awards"]["canute_king"], f"Canute King of England (turn 14){provisional(rs, 'awards.canute_king')}", "king", nation)
+        events.append({"type": "king", "round": state.round, "nation": nation, "canute": True})
 
 
 def king_turn16(rs: Ruleset, state: GameState, events: list) -> None:

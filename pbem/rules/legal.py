@@ -167,4 +167,4 @@ def vote_options(rs: Ruleset, state: GameState) -> dict[str, int]:
 
 def submission_options(rs: Ruleset, state: GameState, nation: str) -> list[str]:
     """Rules 11.1, 11.2 — to whom the nation may submit now."""
-    return [to for to in ("romans", "angles") if can_submit(rs, state, nation, to)]
+    return [to for to in (rs.role("empire"), rs.role("overlord")) if to and can_submit(rs, state, nation, to)]

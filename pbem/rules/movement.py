@@ -39,7 +39,7 @@ def _problem(kind: str, order, message: str, hint: str = "") -> OrderProblem:
 
 def allowance(rs: Ruleset, nation: str, kind: str, escorted: bool) -> int:
     """5.12 two areas; 5.13 cavalry and Romans three; 9.1 leaders and their escort three."""
-    if kind in ("cavalry", "leader") or nation == "romans" or escorted:
+    if kind in ("cavalry", "leader") or nation == rs.role("empire") or escorted:
         return rs.c("move_fast")
     return rs.c("move")
 
@@ -61,17 +61,17 @@ def passable_enemy(state: GameState, area: str, nation: str, rs: Ruleset | None 
 def road_cost(rs: Ruleset, state: GameState, nation: str, path) -> int:
     """FFG 16 — Roman roads: a step between two road areas (an intact Roman fort, or land of a nation
     subject to Rome without a destroyed fort) costs nothing; any other step costs one move."""
-    if nation != "romans" or not rs.feature("roman_roads"):
+    if nation != rs.role("empire") or not rs.feature("roman_roads"):
         return len(path) - 1
 
     def road(a: str) -> bool:
         if not rs.is_land(a):
             return False
-        st = state.get(a, "romans")
+        st = state.get(a, nation)
         if st and st.fort:
             return True
         destroyed = a in state.forts_built
-        return not destroyed and any(state.subjects.get(n) == "romans" for n in state.nations_in(a))
+        return not destroyed and any(state.subjects.get(n) == nation for n in state.nations_in(a))
 
     return sum(1 for a, b in zip(path, path[1:]) if not (road(a) and road(b)))
 
@@ -191,9 +191,9 @@ def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
     end = m.path[-1]
     others = [n for n in state.occupants(end) if n != nation]
     until = rs.feature("rb_attack_limit_until")   # FFG 41: the limit ends in round 8
-    shielded = [n for n in others if n in ("brigantes", "welsh")
+    shielded = [n for n in others if n in (rs.role("successor_peace") or ())
                 and not (until and attacked_romano_british_first(state, n))]   # FFG 41: unless attacked first
-    if nation == "romano_british" and shielded and not (until and state.round >= until):
+    if nation == rs.role("successor") and shielded and not (until and state.round >= until):
         return [_problem("not-now", m, "the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)")]
     for n in others:
         if submitted_area(rs, state, n, end) == nation:
@@ -323,9 +323,9 @@ def occupy(ctx: TurnContext, area: str) -> None:
     """The nation is (for a moment, at least) sole occupant of `area`: capture (14.3) and forts (10.4)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     ctx.entered.add(area)
-    if nation == "romans" and state.round <= rs.c("roman_forts_last_round") and area not in state.forts_built:
+    if nation == rs.role("empire") and state.round <= rs.c("roman_forts_last_round") and area not in state.forts_built:
         state.forts_built.add(area)
-        state.stack(area, "romans").fort = True
+        state.stack(area, nation).fort = True
         ctx.emit("fort_built", area=area)
 
 

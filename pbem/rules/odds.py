@@ -266,8 +266,8 @@ class PlannedBattle:
     odds: Odds
 
 
-def _side_of(stack, nation: str, losses: str = "raiders_first") -> Side:
-    return Side(stack.armies, stack.cavalry, bool(stack.leaders), nation == "romans", stack.fort, stack.burhs, losses)
+def _side_of(rs, stack, nation: str, losses: str = "raiders_first") -> Side:
+    return Side(stack.armies, stack.cavalry, bool(stack.leaders), nation == rs.role("empire"), stack.fort, stack.burhs, losses)
 
 
 def planned_battles(rs, state, nation: str, orders) -> list[PlannedBattle]:
@@ -304,8 +304,8 @@ def planned_battles(rs, state, nation: str, orders) -> list[PlannedBattle]:
                         "hold" if defend is None or defend.hold or not defend.to else
                         ("retreat_if_outnumbered" if defend.if_outnumbered else "retreat"),
                         defend.after_round if defend is not None else None)
-            a_side = _side_of(own, nation, loss_preference(ctx, nation, area))
-            d_side = _side_of(d, other, loss_preference(ctx, other, area))
+            a_side = _side_of(ctx.rs, own, nation, loss_preference(ctx, nation, area))
+            d_side = _side_of(ctx.rs, d, other, loss_preference(ctx, other, area))
             if a_side.fighters > MAX_PIECES or d_side.fighters > MAX_PIECES:
                 continue
             try:

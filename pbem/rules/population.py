@@ -55,7 +55,7 @@ def may_increase(ctx: TurnContext, nation: str) -> bool:
     rs, state = ctx.rs, ctx.state
     if not rs.nations[nation].increases_population:
         return False
-    if nation == "romano_british" and state.round < rs.c("romano_british_increase_from"):
+    if nation == rs.role("successor") and state.round < rs.c("romano_british_increase_from"):
         return False
     if nation in state.subjects and nation not in state.roman_permission and not rs.feature("subject_half_population"):
         return False
@@ -199,7 +199,7 @@ def _danish_shortfall(ctx: TurnContext, short: int) -> None:
     four armies to be withdrawn at the end of that turn."""
     rs, state = ctx.rs, ctx.state
     rule = rs.c("danes_withdrawal")
-    if ctx.nation == "danes" and state.round == rule["round"] and short > 0:
+    if ctx.nation == rs.role("withdrawing") and state.round == rule["round"] and short > 0:
         state.danes_withdraw_shortfall += short
 
 

@@ -200,9 +200,16 @@ class Ruleset:
     """ruleset.yaml `features`: rules of one ruleset that the shared engine plays only when asked (ffg2)"""
     extras: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """ruleset-specific tables: `roman_reinforcements` (armies range -> per round), `leader_armies`"""
+    roles: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """ruleset.yaml `roles`: the nation, leader, area or sea that plays a part the engine names"""
 
     def feature(self, key: str) -> Any:
         return self.features.get(key)
+
+    def role(self, key: str) -> Any:
+        """The id (or ids) playing a named part in this ruleset (ruleset.yaml `roles`), e.g.
+        `role("empire")` -> the nation of the Roman rules; None when the ruleset has no such part."""
+        return self.roles.get(key)
 
     # --- provenance ---------------------------------------------------------------------------
     def header(self) -> str:

@@ -29,7 +29,7 @@ def submitted_area(rs: Ruleset, state: GameState, nation: str, area: str) -> str
     over = state.subjects.get(nation)
     if over is None:
         return None
-    if over == "angles":
+    if over == rs.role("overlord"):
         rule = rs.submission["to_angles"].get(nation)
         if rule is None or not (rs.region(area) in rule["count_in"] or area in rule["plus"]):
             return None
@@ -158,17 +158,18 @@ def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
     score their Limes table for each area they solely occupy or a nation subject to them occupies."""
     if state.round != rs.scoring["limes_round"]:
         return
-    card = rs.vp.get("romans")
+    rome = rs.role("empire")
+    card = rs.vp.get(rome) if rome else None
     if not card:
         return
     by_forts = rs.feature("limes_by_forts")   # FFG 37: an intact fort, or a subject nation, in the area
     for area in sorted(card.limes):
         holder = sole_occupant(state, area)
-        fort = by_forts and bool((st := state.get(area, "romans")) and st.fort)
-        if (fort or (holder == "romans" and not by_forts)
-                or (holder and submitted_area(rs, state, holder, area) == "romans")):
-            state.score("romans", card.limes[area], f"Limes: {rs.display(area)}", "limes", None)
-            events.append({"type": "scored", "round": state.round, "nation": "romans",
+        fort = by_forts and bool((st := state.get(area, rome)) and st.fort)
+        if (fort or (holder == rome and not by_forts)
+                or (holder and submitted_area(rs, state, holder, area) == rome)):
+            state.score(rome, card.limes[area], f"Limes: {rs.display(area)}", "limes", None)
+            events.append({"type": "scored", "round": state.round, "nation": rome,
                            "points": card.limes[area], "kind": "limes", "area": area})
 
 

@@ -11,7 +11,7 @@ from pbem.rules.state import GameState
 
 def normal_limit(rs: Ruleset, nation: str, area: str) -> int | None:
     """The plain limit for one area: 3 clear / 2 hiland (5.2); Romans: none, but 4 in a hiland (5.22)."""
-    if nation == "romans":
+    if nation == rs.role("empire"):
         return rs.c("roman_stack_hiland") if rs.hiland(area) else None
     return rs.c("stack_hiland") if rs.hiland(area) else rs.c("stack_clear")
 
@@ -32,7 +32,7 @@ def over_limit(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> list[str]
         lim = normal_limit(rs, nation, area)
         if lim is not None and n > lim:
             over.append(area)
-    if nation == "romans" or not over:
+    if nation == rs.role("empire") or not over:
         return over
     if len(over) == 1:
         area = over[0]

@@ -27,16 +27,16 @@ from pbem.rules.state import GameState
 def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
     """Rule 11.1 (while Roman armies are on the board) and 11.2 (Brigantes to the Angles)."""
     areas = [a for a in state.areas_of(nation) if rs.is_land(a)]
-    if to == "romans":
+    if to == rs.role("empire"):
         limit = rs.submission["to_romans"].get(nation)
         if limit is None:
             return False
         fewer = len(areas) <= limit if rs.submission.get("at_most") else len(areas) < limit   # FFG 35: "or fewer"
-        return fewer and state.units_of("romans") > 0
-    if to == "angles" and nation == "brigantes":
-        rule = rs.submission["to_angles"]["brigantes"]
+        return fewer and state.units_of(to) > 0
+    if to == rs.role("overlord") and nation == rs.role("overlord_subject"):
+        rule = rs.submission["to_angles"][nation]
         counted = [a for a in areas if rs.region(a) in rule["count_in"] or a in rule["plus"]]
-        return len(counted) < rule["fewer_than"] and state.units_of("angles") > 0 and state.round < rs.c("angle_submission_ends")
+        return len(counted) < rule["fewer_than"] and state.units_of(to) > 0 and state.round < rs.c("angle_submission_ends")
     return False
 
 
@@ -46,14 +46,14 @@ def submit(ctx: TurnContext, nation: str, to: str, moment: str, line: int = 0) -
     rs, state = ctx.rs, ctx.state
     state.subjects[nation] = to
     ctx.emit("submitted", nation=nation, to=to, moment=moment, **({"line": line} if line else {}))
-    if to == "romans":
-        card = rs.vp.get("romans")
-        taken = state.captured.setdefault("romans", set())
+    if to == rs.role("empire"):
+        card = rs.vp.get(to)
+        taken = state.captured.setdefault(to, set())
         for area in state.areas_of(nation):
             for _rounds, table in (card.capture if card else ()):
                 if area in table and area not in taken:
                     taken.add(area)
-                    state.score("romans", table[area], f"{rs.display(nation)} submitted: {rs.display(area)}", "capture", nation)
+                    state.score(to, table[area], f"{rs.display(nation)} submitted: {rs.display(area)}", "capture", nation)
     _overlord_leaves(ctx, nation, to)
 
 

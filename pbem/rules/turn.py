@@ -128,7 +128,7 @@ def end_of_nation_turn(ctx: TurnContext) -> None:
     scoring.score_captures(ctx)
     scoring.score_kills(ctx, all_back)
     ffg2.legion_withdrawal(ctx)
-    if ctx.nation == "danes" and ctx.state.round == ctx.rs.c("danes_withdrawal")["round"]:
+    if ctx.nation == ctx.rs.role("withdrawing") and ctx.state.round == ctx.rs.c("danes_withdrawal")["round"]:
         # 12.4 is judged on the position the Danish turn made, before the armies of 10.6 go home;
         # overpopulation (6.0) is then counted on what stays (our reading: the rules give no order)
         kingship.canute(ctx.rs, ctx.state, ctx.events)
@@ -159,7 +159,7 @@ def _permissions(ctx: TurnContext) -> list[OrderProblem]:
 
     problems = []
     for o in ctx.own().of(Allow):
-        if ctx.nation != "romans" or ctx.state.subjects.get(o.nation) != "romans":
+        if ctx.nation != ctx.rs.role("empire") or ctx.state.subjects.get(o.nation) != ctx.nation:
             problems.append(OrderProblem("not-now", o.line, o.text,
                                          "only the Romans may allow a nation subject to them to increase (rule 11.1)"))
             continue
@@ -171,15 +171,16 @@ def _permissions(ctx: TurnContext) -> list[OrderProblem]:
 def _roman_reinforcements(ctx: TurnContext) -> None:
     """Rule 10.3 — at the beginning of turns 4 and 5 the Romans are brought up to 10 armies in the Channel."""
     rs, state = ctx.rs, ctx.state
-    if ctx.nation != "romans" or state.round not in rs.c("roman_reinforce_rounds"):
+    rome, sea = rs.role("empire"), rs.role("empire_sea")
+    if ctx.nation != rome or state.round not in rs.c("roman_reinforce_rounds"):
         return
     if ffg2.roman_reinforcements(ctx):   # FFG 31: by table instead
         return
-    have, _ = population.pieces_in_play(ctx, "romans")
+    have, _ = population.pieces_in_play(ctx, rome)
     n = max(0, rs.c("roman_reinforce_to") - have)
     if n:
-        state.stack("english_channel", "romans").armies += n
-        ctx.emit("reinforced", nation="romans", sea="english_channel", armies=n)
+        state.stack(sea, rome).armies += n
+        ctx.emit("reinforced", nation=rome, sea=sea, armies=n)
 
 
 def _submission(ctx: TurnContext) -> list[OrderProblem]:
@@ -206,11 +207,11 @@ def _danish_withdrawal(ctx: TurnContext) -> None:
     rs, state = ctx.rs, ctx.state
     exact = rs.feature("danes_withdrawal_exact")   # FFG 44, doubt 12: 4 armies, no shortfall, Cnut stays
     n = max(0, rs.c("danes_withdrawal")["armies"] - (0 if exact else state.danes_withdraw_shortfall))
-    removed = ffg2.remove_armies(ctx, "danes", n)   # DISBAND orders say where, as for 6.0
+    removed = ffg2.remove_armies(ctx, ctx.nation, n)   # DISBAND orders say where, as for 6.0
     lines = [o.line for o in ctx.own().of(Disband)]
-    for leader, area in state.leaders_on_board("danes").items():
-        if leader == "cnut" and not exact:
-            state.areas[area]["danes"].leaders.remove(leader)
+    for leader, area in state.leaders_on_board(ctx.nation).items():
+        if leader == rs.role("canute") and not exact:
+            state.areas[area][ctx.nation].leaders.remove(leader)
     state.prune()
     ctx.emit("danes_withdrew", removed=removed, lines=lines)
 
@@ -223,9 +224,9 @@ def has_something_to_do(rs: Ruleset, state: GameState, nation: str) -> bool:
     rnd = rs.round_info(state.round)
     if any(a.nation == nation for a in rnd.arrivals):
         return True
-    if nation == "romano_british" and state.round == rs.c("romano_british_reinforcement_round"):
+    if nation == rs.role("successor") and state.round == rs.c("romano_british_reinforcement_round"):
         return True
-    if nation == "romans" and state.round in rs.c("roman_reinforce_rounds"):
+    if nation == rs.role("empire") and state.round in rs.c("roman_reinforce_rounds"):
         return True   # 10.3: reinforced up to 10 armies even if none is left
     return False
 
@@ -247,9 +248,10 @@ def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = 
     rnd = state.round
     if rnd == rs.c("roman_departure_round"):
         _romans_leave(rs, state, events)
-    if rnd == rs.c("angle_submission_ends") and state.subjects.get("brigantes") == "angles":
-        del state.subjects["brigantes"]
-        events.append({"type": "subjection_ended", "round": rnd, "nation": "brigantes"})
+    subject = rs.role("overlord_subject")
+    if rnd == rs.c("angle_submission_ends") and subject and state.subjects.get(subject) == rs.role("overlord"):
+        del state.subjects[subject]
+        events.append({"type": "subjection_ended", "round": rnd, "nation": subject})
     king = kingship.round_start(rs, state, ballots or {}, events)
     if king:
         ctx = TurnContext(rs, state, king, {}, None)  # type: ignore[arg-type]
@@ -273,30 +275,31 @@ def _romans_leave(rs: Ruleset, state: GameState, events: list) -> None:
     """
     from pbem.rules.stacking import can_add
 
+    rome, successor = rs.role("empire"), rs.role("successor")
     budget = rs.c("romano_british_max")
-    roman = {a: st["romans"].armies for a, st in state.areas.items() if "romans" in st and rs.is_land(a)}
+    roman = {a: st[rome].armies for a, st in state.areas.items() if rome in st and rs.is_land(a)}
     allowed = rs.constants_list("rb_departure_areas")   # FFG 38: only south of York and Cheshire
-    forts = sorted((a for a, st in state.areas.items() if "romans" in st and st["romans"].fort and a in allowed),
+    forts = sorted((a for a, st in state.areas.items() if rome in st and st[rome].fort and a in allowed),
                    key=lambda a: (-roman.get(a, 0), a))
     if allowed:
         roman = {a: n for a, n in roman.items() if a in allowed}
-    for area in [a for a, st in state.areas.items() if "romans" in st]:
-        del state.areas[area]["romans"]
+    for area in [a for a, st in state.areas.items() if rome in st]:
+        del state.areas[area][rome]
     state.prune()
     replaced: dict[str, int] = {}
     for area in forts:   # FFG 38: each surviving fort first, then the Roman armies
-        if budget > 0 and can_add(rs, state, "romano_british", area):
-            state.stack(area, "romano_british").armies += 1
+        if budget > 0 and can_add(rs, state, successor, area):
+            state.stack(area, successor).armies += 1
             replaced[area] = replaced.get(area, 0) + 1
             budget -= 1
     for area in sorted(roman, key=lambda a: (-roman[a], a)):
         for _ in range(roman[area]):
-            if budget <= 0 or not can_add(rs, state, "romano_british", area):
+            if budget <= 0 or not can_add(rs, state, successor, area):
                 break
-            state.stack(area, "romano_british").armies += 1
+            state.stack(area, successor).armies += 1
             replaced[area] = replaced.get(area, 0) + 1
             budget -= 1
-    state.subjects = {k: v for k, v in state.subjects.items() if v != "romans"}
+    state.subjects = {k: v for k, v in state.subjects.items() if v != rome}
     state.prune()
     events.append({"type": "romans_left", "round": state.round, "replaced": dict(sorted(replaced.items())),
                    "not_replaced": max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))})
@@ -304,21 +307,25 @@ def _romans_leave(rs: Ruleset, state: GameState, events: list) -> None:
 
 def _turn16_reinforcements(rs: Ruleset, state: GameState, events: list) -> None:
     """Rule 10.7 — Harald: one army per area his forces occupy; William: one each for Essex, Wessex,
-    Hwicce, South Mercia held, three if the Normans killed Harold; none if the leader is dead."""
-    if "harald_hardrada" not in state.dead_leaders:
-        n = len([a for a in state.areas_of("norwegians") if rs.is_land(a)])
-        n = min(n, rs.nations["norwegians"].max_armies - sum(s.armies for st in state.areas.values() for k, s in st.items() if k == "norwegians"))
+    Hwicce, South Mercia held, three if the Normans killed Harold; none if the leader is dead.
+    (The leaders, seas and areas are ruleset.yaml `roles`: hardrada, conqueror, rival, ...)"""
+    def reinforce(nation: str, sea: str, n: int) -> None:
+        n = min(n, rs.nations[nation].max_armies - sum(s.armies for st in state.areas.values() for k, s in st.items() if k == nation))
         if n > 0:
-            state.stack("north_sea", "norwegians").armies += n
-            events.append({"type": "reinforced", "nation": "norwegians", "sea": "north_sea", "armies": n})
-    if "william" not in state.dead_leaders:
-        n = sum(1 for a in ("essex", "wessex", "hwicce", "south_mercia") if scoring.sole_occupant(state, a) == "normans")
-        if state.leader_killed_by.get("harold") == "normans":
+            state.stack(sea, nation).armies += n
+            events.append({"type": "reinforced", "nation": nation, "sea": sea, "armies": n})
+
+    harald = rs.role("hardrada")
+    if harald and harald not in state.dead_leaders:
+        nation = rs.nation_of_leader(harald)
+        reinforce(nation, rs.role("hardrada_sea"), len([a for a in state.areas_of(nation) if rs.is_land(a)]))
+    william = rs.role("conqueror")
+    if william and william not in state.dead_leaders:
+        nation = rs.nation_of_leader(william)
+        n = sum(1 for a in rs.role("conqueror_hold") or () if scoring.sole_occupant(state, a) == nation)
+        if state.leader_killed_by.get(rs.role("rival")) == nation:
             n += 3
-        n = min(n, rs.nations["normans"].max_armies - sum(s.armies for st in state.areas.values() for k, s in st.items() if k == "normans"))
-        if n > 0:
-            state.stack("english_channel", "normans").armies += n
-            events.append({"type": "reinforced", "nation": "normans", "sea": "english_channel", "armies": n})
+        reinforce(nation, rs.role("conqueror_sea"), n)
 
 
 def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[dict]]:
