@@ -187,7 +187,7 @@ def capped_holdings(rs: Ruleset, nation: str, points: dict[str, int]) -> tuple[d
 def subject_half_holdings(rs: Ruleset, state: GameState, nation: str) -> bool:
     """FFG 36 — a nation subject to Rome scores half its holding points (the others of its card
     stay barred as classic 11.1)."""
-    return bool(rs.feature("subject_half_holdings")) and state.subjects.get(nation) == "romans"
+    return bool(rs.feature("subject_half_holdings")) and state.subjects.get(nation) == rs.role("empire")
 
 
 def halved_holdings(points: dict[str, int]) -> tuple[dict[str, int], int]:
@@ -224,10 +224,15 @@ def leader_escape(ctx: TurnContext, area: str, nation: str, leader: str) -> str 
 def note_attack_on_romano_british(ctx: TurnContext, defender: str) -> None:
     """FFG 41, 52 — remember the nations that attacked the Romano-British (the R-B may then attack them
     before round 8, and score their card line for such a nation's armies if it had submitted to Rome)."""
-    if defender == "romano_british" and ctx.rs.feature("rb_attack_limit_until"):
+    if defender == ctx.rs.role("successor") and ctx.rs.feature("rb_attack_limit_until"):
         ctx.state.attacked_romano_british.add(ctx.nation)
 
 
 def attacked_romano_british_first(state: GameState, nation: str) -> bool:
     """FFG 41 — the nation attacked the Romano-British, so the round-8 limit no longer shields it."""
     return nation in state.attacked_romano_british
+
+
+def subjects_that_attacked_successor(rs: Ruleset, state: GameState) -> frozenset[str]:
+    """FFG 52 — the nations subject to Rome that attacked the Romano-British (their card line)."""
+    return frozenset(n for n in state.attacked_romano_british if state.subjects.get(n) == rs.role("empire"))

@@ -9,7 +9,12 @@ Galloway) ... cannot submit to the Angles").
 from __future__ import annotations
 
 from pbem.rules.context import TurnContext
-from pbem.rules.ffg2 import capped_holdings, halved_holdings, subject_half_holdings
+from pbem.rules.ffg2 import (
+    capped_holdings,
+    halved_holdings,
+    subject_half_holdings,
+    subjects_that_attacked_successor,
+)
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
 
@@ -101,7 +106,7 @@ def score_kills(ctx: TurnContext, raiders_all_back: bool) -> None:
             # FFG 47: the Normans score when Harold falls to the Norwegians, the Danes or themselves
             state.score(bonus["to"], bonus["points"], f"{rs.display(k.leader)} eliminated", "kill", ctx.nation)
             ctx.emit("scored", nation=bonus["to"], points=bonus["points"], kind="kill", area=k.area, victim=k.victim)
-        attackers = frozenset(n for n in state.attacked_romano_british if state.subjects.get(n) == "romans")
+        attackers = subjects_that_attacked_successor(rs, state)   # FFG 41, 52
         pts = kill_points(rs, k.killer, k, state.round, own_turn=k.killer == ctx.nation, attacking_subjects=attackers)
         if pts:
             what = rs.display(k.leader) if k.leader else f"{UNIT_WORDS.get(k.kind, k.kind)} of the {rs.display(k.victim)}"
