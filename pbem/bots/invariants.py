@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from pbem.rules.endturn import exempt_from_overpopulation
 from pbem.rules.ffg2 import army_piece_limit
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.stacking import land_counts, over_limit
@@ -26,15 +27,10 @@ def stacking(rs: Ruleset, state: GameState, nations=None, when: str = "") -> lis
     return out
 
 
-def overpopulation_exempt(rs: Ruleset, nation: str, rnd: int) -> bool:
-    ex = rs.overpopulation_exempt.get(nation)
-    return ex == "all" or (isinstance(ex, (list, tuple)) and rnd in ex)
-
-
 def overpopulation(rs: Ruleset, state: GameState, nation: str, rnd: int) -> list[str]:
     """Rule 6.0 — at the end of its turn a nation has at most twice as many units on land as land areas
     it occupies (armies at sea do not count), unless exempt (Romans; Jutes, Angles, Saxons in 4-5)."""
-    if overpopulation_exempt(rs, nation, rnd):
+    if exempt_from_overpopulation(rs, nation, rnd):
         return []
     land = [st[nation].units for a, st in state.areas.items() if rs.is_land(a) and nation in st and st[nation].units]
     limit = rs.c("overpop_factor") * len(land)

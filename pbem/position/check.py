@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pbem.rules.endturn import exempt_from_overpopulation
 from pbem.rules.ffg2 import army_piece_limit
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.stacking import land_counts, over_limit
@@ -147,10 +148,8 @@ def _pieces(rs: Ruleset, state: GameState, start: str, key_of, out: _Findings) -
             out.error(key_of(area, nation), f"{counts[area]} {rs.display(nation)} units in {rs.display(area)} break "
                                             "the stacking limits (5.2: 3 in a clear area, 2 in a hiland, one larger "
                                             "group per nation)")
-        ex = rs.overpopulation_exempt.get(nation)
-        exempt = ex == "all" or (isinstance(ex, (list, tuple)) and rnd in ex)
         units = sum(counts.values())
-        if counts and not exempt and units > rs.c("overpop_factor") * len(counts):
+        if counts and not exempt_from_overpopulation(rs, nation, rnd) and units > rs.c("overpop_factor") * len(counts):
             out.warn(first_key[nation], f"the {rs.display(nation)} have {units} units on land in {len(counts)} areas; "
                                         "overpopulation (6.0) removes the excess at the end of their turn")
 

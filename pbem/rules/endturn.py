@@ -114,9 +114,14 @@ def _move_raiders(ctx: TurnContext, src: str, dst: str, count: int | None = None
     return n
 
 
+def exempt_from_overpopulation(rs, nation: str, rnd: int) -> bool:
+    """Rule 6.0 — ruleset.yaml `overpopulation_exempt`: the nation always ("all") or in the listed turns."""
+    ex = rs.overpopulation_exempt.get(nation)
+    return ex == "all" or (isinstance(ex, list) and rnd in ex)
+
+
 def overpopulation_exempt(ctx: TurnContext) -> bool:
-    ex = ctx.rs.overpopulation_exempt.get(ctx.nation)
-    return ex == "all" or (isinstance(ex, list) and ctx.state.round in ex)
+    return exempt_from_overpopulation(ctx.rs, ctx.nation, ctx.state.round)
 
 
 def overpopulation(ctx: TurnContext) -> None:
