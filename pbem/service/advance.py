@@ -138,7 +138,7 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                 used = {n: book.get(n).entries(standing=True, turn=n != nation or supplied is None) for n in orders}
                 entry = _play(game, rs, orders, used, now, nation)
                 run.steps.append(f"round {entry.get('round')}: {rs.display(nation)} played")
-            if _worth_a_mail(entry):
+            if worth_a_mail(entry):
                 _turn_mail(game, entry, now, send, run, outbox=outbox, render_map=render_map,
                            ledger_from=len(state.ledger))
         run.mails += send_welcome(game, now, send, from_addr=from_addr(game), render_map=render_map,
@@ -169,13 +169,13 @@ def _owed_turn_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outb
     if not turns:
         return
     last = entries[turns[-1]]
-    if any(changes_state(e) for e in entries[turns[-1] + 1:]) or not _worth_a_mail(last):
+    if any(changes_state(e) for e in entries[turns[-1] + 1:]) or not worth_a_mail(last):
         return
     keys = sent_keys(game)
     if turn_mail_key(last) in keys:
         return
     mailed_before = any(k.startswith("turn:") for k in keys)
-    if not mailed_before and any(_worth_a_mail(entries[i]) for i in turns[:-1]):
+    if not mailed_before and any(worth_a_mail(entries[i]) for i in turns[:-1]):
         return
     before = state_after(game, entries, last.id - 1)
     _turn_mail(game, last, now, send, run, outbox=outbox, render_map=render_map, ledger_from=len(before.ledger))
@@ -227,7 +227,7 @@ def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, 
             run.mails += 1
 
 
-def _worth_a_mail(entry: LogEntry) -> bool:
+def worth_a_mail(entry: LogEntry) -> bool:
     """A round start with nothing happening (no vote, no King, no Romans leaving) gets no mail."""
     return entry.get("step") != "start_round" or any(ev.get("type") not in QUIET_EVENTS for ev in entry.get("events") or [])
 
