@@ -153,6 +153,16 @@ def turn_mail_key(entry: LogEntry) -> str:
     return f"turn:{entry.id}"
 
 
+def outbox_of(game: Game) -> Path:
+    """The game's own outbox folder (settings `mail.outbox`, default `outbox`)."""
+    return game.path / str((game.settings.get("mail") or {}).get("outbox", "outbox"))
+
+
+def mailed_report_folder(outbox: Path, entry_id: int) -> Path:
+    """Where a turn mail's copy (report.txt, report.json, map.png) is kept in the outbox."""
+    return outbox / "reports" / f"{entry_id:06d}"
+
+
 def _owed_turn_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbox: Path | None,
                     render_map: bool) -> None:
     """A run killed after logging a turn but before its turn mail was decided on: mail it now.
@@ -296,7 +306,7 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
         png = map_png(rs, state, report["title"], events)
         attachments.insert(0, ("map.png", png, "image/png"))
     if outbox is not None:
-        base = outbox / "reports" / f"{entry.id:06d}"
+        base = mailed_report_folder(outbox, entry.id)
         base.mkdir(parents=True, exist_ok=True)
         atomic_write(base / "report.txt", text)
         atomic_write(base / "report.json", report_json(report))
