@@ -343,16 +343,15 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
                   nation=rs.display(state.next_nation) if state.next_nation else None,
                   position=export_position(game))
     attachments = [("position.yaml", export_position(game).encode(), "text/plain")]
+    png = b""
     if render_map:
         png = map_png(rs, state, f"{report['title']}: the imported position", [])
         attachments.insert(0, ("map.png", png, "image/png"))
-        if outbox is not None:
-            base = outbox / "reports" / "position"
-            base.mkdir(parents=True, exist_ok=True)
-            atomic_write(base / "map.png", png)
     if outbox is not None:
         base = outbox / "reports" / "position"
         base.mkdir(parents=True, exist_ok=True)
+        if png:
+            atomic_write(base / "map.png", png)
         atomic_write(base / "report.txt", text)
     to = everyone(game)
     if to:
