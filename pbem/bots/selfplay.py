@@ -25,6 +25,7 @@ from pbem.rules.flow import Step, play_game
 from pbem.rules.legal import validate
 from pbem.rules.orders import Move, NationOrders, SecondMovement
 from pbem.rules.ruleset import Ruleset
+from pbem.rules.scoring import player_totals, winners
 from pbem.rules.state import GameState
 from pbem.rules.turn import new_game_state, play_nation_turn
 
@@ -266,13 +267,9 @@ class BotGame:
             if found:
                 self.violations = found
                 self._dump(None, end)
-        by_player: dict[str, int] = {p: 0 for p in self.rs.players_table(self.players)}
-        for n, vp in end.vp.items():
-            p = self.owner.get(n)
-            if p is not None:
-                by_player[p] += vp
-        ranked = sorted(by_player.items(), key=lambda kv: -kv[1])
-        winner = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
+        by_player = player_totals(self.rs, end.vp, self.players)
+        best = winners(self.rs, end.vp, self.players)
+        winner = best[0] if len(best) == 1 else None     # a tie has no single winner
         return GameResult(self.seed, self.bot, self.players, end, by_player, winner, self.stats, self.violations,
                           time.perf_counter() - t0, self.dump, self.texts)
 

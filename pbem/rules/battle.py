@@ -242,7 +242,7 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
 def _fast_dice(rs, roller: Stack, roller_nation: str) -> list[bool]:
     """FFG 25 (constant `hit_fast`): which of the roller's dice (cavalry, armies, forts, burhs in that
     order) are a cavalry unit's or a Roman army's. Without `hit_fast` (classic) none is."""
-    n = roller.cavalry + roller.armies + int(roller.fort) + roller.burhs
+    n = roller.fighters
     if "hit_fast" not in rs.constants:
         return [False] * n
     fast = roller.cavalry + (roller.armies if roller_nation == rs.role("empire") else 0)
