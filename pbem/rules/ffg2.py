@@ -151,13 +151,10 @@ def turn16_saxons(rs: Ruleset, state: GameState, events: list) -> None:
     if not per or "harold" in state.dead_leaders:
         return
     from pbem.rules.scoring import sole_occupant
+    from pbem.rules.turn import reinforce_at_sea
 
     held = sum(1 for a in rs.english_areas() if sole_occupant(state, a) == "saxons")
-    on_board = sum(s.armies for st in state.areas.values() for k, s in st.items() if k == "saxons")
-    n = min(held // per, rs.nations["saxons"].max_armies - on_board)
-    if n > 0:
-        state.stack("frisian_sea", "saxons").armies += n
-        events.append({"type": "reinforced", "nation": "saxons", "sea": "frisian_sea", "armies": n})
+    reinforce_at_sea(rs, state, events, "saxons", "frisian_sea", held // per)
 
 
 def capped_holdings(rs: Ruleset, nation: str, points: dict[str, int]) -> tuple[dict[str, int], int]:

@@ -305,27 +305,30 @@ def _romans_leave(rs: Ruleset, state: GameState, events: list) -> None:
                    "not_replaced": max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))})
 
 
+def reinforce_at_sea(rs: Ruleset, state: GameState, events: list, nation: str, sea: str, n: int) -> None:
+    """Rule 10.7 (and FFG 45) — up to `n` new armies for `nation` in `sea`: no more than its counter
+    mix has left off the board (10.1)."""
+    n = min(n, rs.nations[nation].max_armies - sum(s.armies for st in state.areas.values() for k, s in st.items() if k == nation))
+    if n > 0:
+        state.stack(sea, nation).armies += n
+        events.append({"type": "reinforced", "nation": nation, "sea": sea, "armies": n})
+
+
 def _turn16_reinforcements(rs: Ruleset, state: GameState, events: list) -> None:
     """Rule 10.7 — Harald: one army per area his forces occupy; William: one each for Essex, Wessex,
     Hwicce, South Mercia held, three if the Normans killed Harold; none if the leader is dead.
     (The leaders, seas and areas are ruleset.yaml `roles`: hardrada, conqueror, rival, ...)"""
-    def reinforce(nation: str, sea: str, n: int) -> None:
-        n = min(n, rs.nations[nation].max_armies - sum(s.armies for st in state.areas.values() for k, s in st.items() if k == nation))
-        if n > 0:
-            state.stack(sea, nation).armies += n
-            events.append({"type": "reinforced", "nation": nation, "sea": sea, "armies": n})
-
     harald = rs.role("hardrada")
     if harald and harald not in state.dead_leaders:
         nation = rs.nation_of_leader(harald)
-        reinforce(nation, rs.role("hardrada_sea"), len([a for a in state.areas_of(nation) if rs.is_land(a)]))
+        reinforce_at_sea(rs, state, events, nation, rs.role("hardrada_sea"), len([a for a in state.areas_of(nation) if rs.is_land(a)]))
     william = rs.role("conqueror")
     if william and william not in state.dead_leaders:
         nation = rs.nation_of_leader(william)
         n = sum(1 for a in rs.role("conqueror_hold") or () if scoring.sole_occupant(state, a) == nation)
         if state.leader_killed_by.get(rs.role("rival")) == nation:
             n += 3
-        reinforce(nation, rs.role("conqueror_sea"), n)
+        reinforce_at_sea(rs, state, events, nation, rs.role("conqueror_sea"), n)
 
 
 def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[dict]]:
