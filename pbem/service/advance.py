@@ -138,7 +138,7 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                 used = {n: book.get(n).entries(standing=True, turn=n != nation or supplied is None) for n in orders}
                 entry = _play(game, rs, orders, used, now, nation)
                 run.steps.append(f"round {entry.get('round')}: {rs.display(nation)} played")
-            if _worth_a_mail(entry):
+            if worth_a_mail(entry):
                 _turn_mail(game, entry, now, send, run, outbox=outbox, render_map=render_map,
                            ledger_from=len(state.ledger))
         run.mails += send_welcome(game, now, send, from_addr=from_addr(game), render_map=render_map,
@@ -151,6 +151,16 @@ QUIET_EVENTS = ("round_started", "round_ended")
 
 def turn_mail_key(entry: LogEntry) -> str:
     return f"turn:{entry.id}"
+
+
+def outbox_of(game: Game) -> Path:
+    """The game's own outbox folder (settings `mail.outbox`, default `outbox`)."""
+    return game.path / str((game.settings.get("mail") or {}).get("outbox", "outbox"))
+
+
+def mailed_report_folder(outbox: Path, entry_id: int) -> Path:
+    """Where a turn mail's copy (report.txt, report.json, map.png) is kept in the outbox."""
+    return outbox / "reports" / f"{entry_id:06d}"
 
 
 def _owed_turn_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbox: Path | None,
@@ -169,13 +179,13 @@ def _owed_turn_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outb
     if not turns:
         return
     last = entries[turns[-1]]
-    if any(changes_state(e) for e in entries[turns[-1] + 1:]) or not _worth_a_mail(last):
+    if any(changes_state(e) for e in entries[turns[-1] + 1:]) or not worth_a_mail(last):
         return
     keys = sent_keys(game)
     if turn_mail_key(last) in keys:
         return
     mailed_before = any(k.startswith("turn:") for k in keys)
-    if not mailed_before and any(_worth_a_mail(entries[i]) for i in turns[:-1]):
+    if not mailed_before and any(worth_a_mail(entries[i]) for i in turns[:-1]):
         return
     before = state_after(game, entries, last.id - 1)
     _turn_mail(game, last, now, send, run, outbox=outbox, render_map=render_map, ledger_from=len(before.ledger))
@@ -227,7 +237,7 @@ def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, 
             run.mails += 1
 
 
-def _worth_a_mail(entry: LogEntry) -> bool:
+def worth_a_mail(entry: LogEntry) -> bool:
     """A round start with nothing happening (no vote, no King, no Romans leaving) gets no mail."""
     return entry.get("step") != "start_round" or any(ev.get("type") not in QUIET_EVENTS for ev in entry.get("events") or [])
 
@@ -296,7 +306,7 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
         png = map_png(rs, state, report["title"], events)
         attachments.insert(0, ("map.png", png, "image/png"))
     if outbox is not None:
-        base = outbox / "reports" / f"{entry.id:06d}"
+        base = mailed_report_folder(outbox, entry.id)
         base.mkdir(parents=True, exist_ok=True)
         atomic_write(base / "report.txt", text)
         atomic_write(base / "report.json", report_json(report))
@@ -333,16 +343,15 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
                   nation=rs.display(state.next_nation) if state.next_nation else None,
                   position=export_position(game))
     attachments = [("position.yaml", export_position(game).encode(), "text/plain")]
+    png = b""
     if render_map:
         png = map_png(rs, state, f"{report['title']}: the imported position", [])
         attachments.insert(0, ("map.png", png, "image/png"))
-        if outbox is not None:
-            base = outbox / "reports" / "position"
-            base.mkdir(parents=True, exist_ok=True)
-            atomic_write(base / "map.png", png)
     if outbox is not None:
         base = outbox / "reports" / "position"
         base.mkdir(parents=True, exist_ok=True)
+        if png:
+            atomic_write(base / "map.png", png)
         atomic_write(base / "report.txt", text)
     to = everyone(game)
     if to:

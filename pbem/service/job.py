@@ -210,7 +210,7 @@ def _refresh_site(games_dir: Path, site: dict[str, Any], only: list[str] | None,
 def _advance_all(dirs: list[Path], senders: dict[str, Any], now: datetime, render_map: bool, report: JobReport,
                  faulty: dict[str, str]) -> None:
     from pbem.service import faults
-    from pbem.service.advance import advance
+    from pbem.service.advance import advance, outbox_of
     from pbem.store.game import Game
 
     for d in dirs:
@@ -220,8 +220,7 @@ def _advance_all(dirs: list[Path], senders: dict[str, Any], now: datetime, rende
             game = Game.open(d)
             out = senders.get(d.name)
             send = out.send if out is not None else (lambda m: None)
-            outbox = d / str((game.settings.get("mail") or {}).get("outbox", "outbox"))
-            report.games.append(advance(game, now, send, outbox=outbox, render_map=render_map))
+            report.games.append(advance(game, now, send, outbox=outbox_of(game), render_map=render_map))
         except GameBusy:
             report.games.append(GameRun(d.name, note="busy (another pbem is working on it)"))
         except GameError as e:

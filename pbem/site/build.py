@@ -198,8 +198,9 @@ def _public_settings(game: Game) -> dict[str, Any]:
 
 
 def _mailed(game: Game, entry_id: int) -> Path:
-    outbox = game.path / str((game.settings.get("mail") or {}).get("outbox", "outbox"))
-    return outbox / "reports" / f"{entry_id:06d}"
+    from pbem.service.advance import mailed_report_folder, outbox_of
+
+    return mailed_report_folder(outbox_of(game), entry_id)
 
 
 def _mailed_facts(folder: Path) -> dict[str, Any] | None:

@@ -19,7 +19,7 @@ from typing import Any
 from pbem.errors import GameError
 from pbem.rules.dice import RecordedDice
 from pbem.rules.state import GameState
-from pbem.service.advance import _worth_a_mail
+from pbem.service.advance import worth_a_mail
 from pbem.service.book import voided_turns
 from pbem.store.game import Game, LogEntry
 from pbem.store.hashing import state_hash
@@ -36,7 +36,7 @@ class Walked:
 
     @property
     def mailed(self) -> bool:
-        return _worth_a_mail(self.entry)
+        return worth_a_mail(self.entry)
 
 
 class LogWalk:
