@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from pbem.errors import OrderProblem
 from pbem.rules.context import Kill, MoveRecord, TurnContext
-from pbem.rules.ffg2 import attacked_romano_british_first
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
+from pbem.rules.rulesets.ffg2 import attacked_romano_british_first
 from pbem.rules.scoring import submitted_area
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState

@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 
 from pbem.errors import OrderProblem
-from pbem.rules import ffg2
 from pbem.rules.context import TurnContext
 from pbem.rules.orders import Place, PlaceLeader
+from pbem.rules.rulesets import ffg2
 from pbem.rules.stacking import can_add
 
 

@@ -9,13 +9,13 @@ Galloway) ... cannot submit to the Angles").
 from __future__ import annotations
 
 from pbem.rules.context import TurnContext
-from pbem.rules.ffg2 import (
+from pbem.rules.ruleset import Ruleset
+from pbem.rules.rulesets.ffg2 import (
     capped_holdings,
     halved_holdings,
     subject_half_holdings,
     subjects_that_attacked_successor,
 )
-from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
 
 

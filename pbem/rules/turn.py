@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import OrderProblem
-from pbem.rules import accounting, battle, endturn, ffg2, kingship, movement, population, scoring
+from pbem.rules import accounting, battle, endturn, kingship, movement, population, scoring
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
 from pbem.rules.orders import Disband, Move, NationOrders, Stay, Submit, order_to_dict, standing_key
 from pbem.rules.ruleset import Ruleset
+from pbem.rules.rulesets import ffg2
 from pbem.rules.state import GameState, Stack
 from pbem.rules.submission import can_submit, submit, waiting_submissions
 
