@@ -193,6 +193,25 @@ def test_ffg_40_doubt_21_prompt_counts_the_rb_armies_in_play():
     assert "all 8 are in play" in line
 
 
+def test_ffg_35_submit_in_own_turn_has_no_effect_and_says_why():
+    """FFG 35 — submission to Rome only in the Roman turn: a Pict SUBMIT in the Picts' own turn (3 areas,
+    Romans on the board) is not refused (it may have been sent for the Roman turn) but has no effect,
+    and the turn report says why."""
+    from pbem.orders.parser import parse_message
+    from pbem.rules.dice import ScriptedDice
+    from pbem.rules.state import GameState, Stack
+    from pbem.rules.turn import play_nation_turn
+
+    st = GameState(game="f-35", round=3, next_nation="picts")
+    st.areas = {a: {"picts": Stack(armies=1)} for a in ("alban", "mar", "moray")}
+    st.areas["lothian"] = {"romans": Stack(armies=3)}
+    no = parse_message("SUBMIT TO Romans\n", RS, default_nation="picts").section("picts")
+    res = play_nation_turn(RS, st, "picts", {"picts": no}, ScriptedDice({}), strict=False)
+    assert not res.problems and "picts" not in res.state.subjects
+    unused = [ev for ev in res.events if ev["type"] == "order_unused"]
+    assert len(unused) == 1 and "only during the Romans' turn (FFG 35)" in unused[0]["reason"]
+
+
 def test_ffg_43_settle_in_round_11_is_unused_because_raiders_must_go_back():
     """FFG 43 — in round 11 a Danish SETTLE has no effect; the turn report says the real reason (every
     raider goes back to sea), not that no raiders were left."""
