@@ -214,13 +214,13 @@ def resolve(ruleset, text: str, kinds: str | Iterable[str] = PLACE, *, suggest: 
     `.message`, `.hint` and `.candidates`, display names).
     """
     kinds = _check_kinds(kinds)
+    found = match(ruleset, text, kinds)
+    if len(found) == 1:
+        return found[0][1]
     what = describe_kinds(kinds)
     shown = " ".join(str(text).split())
     if len(shown) > 60:
         shown = shown[:57] + "..."
-    found = match(ruleset, text, kinds)
-    if len(found) == 1:
-        return found[0][1]
     idx = _index(ruleset)
     if found:
         names = tuple(idx.display[f] for f in found)
