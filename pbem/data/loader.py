@@ -759,6 +759,11 @@ def _submission(rc: _Ctx, rs: dict, nations, areas) -> dict:
         rc.integer(rc.get(v, "fewer_than", where), f"{where}.fewer_than", minimum=1)
         rc.ids(rc.seq(v, "count_in", where), f"{where}.count_in", REGIONS, "region")
         rc.ids(rc.seq(v, "plus", where), f"{where}.plus", areas, "area")
+    for key in ("rounds", "points", "revolt"):   # FFG 34: per-nation rounds, points to Rome, revolt round
+        for nid, v in rc.mapping(sub, key, "submission", required=False).items():
+            rc.one(nid, f"submission.{key}", nations, "nation")
+            for i, r in enumerate(v if key == "rounds" else [v]):
+                rc.integer(r, f"submission.{key}.{nid}" + (f".{i}" if key == "rounds" else ""), minimum=1)
     return dict(sub)
 
 

@@ -166,5 +166,10 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
             return f"the {name} are exempt from overpopulation this turn (rule 6.0)"
         return f"the {name} were not overpopulated at the end of the turn (rule 6.0)"
     if isinstance(o, Submit):
+        from pbem.rules.submission import in_overlord_turn_only
+
+        if in_overlord_turn_only(rs, o.to) and ctx.state.subjects.get(ctx.nation) != o.to:
+            return (f"the {name} may submit to the {rs.display(o.to)} only during the {rs.display(o.to)}' turn (FFG 35): "
+                    "a SUBMIT sent before that turn is read then")
         return f"the {name} were subject to the {rs.display(o.to)} already"
     return "no effect this turn"

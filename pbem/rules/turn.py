@@ -17,7 +17,7 @@ from pbem.rules.dice import Dice
 from pbem.rules.orders import Move, NationOrders, Stay, Submit, order_to_dict, standing_key
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState, Stack
-from pbem.rules.submission import can_submit, submit, waiting_submissions
+from pbem.rules.submission import can_submit, in_overlord_turn_only, revolt, submit, waiting_submissions
 
 STARTS = ("population", "movement", "battles")
 STOPS = ("after_population", "after_movement", "after_battles", "end_of_turn")
@@ -63,6 +63,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     _keep_standing_orders(ctx)
     problems += _permissions(ctx)
     if start == "population":
+        revolt(ctx)   # FFG 34: before the population increase
         population.leaders_leave(ctx)
         rs.hooks.roman_reinforcements(ctx)   # 10.3
         problems += population.arrivals(ctx)
@@ -170,8 +171,8 @@ def _submission(ctx: TurnContext) -> list[OrderProblem]:
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     problems: list[OrderProblem] = []
     for o in ctx.own().of(Submit):
-        if state.subjects.get(nation) == o.to:
-            continue
+        if state.subjects.get(nation) == o.to or in_overlord_turn_only(rs, o.to):
+            continue   # FFG 35: to Rome only in the Roman turn (the turn report says why it had no effect)
         if not can_submit(rs, state, nation, o.to):
             problems.append(OrderProblem("not-now", o.line, o.text,
                                          f"the {rs.nations[nation].name} may not submit to the {rs.display(o.to)} now (rules 11.1, 11.2)",
