@@ -175,7 +175,7 @@ def arrivals(ctx: TurnContext) -> list[OrderProblem]:
         if arr.nation != nation:
             continue
         if arr.sea is None:
-            if not ffg2.cavalry_enter_with_leader(rs, state, nation):   # FFG 39: they come with Arthur
+            if not rs.hooks.reinforcements_enter_with_leader(rs, state, nation):   # FFG 39: they come with Arthur
                 problems += _reinforcements_as_increase(ctx, arr)
             continue
         free = free_armies(ctx, nation)
@@ -213,7 +213,7 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
             places = [a for a in places if a == ld.place_in]
         alone = not places
         if alone:
-            places = ffg2.leader_entry_areas(ctx, leader)   # FFG 39: Arthur may enter an empty area
+            places = rs.hooks.leader_entry_areas(ctx, leader)   # FFG 39: Arthur may enter an empty area
         if not places:
             continue   # never played if the nation has been eliminated (9.0), or its condition fails
         o = wanted.get(leader)
@@ -248,7 +248,7 @@ def leaders_leave(ctx: TurnContext) -> None:
 def reinforcement_places(ctx: TurnContext) -> int:
     """How many areas of the PLACE order the turn's reinforcements "placed as Increase Population"
     take first (rule 10.5: the Romano-British turn-7 units); the new armies of 10.1 get the rest."""
-    if ffg2.cavalry_enter_with_leader(ctx.rs, ctx.state, ctx.nation):
+    if ctx.rs.hooks.reinforcements_enter_with_leader(ctx.rs, ctx.state, ctx.nation):
         return 0   # FFG 39: Arthur brings them
     return sum(a.cavalry + a.armies for a in ctx.rs.round_info(ctx.state.round).arrivals
                if a.nation == ctx.nation and a.sea is None)

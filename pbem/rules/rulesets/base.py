@@ -49,6 +49,14 @@ class Hooks:
     def leader_arrives(self, ctx: TurnContext, leader: str, area: str) -> None:
         """Rule 9.0 — a leader of the Turn Record Chart has just entered in `area` (nothing more)."""
 
+    def leader_entry_areas(self, ctx: TurnContext, leader: str) -> list[str]:
+        """Rule 9.0 — where a leader enters when its nation has no piece on the board (nowhere)."""
+        return []
+
+    def reinforcements_enter_with_leader(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """Rule 10.5 — do the reinforcements "placed as Increase Population" come with a leader instead?"""
+        return False
+
     # --- movement and battle (rules 5, 8, 9) ------------------------------------------------------
     def stack_limit(self, rs: Ruleset, nation: str, area: str) -> int | None:
         """Rule 5.2 — the plain stacking limit for one land area (None: no limit)."""

@@ -277,6 +277,14 @@ class Ffg2Hooks(ClassicHooks):
         """FFG 34 — Boudicca enters with 1 extra army (nations.yaml `arrives_with`)."""
         leader_brings_armies(ctx, leader, area)
 
+    def leader_entry_areas(self, ctx: TurnContext, leader: str) -> list[str]:
+        """FFG 39 — Arthur (and his cavalry) may enter an empty area south of York."""
+        return leader_entry_areas(ctx, leader)
+
+    def reinforcements_enter_with_leader(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """FFG 39 — the Romano-British reinforcement cavalry enter with Arthur."""
+        return cavalry_enter_with_leader(rs, state, nation)
+
     def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """FFG 41 — the rule 10.5 limit ends in round 8 and never shields a nation that attacked the
         Romano-British first."""
