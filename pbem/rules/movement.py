@@ -21,7 +21,6 @@ from pbem.errors import OrderProblem
 from pbem.rules.context import Kill, MoveRecord, TurnContext
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets.ffg2 import attacked_romano_british_first
 from pbem.rules.scoring import submitted_area
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
@@ -263,10 +262,8 @@ def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     end = m.path[-1]
     others = [n for n in state.occupants(end) if n != nation]
-    until = rs.feature("rb_attack_limit_until")   # FFG 41: the limit ends in round 8
-    shielded = [n for n in others if n in (rs.role("successor_peace") or ())
-                and not (until and attacked_romano_british_first(state, n))]   # FFG 41: unless attacked first
-    if nation == rs.role("successor") and shielded and not (until and state.round >= until):
+    # hook shielded_from_successor: 10.5 (FFG 41: until round 8, unless the nation attacked first)
+    if nation == rs.role("successor") and any(rs.hooks.shielded_from_successor(rs, state, n) for n in others):
         return [_problem("not-now", m, "the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)")]
     for n in others:
         if submitted_area(rs, state, n, end) == nation:
