@@ -77,6 +77,9 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
     if t == "submitted":
         when = f" ({ev['moment']}, rule 11.1)" if ev.get("moment") and ev["moment"] != "start of its turn" else ""
         return f"{n} submit to the {rs.display(ev['to'])}{when}"
+    if t == "lost_leaving_subject_area":
+        return (f"{n}: {ev['count']} in {rs.display(ev['area'])} have nowhere to withdraw and are lost "
+                f"(the {_n(rs, ev['subject'])} submitted, FFG 36)")
     if t == "left_subject_area":
         return (f"{n}: {ev['count']} leave {rs.display(ev['area'])} for {rs.display(ev['to'])} "
                 f"(the {_n(rs, ev['subject'])} submitted, rule 11.1)")

@@ -21,7 +21,6 @@ from pbem.errors import OrderProblem
 from pbem.rules.context import Kill, MoveRecord, TurnContext
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets.ffg2 import attacked_romano_british_first
 from pbem.rules.scoring import submitted_area
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
@@ -180,9 +179,82 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
         else:
             used[(s.sea, "armies")] += s.count
     problems.extend(_check_enemy_stops(ctx, planned))
+    problems.extend(_check_subject_vacating(ctx, planned))
+    problems.extend(_check_leaders_never_alone(ctx, planned))
     if not problems:
         problems.extend(_check_stacking(ctx, planned))
     return planned, problems
+
+
+def _check_leaders_never_alone(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderProblem]:
+    """FFG 23 — a leader may never be in an area without its nation's armies: moving alone (not on its
+    escort's path) it may pass only through areas its nation's units hold at the start of the movement,
+    and it may not end the movement (nor be left by its armies) in an area without them. A leader that
+    is already alone and does not move is left as it is (feature leader_never_alone)."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    if not rs.feature("leader_never_alone"):
+        return []
+    units: dict[str, int] = defaultdict(int)
+    for area, st in state.areas.items():
+        s = st.get(nation)
+        if s:
+            units[area] = s.armies + s.cavalry
+    after = dict(units)
+    out_of: dict[str, Move] = {}
+    moved: dict[str, Move] = {}
+    for p in planned:
+        m = p.order
+        if m.kind == "leader":
+            moved[m.leader or ""] = m
+            continue
+        after[m.path[0]] = after.get(m.path[0], 0) - m.count
+        after[m.path[-1]] = after.get(m.path[-1], 0) + m.count
+        out_of[m.path[0]] = m
+    problems = []
+    for leader, area in state.leaders_on_board(nation).items():
+        m = moved.get(leader)
+        if m is not None:
+            escorted = any(p.order.kind != "leader" and p.order.path == m.path for p in planned)
+            through = [a for a in m.path[1:-1] if not units.get(a)]
+            if through and not escorted:
+                problems.append(_problem("not-now", m, f"{rs.display(leader)} may not pass alone through "
+                                         f"{rs.display(through[0])}: no {rs.nations[nation].name} units there (FFG 23)"))
+            elif after.get(m.path[-1], 0) <= 0:
+                problems.append(_problem("not-now", m, f"{rs.display(leader)} may not end the move in "
+                                         f"{rs.display(m.path[-1])} without {rs.nations[nation].name} armies (FFG 23)",
+                                         "move the leader with its armies or to an area they hold"))
+        elif units.get(area) and after.get(area, 0) <= 0:
+            problems.append(_problem("not-now", out_of[area], f"{rs.display(leader)} would be left alone in "
+                                     f"{rs.display(area)}: a leader may not be without its nation's armies (FFG 23)",
+                                     f"move {rs.display(leader)} too, or keep a unit in {rs.display(area)}"))
+    return problems
+
+
+def _check_subject_vacating(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderProblem]:
+    """FFG 36 — a nation subject to Rome may not leave empty, at the end of its movement, a land area its
+    armies held at the start of it, unless the Romans allow it (ALLOW <nation>: the same permission as
+    full growth, for the game turn; feature subject_may_not_vacate)."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    if not rs.feature("subject_may_not_vacate") or state.subjects.get(nation) != rs.role("empire") \
+            or nation in state.roman_permission:
+        return []
+    leaving: dict[str, int] = defaultdict(int)
+    arriving: dict[str, int] = defaultdict(int)
+    last: dict[str, Move] = {}
+    for p in planned:
+        m = p.order
+        if m.kind != "leader":
+            leaving[m.path[0]] += m.count
+            arriving[m.path[-1]] += m.count
+            last[m.path[0]] = m
+    problems = []
+    for area, n in leaving.items():
+        st = state.get(area, nation)
+        if rs.is_land(area) and st and st.armies + st.cavalry - n + arriving[area] <= 0:
+            problems.append(_problem("not-now", last[area], f"the {rs.nations[nation].name} are subject to the "
+                                     f"{rs.display(rs.role('empire'))}: they may not leave {rs.display(area)} empty "
+                                     "without the Romans' ALLOW (FFG 36)", f"keep one unit in {rs.display(area)}"))
+    return problems
 
 
 def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
@@ -190,16 +262,18 @@ def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     end = m.path[-1]
     others = [n for n in state.occupants(end) if n != nation]
-    until = rs.feature("rb_attack_limit_until")   # FFG 41: the limit ends in round 8
-    shielded = [n for n in others if n in (rs.role("successor_peace") or ())
-                and not (until and attacked_romano_british_first(state, n))]   # FFG 41: unless attacked first
-    if nation == rs.role("successor") and shielded and not (until and state.round >= until):
+    # hook shielded_from_successor: 10.5 (FFG 41: until round 8, unless the nation attacked first)
+    if nation == rs.role("successor") and any(rs.hooks.shielded_from_successor(rs, state, n) for n in others):
         return [_problem("not-now", m, "the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)")]
     for n in others:
         if submitted_area(rs, state, n, end) == nation:
             return [_problem("not-now", m, f"the {rs.nations[n].name} in {rs.display(end)} are subject to you: you may pass through but not end there (rules 11.1, 11.2)")]
         if submitted_area(rs, state, nation, end) == n:
             return [_problem("not-now", m, f"a subject nation cannot attack the {rs.nations[n].name} (rules 11.1, 11.2)")]
+        over = state.subjects.get(nation)
+        if rs.feature("subjects_at_peace") and over == rs.role("empire") and state.subjects.get(n) == over:
+            return [_problem("not-now", m, f"the {rs.nations[n].name} are subject to the {rs.display(over)} as you "
+                                           "are: you may not attack them (FFG 36)")]
     return []
 
 

@@ -103,7 +103,15 @@ def _overlord_leaves(ctx: TurnContext, subject: str, overlord: str) -> None:
         mine, theirs = state.get(area, overlord), state.get(area, subject)
         if not mine or not mine.units or not theirs or not theirs.fighters:
             continue
-        target = _way_out(ctx, area, overlord)
+        ffg = rs.feature("subject_withdrawal_ffg")
+        target = _way_out_ffg(ctx, area, overlord, subject) if ffg else _way_out(ctx, area, overlord)
+        if target is None and ffg:   # FFG 36: nowhere to go, the armies are lost
+            ctx.emit("lost_leaving_subject_area", nation=overlord, area=area, count=mine.units, subject=subject)
+            mine.armies = mine.cavalry = mine.raiders = 0
+            for leader in list(mine.leaders):
+                state.dead_leaders.add(leader)
+            mine.leaders.clear()
+            continue
         if target is None:
             ctx.emit("not_left", nation=overlord, area=area, subject=subject)
             continue
@@ -115,6 +123,28 @@ def _overlord_leaves(ctx: TurnContext, subject: str, overlord: str) -> None:
         mine.armies = mine.cavalry = mine.raiders = 0
         mine.leaders.clear()
     state.prune()
+
+
+def _way_out_ffg(ctx: TurnContext, area: str, nation: str, subject: str) -> str | None:
+    """FFG 36 — Roman armies in an area of a nation that submits withdraw at once: to a bordering area
+    the Romans hold, else a bordering empty area; else to a Roman area, else an empty one, bordering any
+    area of the subject; else they are lost. Within each step the area they came from first, then by
+    name; always within the Roman stacking limit (4 in difficult terrain)."""
+    rs, state = ctx.rs, ctx.state
+    count = state.get(area, nation).units
+    came = [m.came_from for m in reversed(ctx.moves) if m.nation == nation and m.dest == area and not m.withdrawal]
+
+    def neighbours(a: str) -> set[str]:
+        return {b for b in rs.areas[a].land | rs.areas[a].straits if rs.is_land(b)}
+
+    near = neighbours(area)
+    around = set().union(*(neighbours(a) for a in state.areas_of(subject) if rs.is_land(a))) - {area}
+    for pool in (near, around):
+        for wanted in ([nation], []):
+            fits = [b for b in pool if state.occupants(b) == wanted and can_add(rs, state, nation, b, count, leaving=area)]
+            for b in [c for c in came if c in fits] + sorted(fits):
+                return b
+    return None
 
 
 def _way_out(ctx: TurnContext, area: str, nation: str) -> str | None:
