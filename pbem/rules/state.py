@@ -168,9 +168,16 @@ class GameState:
     def leaders_on_board(self, nation: str | None = None) -> dict[str, str]:
         """leader -> area."""
         out = {}
+        if nation is not None:     # one look-up an area (the same order: one stack an area)
+            for a, st in self.areas.items():
+                s = st.get(nation)
+                if s is not None and s.leaders:
+                    for ld in s.leaders:
+                        out[ld] = a
+            return out
         for a, st in self.areas.items():
-            for n, s in st.items():
-                if s.leaders and (nation is None or n == nation):
+            for s in st.values():
+                if s.leaders:
                     for ld in s.leaders:
                         out[ld] = a
         return out
