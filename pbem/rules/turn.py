@@ -69,6 +69,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
         problems += population.arrivals(ctx)
         problems += population.increase(ctx)
         problems += population.leaders_enter(ctx)
+        endturn.raid_turn_raiders(ctx)   # FFG 17: who is a raider this turn
         if problems and strict:
             return TurnResult(state, [], problems)
         if stop == "after_population":
