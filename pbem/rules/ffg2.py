@@ -8,6 +8,7 @@ shown by `pbem rules show ffg2`; "doubt n" the numbered readings there.
 from __future__ import annotations
 
 from pbem.rules.context import TurnContext
+from pbem.rules.events import make
 from pbem.rules.orders import Disband
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
@@ -125,8 +126,8 @@ def rb_cavalry_become_infantry(rs: Ruleset, state: GameState, events: list) -> N
             s.armies += s.cavalry
             s.cavalry = 0
     if changed:
-        events.append({"type": "cavalry_became_infantry", "round": state.round, "nation": "romano_british",
-                       "units": changed})
+        events.append(make("cavalry_became_infantry", round=state.round, nation="romano_british",
+                       units=changed))
 
 
 def army_piece_limit(rs: Ruleset, nation: str, rnd: int) -> int:

@@ -9,6 +9,7 @@ Galloway) ... cannot submit to the Angles").
 from __future__ import annotations
 
 from pbem.rules.context import TurnContext
+from pbem.rules.events import make
 from pbem.rules.ffg2 import (
     capped_holdings,
     halved_holdings,
@@ -151,11 +152,11 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
             held, halved = halved_holdings(held)
             dropped += halved
         if dropped:
-            events.append({"type": "score_limited", "round": state.round, "nation": nation, "points": dropped})
+            events.append(make("score_limited", round=state.round, nation=nation, points=dropped))
         for area, pts in held.items():
             state.score(nation, pts, f"held {rs.display(area)} (scoring turn {state.round})", "hold", None)
-            events.append({"type": "scored", "round": state.round, "nation": nation, "points": pts,
-                           "kind": "hold", "area": area})
+            events.append(make("scored", round=state.round, nation=nation, points=pts,
+                           kind="hold", area=area))
 
 
 def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
@@ -174,8 +175,8 @@ def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
         if (fort or (holder == rome and not by_forts)
                 or (holder and submitted_area(rs, state, holder, area) == rome)):
             state.score(rome, card.limes[area], f"Limes: {rs.display(area)}", "limes", None)
-            events.append({"type": "scored", "round": state.round, "nation": rome,
-                           "points": card.limes[area], "kind": "limes", "area": area})
+            events.append(make("scored", round=state.round, nation=rome,
+                           points=card.limes[area], kind="limes", area=area))
 
 
 def player_totals(rs: Ruleset, vp: dict[str, int], players: int) -> dict[str, int]:

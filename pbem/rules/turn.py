@@ -14,6 +14,7 @@ from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, ffg2, kingship, movement, population, scoring
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
+from pbem.rules.events import Event, make
 from pbem.rules.orders import Disband, Move, NationOrders, Stay, Submit, order_to_dict, standing_key
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState, Stack
@@ -240,18 +241,18 @@ def next_nation_after(rs: Ruleset, state: GameState, nation: str | None) -> str 
     return None
 
 
-def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = None) -> tuple[GameState, list[dict]]:
+def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = None) -> tuple[GameState, list[Event]]:
     """The beginning of a game turn: Roman departure (10.5, turn 6), end of subjection (11.1, 11.2),
     King or Bretwalda (12.1-12.3), turn-16 reinforcements (10.7)."""
     state = state.copy()
-    events: list[dict] = [{"type": "round_started", "round": state.round}]
+    events: list[Event] = [make("round_started", round=state.round)]
     rnd = state.round
     if rnd == rs.c("roman_departure_round"):
         _romans_leave(rs, state, events)
     subject = rs.role("overlord_subject")
     if rnd == rs.c("angle_submission_ends") and subject and state.subjects.get(subject) == rs.role("overlord"):
         del state.subjects[subject]
-        events.append({"type": "subjection_ended", "round": rnd, "nation": subject})
+        events.append(make("subjection_ended", round=rnd, nation=subject))
     king = kingship.round_start(rs, state, ballots or {}, events)
     if king:
         ctx = TurnContext(rs, state, king, {}, None)  # type: ignore[arg-type]
@@ -301,8 +302,8 @@ def _romans_leave(rs: Ruleset, state: GameState, events: list) -> None:
             budget -= 1
     state.subjects = {k: v for k, v in state.subjects.items() if v != rome}
     state.prune()
-    events.append({"type": "romans_left", "round": state.round, "replaced": dict(sorted(replaced.items())),
-                   "not_replaced": max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))})
+    events.append(make("romans_left", round=state.round, replaced=dict(sorted(replaced.items())),
+                   not_replaced=max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))))
 
 
 def reinforce_at_sea(rs: Ruleset, state: GameState, events: list, nation: str, sea: str, n: int) -> None:
@@ -311,7 +312,7 @@ def reinforce_at_sea(rs: Ruleset, state: GameState, events: list, nation: str, s
     n = min(n, rs.nations[nation].max_armies - sum(s.armies for st in state.areas.values() for k, s in st.items() if k == nation))
     if n > 0:
         state.stack(sea, nation).armies += n
-        events.append({"type": "reinforced", "nation": nation, "sea": sea, "armies": n})
+        events.append(make("reinforced", nation=nation, sea=sea, armies=n))
 
 
 def _turn16_reinforcements(rs: Ruleset, state: GameState, events: list) -> None:
@@ -331,22 +332,22 @@ def _turn16_reinforcements(rs: Ruleset, state: GameState, events: list) -> None:
         reinforce_at_sea(rs, state, events, nation, rs.role("conqueror_sea"), n)
 
 
-def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[dict]]:
+def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[Event]]:
     """The end of a game turn: holdings (14.2), Limes (14.4), turn-16 King (12.5), game end (14.1)."""
     state = state.copy()
-    events: list[dict] = []
+    events: list[Event] = []
     scoring.score_holdings(rs, state, events)
     scoring.score_limes(rs, state, events)
     if state.round == rs.c("max_rounds"):
         kingship.king_turn16(rs, state, events)
         state.finished = True
         state.next_nation = None
-        events.append({"type": "game_over", "round": state.round, "vp": dict(state.vp)})
+        events.append(make("game_over", round=state.round, vp=dict(state.vp)))
         return state, events
     state.round += 1
     state.roman_permission = set()
     state.next_nation = None
-    events.append({"type": "round_ended", "round": state.round - 1})
+    events.append(make("round_ended", round=state.round - 1))
     return state, events
 
 
