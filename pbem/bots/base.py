@@ -31,6 +31,7 @@ from pbem.rules.orders import Move, NationOrders, Order, Pass, Place, PlaceLeade
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.stacking import can_add, land_counts, normal_limit, over_limit
 from pbem.rules.state import GameState
+from pbem.rules.submission import in_overlord_turn_only
 from pbem.rules.turn import can_submit, cycles, play_nation_turn
 
 
@@ -124,7 +125,7 @@ def play_population(rs: Ruleset, view: TurnView) -> GameState:
                            NoDice(), stop="after_population", strict=False)
     board = res.state
     for o in view.orders:
-        if isinstance(o, Submit) and can_submit(rs, board, view.nation, o.to):
+        if isinstance(o, Submit) and can_submit(rs, board, view.nation, o.to) and not in_overlord_turn_only(rs, o.to):
             board.subjects[view.nation] = o.to     # _submission happens before movement
     view.board = board
     view.cycles = cycles(rs, board, view.nation)

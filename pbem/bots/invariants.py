@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 
 from pbem.rules.endturn import exempt_from_overpopulation
-from pbem.rules.ffg2 import army_piece_limit
 from pbem.rules.ruleset import Ruleset
+from pbem.rules.rulesets.ffg2 import army_piece_limit
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
 

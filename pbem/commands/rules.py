@@ -258,7 +258,12 @@ def summary_text(rs: Ruleset) -> list[str]:
 
     sub = rs.submission
     body = wrap(f"To Rome, when holding {'at most' if sub.get('at_most') else 'fewer than'}: " + ", ".join(
-        f"{rs.display(n)} {v}" for n, v in sub["to_romans"].items()) + " areas (11.1).", 2)
+        f"{rs.display(n)} {v}" for n, v in sub["to_romans"].items()) + " areas (11.1)"
+        + "".join(f"; the {rs.display(n)} only in turn {', '.join(map(str, r))}" for n, r in sub.get("rounds", {}).items())
+        + ("; declared only during the Romans' turn, while Roman armies are on the board" if sub.get("in_overlord_turn") else "")
+        + "".join(f"; {rs.display(n)} submission: {p} points to Rome" for n, p in sub.get("points", {}).items())
+        + "".join(f"; the {rs.display(n)} revolt at the start of their turn {r}" for n, r in sub.get("revolt", {}).items())
+        + ".", 2)
     for nid, v in (sub.get("to_angles") or {}).items():
         where = " plus ".join([*(r.capitalize() for r in v.get("count_in", [])), *(rs.display(a) for a in v.get("plus", []))])
         body += wrap(f"To the Angles: {rs.display(nid)} holding fewer than {v['fewer_than']} areas in {where} (11.2).", 2)

@@ -123,10 +123,12 @@ def status(game: str, games_dir: str, as_json: bool, show_log: bool) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games replayed in parallel processes (many games).")
+@click.option("--fresh", is_flag=True, help="Parse every log file again, not through the parsed-log cache "
+              "(.log-index.jsonl, used only for files unchanged since it was written).")
 @click.option("--log-hash", "log_hash", metavar="N:HASH",
               help="Check that the log still holds entry N with this running hash (printed in every turn mail).")
 def replay(sources: tuple[str, ...], games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool,
-           jobs: int, log_hash: str | None) -> None:
+           jobs: int, log_hash: str | None, fresh: bool) -> None:
     """Re-adjudicate games from their logs and check every stored hash; exit 1 on divergence.
 
     Give one game (directory, id or archive), several, or a folder of games and archives: each game
@@ -145,13 +147,13 @@ def replay(sources: tuple[str, ...], games_dir: str, recorded_dice: bool, check_
         if len(many) != 1:
             raise GameError("--log-hash checks one game")
     if len(sources) == 1 and many == list(sources):
-        _replay_one(sources[0], games_dir, recorded_dice, check_start, quiet, expect)
+        _replay_one(sources[0], games_dir, recorded_dice, check_start, quiet, expect, fresh)
     else:
-        _replay_many(many, games_dir, recorded_dice, check_start, quiet, jobs)
+        _replay_many(many, games_dir, recorded_dice, check_start, quiet, jobs, fresh)
 
 
 def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool,
-                expect: tuple[int, str] | None = None) -> None:
+                expect: tuple[int, str] | None = None, fresh: bool = False) -> None:
     from pbem.store.archive import open_source
     from pbem.store.game import Game
     from pbem.store.replay import replay as run_replay
@@ -165,14 +167,15 @@ def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: b
         show = not quiet and n > 1
         with click.progressbar(length=n, label=f"replaying {game.id}", file=sys.stderr,
                                show_pos=True) if show else _NoBar() as bar:
-            report = run_replay(game, start=start, use_secret=not recorded_dice, progress=bar.update, log_hash=expect)
+            report = run_replay(game, start=start, use_secret=not recorded_dice, progress=bar.update, log_hash=expect,
+                                fresh=fresh)
     click.echo(report.summary())
     if not report.ok:
         sys.exit(1)
 
 
 def _replay_many(sources: list[str], games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool,
-                 jobs: int) -> None:
+                 jobs: int, fresh: bool = False) -> None:
     import time
 
     from pbem.store.replaymany import replay_many
@@ -182,7 +185,8 @@ def _replay_many(sources: list[str], games_dir: str, recorded_dice: bool, check_
     lines: list[str] = []
     with click.progressbar(length=len(sources), label=f"replaying {len(sources)} games", file=sys.stderr,
                            show_pos=True, show_eta=True) if not quiet else _NoBar() as bar:
-        for res in replay_many(sources, games_dir, jobs=jobs, use_secret=not recorded_dice, check_start=check_start):
+        for res in replay_many(sources, games_dir, jobs=jobs, use_secret=not recorded_dice, check_start=check_start,
+                               fresh=fresh):
             bar.update(1)
             bad += not res.ok
             steps += res.steps

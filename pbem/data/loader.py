@@ -607,7 +607,8 @@ def _roles(rc: _Ctx, rs: dict, universes: Mapping[str, Mapping]) -> dict[str, An
 def _extras(tc: _Ctx, t: dict, nations, max_rounds: int) -> dict[str, Any]:
     """Ruleset-specific tables: timeline.yaml `roman_reinforcements.table` (FFG 31) as
     {round: ((low, high, armies), ...)}, and the leaders that enter with armies (nations.yaml
-    `arrives_with: {armies: N}` without a sea: Boudicca, FFG 34) as {leader: armies}."""
+    `arrives_with: {armies: N}` without a sea: Boudicca, FFG 34) as {leader: armies}, and those that
+    bring cavalry (`arrives_with: {cavalry: N}`: Arthur, FFG 39) as {leader: cavalry}."""
     out: dict[str, Any] = {}
     rr = t["timeline"].get("roman_reinforcements")
     if isinstance(rr, Mapping) and "table" in rr:
@@ -624,13 +625,16 @@ def _extras(tc: _Ctx, t: dict, nations, max_rounds: int) -> dict[str, Any]:
             for i, n in enumerate(row):
                 rounds.setdefault(2 + i, []).append((low, high, tc.integer(n, f"{where}.{i}", minimum=0)))
         out["roman_reinforcements"] = {r: tuple(v) for r, v in rounds.items()}
-    armies = {}
+    armies, cavalry = {}, {}
     for n in (t["nations"].get("nations") or {}).values():
         for ld in (n.get("leaders") or []) if isinstance(n, Mapping) else []:
             w = ld.get("arrives_with") if isinstance(ld, Mapping) else None
             if isinstance(w, Mapping) and w.get("armies") and "sea" not in w:
                 armies[ld["id"]] = int(w["armies"])
+            if isinstance(w, Mapping) and w.get("cavalry") and "sea" not in w:
+                cavalry[ld["id"]] = int(w["cavalry"])   # FFG 39: Arthur's 2 cavalry
     out["leader_armies"] = armies
+    out["leader_cavalry"] = cavalry
     return out
 
 
@@ -747,6 +751,11 @@ def _submission(rc: _Ctx, rs: dict, nations, areas) -> dict:
         rc.integer(rc.get(v, "fewer_than", where), f"{where}.fewer_than", minimum=1)
         rc.ids(rc.seq(v, "count_in", where), f"{where}.count_in", REGIONS, "region")
         rc.ids(rc.seq(v, "plus", where), f"{where}.plus", areas, "area")
+    for key in ("rounds", "points", "revolt"):   # FFG 34: per-nation rounds, points to Rome, revolt round
+        for nid, v in rc.mapping(sub, key, "submission", required=False).items():
+            rc.one(nid, f"submission.{key}", nations, "nation")
+            for i, r in enumerate(v if key == "rounds" else [v]):
+                rc.integer(r, f"submission.{key}.{nid}" + (f".{i}" if key == "rounds" else ""), minimum=1)
     return dict(sub)
 
 

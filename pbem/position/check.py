@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pbem.rules.endturn import exempt_from_overpopulation
-from pbem.rules.ffg2 import army_piece_limit
 from pbem.rules.ruleset import Ruleset
+from pbem.rules.rulesets.ffg2 import army_piece_limit
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
 from pbem.rules.turn import has_something_to_do

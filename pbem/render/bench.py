@@ -28,8 +28,10 @@ def _ruleset() -> Any:
     return load("classic")
 
 
-def render_seconds(width_px: int = 1600, runs: int = 5, ruleset: Any = None, state: Any = None) -> float:
-    """Best wall-clock seconds of `runs` renders (after one warm-up render)."""
+def render_seconds(width_px: int = 1600, runs: int = 5, ruleset: Any = None, state: Any = None,
+                   clock: Any = time.perf_counter) -> float:
+    """Best seconds of `runs` renders (after one warm-up render), wall-clock unless another `clock`
+    is given (time.process_time: the CPU time)."""
     from pbem.render.map import render_map
 
     ruleset = ruleset if ruleset is not None else _ruleset()
@@ -39,9 +41,9 @@ def render_seconds(width_px: int = 1600, runs: int = 5, ruleset: Any = None, sta
     render_map(ruleset, state, **kw)
     best = float("inf")
     for _ in range(max(1, runs)):
-        t0 = time.perf_counter()
+        t0 = clock()
         render_map(ruleset, state, **kw)
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, clock() - t0)
     return best
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pbem.rules.events import units
-from pbem.rules.preview import TurnStart, turn_start
+from pbem.rules.preview import TurnStart, no_army_reason, turn_start
 from pbem.templating import render
 
 GUIDE_NAME = "PLAYERS.md"
@@ -49,10 +49,8 @@ def turn_lines(rs, state, nation: str) -> list[str]:
     if not s.increases:
         lines.append(f"New armies: none (the {name} do not increase population this turn).")
     elif not s.new_armies:
-        per = rs.c("pop_per_army")
-        why = (f"one army per {per:g}" if s.count < per else
-               f"no army pieces left: all {rs.nations[nation].max_armies} are in play, rule 10.1")
-        lines.append(f"New armies: none (population count {s.count:g}, {s.saved_before:g} of it saved; {why}).")
+        lines.append(f"New armies: none (population count {s.count:g}, {s.saved_before:g} of it saved; "
+                     f"{no_army_reason(rs, s)}).")
     else:
         lines.append(f"New armies: {s.new_armies} (population count {s.count:g}, {s.saved_before:g} of it saved). "
                      f"PLACE them in: {', '.join(rs.display(a) for a in s.places)}")

@@ -141,7 +141,7 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
     if isinstance(o, Battles):
         return f"no battle was fought in {_names(rs, o.areas)}"
     if isinstance(o, Settle):
-        from pbem.rules.ffg2 import must_return_to_sea
+        from pbem.rules.rulesets.ffg2 import must_return_to_sea
 
         if must_return_to_sea(ctx):
             return (f"the {name} may not settle in round {ctx.state.round}: every raider goes back to sea "
@@ -155,5 +155,10 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
             return f"the {name} are exempt from overpopulation this turn (rule 6.0)"
         return f"the {name} were not overpopulated at the end of the turn (rule 6.0)"
     if isinstance(o, Submit):
+        from pbem.rules.submission import in_overlord_turn_only
+
+        if in_overlord_turn_only(rs, o.to) and ctx.state.subjects.get(ctx.nation) != o.to:
+            return (f"the {name} may submit to the {rs.display(o.to)} only during the {rs.display(o.to)}' turn (FFG 35): "
+                    "a SUBMIT sent before that turn is read then")
         return f"the {name} were subject to the {rs.display(o.to)} already"
     return "no effect this turn"

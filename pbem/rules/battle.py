@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 from pbem.rules.context import Kill, TurnContext
 from pbem.rules.dice import RollRequest, ScriptError, is_neutral
-from pbem.rules.ffg2 import leader_escape, note_attack_on_romano_british
 from pbem.rules.movement import kill_leader, occupy
 from pbem.rules.orders import Attack, Battles, Defend, Losses
+from pbem.rules.rulesets.ffg2 import leader_escape, note_attack_on_romano_british
 from pbem.rules.stacking import can_add
 from pbem.rules.state import Stack
 from pbem.rules.submission import waiting_submissions

@@ -75,7 +75,7 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     Returns True when every surviving raider went back to sea.
     """
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
-    from pbem.rules.ffg2 import must_return_to_sea
+    from pbem.rules.rulesets.ffg2 import must_return_to_sea
 
     settle = {} if must_return_to_sea(ctx) else {o.area: o.line for o in ctx.own().of(Settle)}   # FFG 43
     withdraw = {o.area: o.line for o in ctx.own().of(Withdraw)}

@@ -351,6 +351,20 @@ class LeftSubjectArea(Event):
                 f"(the {_n(names, self.subject)} submitted, rule 11.1)")
 
 
+@event("lost_leaving_subject_area")
+class LostLeavingSubjectArea(Event):
+    """FFG 36 — the overlord's units in an area of its new subject have nowhere to withdraw: lost."""
+
+    nation: str
+    area: str
+    count: int
+    subject: str
+
+    def describe(self, names: Names) -> str | None:
+        return (f"{_n(names, self.nation)}: {self.count} in {names.display(self.area)} have nowhere to withdraw and "
+                f"are lost (the {_n(names, self.subject)} submitted, FFG 36)")
+
+
 @event("danes_withdrew")
 class DanesWithdrew(Event):
     """Rule 12.4 — the Danes withdraw (area -> armies) and Canute with them (WITHDRAW lines)."""

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from pbem.errors import OrderProblem
 from pbem.rules.context import Kill, MoveRecord, TurnContext
-from pbem.rules.ffg2 import attacked_romano_british_first
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
+from pbem.rules.rulesets.ffg2 import attacked_romano_british_first
 from pbem.rules.scoring import submitted_area
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
@@ -180,9 +180,37 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
         else:
             used[(s.sea, "armies")] += s.count
     problems.extend(_check_enemy_stops(ctx, planned))
+    problems.extend(_check_subject_vacating(ctx, planned))
     if not problems:
         problems.extend(_check_stacking(ctx, planned))
     return planned, problems
+
+
+def _check_subject_vacating(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderProblem]:
+    """FFG 36 — a nation subject to Rome may not leave empty, at the end of its movement, a land area its
+    armies held at the start of it, unless the Romans allow it (ALLOW <nation>: the same permission as
+    full growth, for the game turn; feature subject_may_not_vacate)."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    if not rs.feature("subject_may_not_vacate") or state.subjects.get(nation) != rs.role("empire") \
+            or nation in state.roman_permission:
+        return []
+    leaving: dict[str, int] = defaultdict(int)
+    arriving: dict[str, int] = defaultdict(int)
+    last: dict[str, Move] = {}
+    for p in planned:
+        m = p.order
+        if m.kind != "leader":
+            leaving[m.path[0]] += m.count
+            arriving[m.path[-1]] += m.count
+            last[m.path[0]] = m
+    problems = []
+    for area, n in leaving.items():
+        st = state.get(area, nation)
+        if rs.is_land(area) and st and st.armies + st.cavalry - n + arriving[area] <= 0:
+            problems.append(_problem("not-now", last[area], f"the {rs.nations[nation].name} are subject to the "
+                                     f"{rs.display(rs.role('empire'))}: they may not leave {rs.display(area)} empty "
+                                     "without the Romans' ALLOW (FFG 36)", f"keep one unit in {rs.display(area)}"))
+    return problems
 
 
 def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
@@ -200,6 +228,10 @@ def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
             return [_problem("not-now", m, f"the {rs.nations[n].name} in {rs.display(end)} are subject to you: you may pass through but not end there (rules 11.1, 11.2)")]
         if submitted_area(rs, state, nation, end) == n:
             return [_problem("not-now", m, f"a subject nation cannot attack the {rs.nations[n].name} (rules 11.1, 11.2)")]
+        over = state.subjects.get(nation)
+        if rs.feature("subjects_at_peace") and over == rs.role("empire") and state.subjects.get(n) == over:
+            return [_problem("not-now", m, f"the {rs.nations[n].name} are subject to the {rs.display(over)} as you "
+                                           "are: you may not attack them (FFG 36)")]
     return []
 
 

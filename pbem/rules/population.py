@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 
 from pbem.errors import OrderProblem
-from pbem.rules import ffg2
 from pbem.rules.context import TurnContext
 from pbem.rules.orders import Place, PlaceLeader
+from pbem.rules.rulesets import ffg2
 from pbem.rules.stacking import can_add
 
 
@@ -177,7 +177,8 @@ def arrivals(ctx: TurnContext) -> list[OrderProblem]:
         if arr.nation != nation:
             continue
         if arr.sea is None:
-            problems += _reinforcements_as_increase(ctx, arr)
+            if not ffg2.cavalry_enter_with_leader(rs, state, nation):   # FFG 39: they come with Arthur
+                problems += _reinforcements_as_increase(ctx, arr)
             continue
         free = free_armies(ctx, nation)
         n = max(0, min(arr.armies, free))
@@ -221,6 +222,9 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
         if ld is not None and ld.place_in is not None:
             # 9.0 "special conditions (noted on the Turn Record Chart) must be met": only there, if held
             places = [a for a in places if a == ld.place_in]
+        alone = not places
+        if alone:
+            places = ffg2.leader_entry_areas(ctx, leader)   # FFG 39: Arthur may enter an empty area
         if not places:
             continue   # never played if the nation has been eliminated (9.0), or its condition fails
         o = wanted.get(leader)
@@ -231,7 +235,7 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
                 problems.append(OrderProblem("not-now", o.line, o.text, f"{rs.display(leader)} may enter only where the "
                                              f"{rs.nations[nation].name} have pieces (rule 9.0)",
                                              "possible: " + ", ".join(rs.display(a) for a in places)))
-            area = max(places, key=lambda a: (state.areas[a][nation].units, rs.is_land(a), a))
+            area = places[0] if alone else max(places, key=lambda a: (state.areas[a][nation].units, rs.is_land(a), a))
         state.stack(area, nation).leaders.append(leader)
         ctx.emit("leader_entered", nation=nation, leader=leader, area=area, line=o.line if o else 0)
         ffg2.leader_brings_armies(ctx, leader, area)
@@ -255,6 +259,8 @@ def leaders_leave(ctx: TurnContext) -> None:
 def reinforcement_places(ctx: TurnContext) -> int:
     """How many areas of the PLACE order the turn's reinforcements "placed as Increase Population"
     take first (rule 10.5: the Romano-British turn-7 units); the new armies of 10.1 get the rest."""
+    if ffg2.cavalry_enter_with_leader(ctx.rs, ctx.state, ctx.nation):
+        return 0   # FFG 39: Arthur brings them
     return sum(a.cavalry + a.armies for a in ctx.rs.round_info(ctx.state.round).arrivals
                if a.nation == ctx.nation and a.sea is None)
 

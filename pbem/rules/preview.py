@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.rules import endturn, legal
+from pbem.rules import endturn, legal, population
 from pbem.rules.context import TurnContext
 from pbem.rules.events import Arrived, LeaderEntered, Overpopulation, Population
 from pbem.rules.orders import NationOrders, Place
@@ -41,6 +41,8 @@ class TurnStart:
     saved_before: float = 0.0
     new_armies: int = 0
     saved_after: float = 0.0
+    armies_in_play: int = 0             # 10.1 the nation's army pieces on the board (at sea included)
+    armies_free: int = 0                # 10.1 unused army pieces: new armies come only from these
     places: list[str] = field(default_factory=list)          # 10.2 where PLACE may put them
     leaders: list[LeaderArrival] = field(default_factory=list)
     arrivals: list[Arrival] = field(default_factory=list)
@@ -68,6 +70,10 @@ def turn_start(rs, state, nation: str) -> TurnStart:
             out.leaders.append(LeaderArrival(ev.leader, ev.area, choices))
         elif isinstance(ev, Arrived):
             out.arrivals.append(Arrival(ev.sea, ev.armies, bool(ev.raiders)))
+    if out.increases:   # counted by the population code itself (after the arrivals, as the increase is)
+        ctx = TurnContext(rs, result.state, nation, {}, legal._NoDice())
+        out.armies_in_play, _ = population.pieces_in_play(ctx, nation)
+        out.armies_free = population.free_armies(ctx, nation)
     if out.new_armies:
         out.places = legal.placement_options(rs, state, nation)
     # groups as they stand before any new army is placed (PLACE may put them anywhere listed), plus
@@ -78,6 +84,22 @@ def turn_start(rs, state, nation: str) -> TurnStart:
         g for g in legal.movement_options(rs, result.state, nation)
         if (g.start in arrived and g.kind != "leader") or g.leader in entering]
     return out
+
+
+def no_army_reason(rs, start: TurnStart) -> str:
+    """Rule 10.1 — why a nation that increases gets no new army: too low a count, no unused army piece
+    (the counts of the population code: FFG 40 lets the Romano-British stand beyond their 8 pieces), or
+    no room to place one (5.21; FFG 10: one per area)."""
+    per = rs.c("pop_per_army")
+    if start.count < per:
+        return f"one army per {per:g} points, rule 10.1"
+    if not start.armies_free:
+        nat = rs.nations[start.nation]
+        if start.armies_in_play == nat.max_armies:
+            return f"no army pieces left: all {nat.max_armies} are in play, rule 10.1"
+        return (f"no army pieces left: {start.armies_in_play} {nat.name} armies are in play and new ones are "
+                f"raised only while fewer than {nat.max_armies} are, rule 10.1")
+    return "no room to place a new army under the stacking limits, rules 5.21 and 10.2"
 
 
 @dataclass(frozen=True)
@@ -95,7 +117,7 @@ def warnings(rs, state, nation: str, orders: NationOrders) -> list[Warning]:
         if not start.new_armies:
             why = ("the " + rs.nations[nation].name + " do not increase population this turn (rules 2.24, 10.5, 11.1)"
                    if not start.increases else
-                   f"population count {start.count:g} gives no new army (one per 3, rule 10.1)")
+                   f"population count {start.count:g} gives no new army ({no_army_reason(rs, start)})")
             out.append(Warning(p.line, p.text, f"no new armies this turn: {why}; this PLACE line does nothing"))
     result = play_nation_turn(rs, state, nation, {nation: orders}, legal._NoDice(), stop="after_movement", strict=False)
     ctx = TurnContext(rs, result.state.copy(), nation, {nation: orders}, legal._NoDice())

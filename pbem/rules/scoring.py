@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from pbem.rules.context import TurnContext
 from pbem.rules.events import make
-from pbem.rules.ffg2 import (
+from pbem.rules.ruleset import Ruleset
+from pbem.rules.rulesets.ffg2 import (
     capped_holdings,
     halved_holdings,
     subject_half_holdings,
     subjects_that_attacked_successor,
 )
-from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
 
 
@@ -43,8 +43,12 @@ def submitted_area(rs: Ruleset, state: GameState, nation: str, area: str) -> str
 
 
 def score_captures(ctx: TurnContext) -> None:
-    """Rule 14.3 — capture points for areas occupied during the turn, once per area per game."""
+    """Rule 14.3 — capture points for areas occupied during the turn, once per area per game (FFG 36:
+    those of a nation subject to Rome go to the Romans, by the Roman card)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    by = ""
+    if rs.feature("subject_captures_for_rome") and state.subjects.get(nation) == rs.role("empire"):
+        nation, by = rs.role("empire"), f"the {rs.nations[nation].name} "   # FFG 36: as if Roman armies took them
     card = rs.vp.get(nation)
     if not card or not may_score(state, nation):
         return
@@ -55,7 +59,7 @@ def score_captures(ctx: TurnContext) -> None:
         for area in sorted(ctx.entered):
             if area in table and area not in taken:
                 taken.add(area)
-                state.score(nation, table[area], f"captured {rs.display(area)}", "capture", ctx.nation)
+                state.score(nation, table[area], f"{by}captured {rs.display(area)}", "capture", ctx.nation)
                 ctx.emit("scored", nation=nation, points=table[area], kind="capture", area=area)
 
 

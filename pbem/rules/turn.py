@@ -11,14 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import OrderProblem
-from pbem.rules import accounting, battle, endturn, ffg2, kingship, movement, population, scoring
+from pbem.rules import accounting, battle, endturn, kingship, movement, population, scoring
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
 from pbem.rules.events import Event, make
 from pbem.rules.orders import Disband, Move, NationOrders, Stay, Submit, order_to_dict, standing_key
 from pbem.rules.ruleset import Ruleset
+from pbem.rules.rulesets import ffg2
 from pbem.rules.state import GameState, Stack
-from pbem.rules.submission import can_submit, submit, waiting_submissions
+from pbem.rules.submission import can_submit, in_overlord_turn_only, revolt, submit, waiting_submissions
 
 STARTS = ("population", "movement", "battles")
 STOPS = ("after_population", "after_movement", "after_battles", "end_of_turn")
@@ -64,6 +65,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     _keep_standing_orders(ctx)
     problems += _permissions(ctx)
     if start == "population":
+        revolt(ctx)   # FFG 34: before the population increase
         population.leaders_leave(ctx)
         _roman_reinforcements(ctx)
         problems += population.arrivals(ctx)
@@ -155,7 +157,8 @@ def _keep_standing_orders(ctx: TurnContext) -> None:
 
 def _permissions(ctx: TurnContext) -> list[OrderProblem]:
     """Rule 11.1 — each turn the Roman player may allow subject nations to increase population
-    (ALLOW <nation> in the Romans' orders; it holds for the rest of the game turn)."""
+    (ALLOW <nation> in the Romans' orders; it holds for the rest of the game turn). FFG 36: the same
+    permission lets the subject leave its areas empty (movement._check_subject_vacating)."""
     from pbem.rules.orders import Allow
 
     problems = []
@@ -191,8 +194,8 @@ def _submission(ctx: TurnContext) -> list[OrderProblem]:
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     problems: list[OrderProblem] = []
     for o in ctx.own().of(Submit):
-        if state.subjects.get(nation) == o.to:
-            continue
+        if state.subjects.get(nation) == o.to or in_overlord_turn_only(rs, o.to):
+            continue   # FFG 35: to Rome only in the Roman turn (the turn report says why it had no effect)
         if not can_submit(rs, state, nation, o.to):
             problems.append(OrderProblem("not-now", o.line, o.text,
                                          f"the {rs.nations[nation].name} may not submit to the {rs.display(o.to)} now (rules 11.1, 11.2)",

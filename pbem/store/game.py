@@ -480,14 +480,15 @@ class Game:
             raise GameError(f"{logdir}: missing (every game has a log)") from e
         return max(ids, default=0)
 
-    def entries(self, kind: str | None = None, *, cached: bool = True) -> list[LogEntry]:
+    def entries(self, kind: str | None = None, *, cached: bool = True, save_index: bool = True) -> list[LogEntry]:
         """The log in order (all kinds, or one).
 
         Parsed entries are cached, keyed by each file's size, mtime, ctime and inode: in memory for
         the life of this Game (a cron run asks for the log at every step) and in .log-index.jsonl
         for the next process (appended to, never rewritten per entry). Entries from the cache share
         their nested values: treat entries as read-only. `cached=False` reads every file afresh
-        (replay and verify-dice do)."""
+        (`pbem replay --fresh` and verify-dice do); `save_index=False` uses .log-index.jsonl where
+        it has an entry but adds nothing to it (replay: no writes into the game it checks)."""
         if not cached:
             out = []
             for eid, k, p in self._entry_files():
@@ -528,10 +529,11 @@ class Game:
                         raw = None
                 if raw is None:
                     raw = load_plain(logdir / d.name, self.label(label))
-                    text = json.dumps(raw, ensure_ascii=False, separators=(",", ":"))
-                    if json.loads(text) == raw:    # int keys and the like are not cached
-                        index[d.name] = {"key": key, "json": text}
-                        new_lines.append(json.dumps({"name": d.name, "key": key, "json": text}, ensure_ascii=False))
+                    if save_index:
+                        text = json.dumps(raw, ensure_ascii=False, separators=(",", ":"))
+                        if json.loads(text) == raw:    # int keys and the like are not cached
+                            index[d.name] = {"key": key, "json": text}
+                            new_lines.append(json.dumps({"name": d.name, "key": key, "json": text}, ensure_ascii=False))
                 e = parse_entry(raw, eid, k, label, self.label(label))
                 memo[d.name] = hit = (key, e)
             e = hit[1]

@@ -122,10 +122,43 @@ def sha256_text(text: str) -> str:
 
 
 def state_hash(state: Any) -> str:
-    """Hash of a position: a GameState or its to_dict()."""
+    """Hash of a position: a GameState or its to_dict(). A GameState's VP ledger (most of the text by
+    the end of a game) is encoded entry by entry with each entry's text kept (state_json)."""
     if hasattr(state, "to_dict") and not isinstance(state, Mapping):
-        state = state.to_dict()
+        return sha256_text(state_json(state))
     return sha256_hex(state)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_ENTRY_TEXT: dict[int, tuple[Any, dict[str, Any], str]] = {}   # id(entry) -> (entry, its values, its text)
+
+
+def _entry_json(e: Any) -> str:
+    """canonical_json of one ledger entry, remembered while the entry lives and keeps its values
+    (the entries are shared by the successive positions of a game, GameState.copy)."""
+    hit = _ENTRY_TEXT.get(id(e))
+    if hit is not None and hit[0] is e and hit[1] == e:
+        return hit[2]
+    text = canonical_json(e)
+    if type(e) is dict and _SCALARS.issuperset(map(type, e.values())):   # flat: a copy tells a change
+        if len(_ENTRY_TEXT) > 200_000:
+            _ENTRY_TEXT.clear()
+        _ENTRY_TEXT[id(e)] = (e, dict(e), text)
+    return text
+
+
+def state_json(state: Any) -> str:
+    """canonical_json(state.to_dict()), with the ledger's entries encoded one by one (the same text:
+    canonical JSON of a list is its items' texts joined by commas, and the top-level keys are
+    sorted, so the ledger's text goes between the keys before "ledger" and those after it)."""
+    d = state.to_dict()
+    ledger = getattr(state, "ledger", None)
+    if not isinstance(d.get("ledger"), list) or not isinstance(ledger, list) or len(ledger) != len(d["ledger"]):
+        return canonical_json(d)
+    head = canonical_json({k: v for k, v in d.items() if k < "ledger"})[1:-1]
+    tail = canonical_json({k: v for k, v in d.items() if k > "ledger"})[1:-1]
+    body = '"ledger":[' + ",".join(map(_entry_json, ledger)) + "]"
+    return "{" + ",".join(p for p in (head, body, tail) if p) + "}"
 
 
 def events_hash(events: list[Any]) -> str:

@@ -177,13 +177,16 @@ def _secret_for_replay(game: Game, entries: list[LogEntry]) -> tuple[bytes | Non
 
 def replay(game_dir: Any, *, adjudicate: Adjudicator | None = None, start: StartFn | None = None,
            use_secret: bool = True, progress: Callable[[int], None] | None = None,
-           log_hash: tuple[int, str] | None = None) -> ReplayReport:
+           log_hash: tuple[int, str] | None = None, fresh: bool = False) -> ReplayReport:
     """Replay a game directory; see the module doc. `start(ruleset, game_id)` (optional) recomputes
-    the start position to compare with the logged one; `progress(n)` is called as entries are done."""
+    the start position to compare with the logged one; `progress(n)` is called as entries are done.
+    The entries are read through the parsed-log cache (.log-index.jsonl, trusted only for a file of
+    the size, mtime, ctime and inode it recorded: any write to a file changes its ctime), without
+    adding to it; `fresh=True` parses every file again."""
     game = game_dir if isinstance(game_dir, Game) else Game.open(game_dir)
     adjudicate = resolve_adjudicator(adjudicate)
     report = ReplayReport(game.id)
-    entries = game.entries(cached=False)
+    entries = game.entries(cached=False) if fresh else game.entries(save_index=False)
     report.entries = len(entries)
     div = _replay(game, entries, report, adjudicate, start, use_secret, progress)
     report.divergence = div or _check_log_end(game, log_hash, report)

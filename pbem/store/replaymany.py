@@ -66,7 +66,7 @@ def expand_sources(sources: list[str], games_dir: str | Path = "games") -> list[
 
 
 def replay_one(source: str, games_dir: str | Path = "games", *, use_secret: bool = True,
-               check_start: bool = False) -> GameResult:
+               check_start: bool = False, fresh: bool = False) -> GameResult:
     """Replay one source; every problem ends up in the result."""
     from pbem.store.archive import open_source
     from pbem.store.game import Game
@@ -78,7 +78,7 @@ def replay_one(source: str, games_dir: str | Path = "games", *, use_secret: bool
         if check_start:
             from pbem.rules.turn import new_game_state as start
         with open_source(source, games_dir) as path:
-            report = replay(Game.open(path), start=start, use_secret=use_secret)
+            report = replay(Game.open(path), start=start, use_secret=use_secret, fresh=fresh)
     except PbemError as e:
         res.error = str(e)
         return res
@@ -90,15 +90,15 @@ def replay_one(source: str, games_dir: str | Path = "games", *, use_secret: bool
     return res
 
 
-def _worker(args: tuple[str, str, bool, bool]) -> GameResult:
-    source, games_dir, use_secret, check_start = args
-    return replay_one(source, games_dir, use_secret=use_secret, check_start=check_start)
+def _worker(args: tuple[str, str, bool, bool, bool]) -> GameResult:
+    source, games_dir, use_secret, check_start, fresh = args
+    return replay_one(source, games_dir, use_secret=use_secret, check_start=check_start, fresh=fresh)
 
 
 def replay_many(sources: list[str], games_dir: str | Path = "games", *, jobs: int = 1, use_secret: bool = True,
-                check_start: bool = False) -> Iterator[GameResult]:
+                check_start: bool = False, fresh: bool = False) -> Iterator[GameResult]:
     """Results in the order of `sources` (already expanded), as they are done."""
-    work = [(s, str(games_dir), use_secret, check_start) for s in sources]
+    work = [(s, str(games_dir), use_secret, check_start, fresh) for s in sources]
     if jobs <= 1 or len(work) <= 1:
         for w in work:
             yield _worker(w)

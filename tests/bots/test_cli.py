@@ -29,19 +29,22 @@ def test_bench_cli_tiny(tmp_path):
     md = tmp_path / "BENCH.md"
     r = CliRunner().invoke(cli, ["bench", "--size", "tiny", "--write", str(md)])
     assert r.exit_code == 0, r.output
-    for row in ("engine: 16-round 4-player bot game", "parse 20 order mails", "map render", "poll a 20-message folder",
+    for row in ("engine: 16-round 4-player bot game", "engine: 16-round 4-player bot game (ffg2)", "parse 20 order mails", "map render", "poll a 20-message folder",
                 "replay + verify 1"):
         assert row in r.output, row
     text = md.read_text()
     assert text.startswith("# Benchmarks") and "| engine: 16-round" in text and "Machine:" in text
+    assert "| benchmark | result (wall time) | CPU time | how |" in text
 
 
 def test_benchmarks_md_keeps_notes():
     from pbem.bots.bench import NOTES_MARK, BenchReport, Row, benchmarks_md
 
-    rep = BenchReport("tiny", [Row("engine", "1 ms", "how")], {"nproc": "2", "cpu": "x", "python": "3.11",
-                                                              "platform": "linux"})
+    rep = BenchReport("tiny", [Row("engine", "1 ms", "how", cpu=0.0009), Row("render", "2 ms", "how")],
+                      {"nproc": "2", "cpu": "x", "python": "3.11", "platform": "linux"})
     first = benchmarks_md(rep)
-    assert "| engine | 1 ms | how |" in first and first.rstrip().endswith(NOTES_MARK)
+    # the CPU time stands beside the wall time of every row ("-" where a row has none)
+    assert "| engine | 1 ms | 0.9 ms | how |" in first and "| render | 2 ms | - | how |" in first
+    assert first.rstrip().endswith(NOTES_MARK)
     again = benchmarks_md(rep, first + "\n## Notes\nhot spots\n")
     assert again.endswith("\n## Notes\nhot spots\n") and again.count(NOTES_MARK) == 1

@@ -169,6 +169,50 @@ def test_ffg_40_doubt_21_rb_cavalry_counters_serve_as_infantry_beyond_eight():
     assert "21" in [str(d["n"]) for d in RS.doubts]
 
 
+def test_ffg_40_doubt_21_prompt_counts_the_rb_armies_in_play():
+    """FFG 40, doubt 21 — after the round-8 conversion leaves the Romano-British 10 infantry, their prompt
+    says 10 are in play (the population code's own count), not "all 8"; a nation at its counter mix
+    still reads "all N are in play", and one short of room says so."""
+    from pbem.report.prompt import turn_lines
+    from pbem.rules.preview import turn_start
+
+    state = new_game_state(RS)
+    state.areas.clear()
+    for area in ("kent", "sussex", "wessex", "essex", "downlands"):
+        state.stack(area, "romano_british").armies = 2
+    state.round, state.next_nation = 9, "romano_british"
+    start = turn_start(RS, state, "romano_british")
+    assert (start.new_armies, start.armies_in_play, start.armies_free) == (0, 10, 0)
+    line = next(ln for ln in turn_lines(RS, state, "romano_british") if ln.startswith("New armies"))
+    assert "10 Romano-British armies are in play" in line and "fewer than 8" in line
+    assert "all 8" not in line
+    state.stack("sussex", "romano_british").armies = 0
+    state.stack("downlands", "romano_british").armies = 0
+    state.prune()
+    state.stack("wessex", "romano_british").armies = 4    # 8 in play, count 6 from 3 clear areas
+    line = next(ln for ln in turn_lines(RS, state, "romano_british") if ln.startswith("New armies"))
+    assert "all 8 are in play" in line
+
+
+def test_ffg_35_submit_in_own_turn_has_no_effect_and_says_why():
+    """FFG 35 — submission to Rome only in the Roman turn: a Pict SUBMIT in the Picts' own turn (3 areas,
+    Romans on the board) is not refused (it may have been sent for the Roman turn) but has no effect,
+    and the turn report says why."""
+    from pbem.orders.parser import parse_message
+    from pbem.rules.dice import ScriptedDice
+    from pbem.rules.state import GameState, Stack
+    from pbem.rules.turn import play_nation_turn
+
+    st = GameState(game="f-35", round=3, next_nation="picts")
+    st.areas = {a: {"picts": Stack(armies=1)} for a in ("alban", "mar", "moray")}
+    st.areas["lothian"] = {"romans": Stack(armies=3)}
+    no = parse_message("SUBMIT TO Romans\n", RS, default_nation="picts").section("picts")
+    res = play_nation_turn(RS, st, "picts", {"picts": no}, ScriptedDice({}), strict=False)
+    assert not res.problems and "picts" not in res.state.subjects
+    unused = [ev for ev in res.events if ev["type"] == "order_unused"]
+    assert len(unused) == 1 and "only during the Romans' turn (FFG 35)" in unused[0]["reason"]
+
+
 def test_ffg_43_settle_in_round_11_is_unused_because_raiders_must_go_back():
     """FFG 43 — in round 11 a Danish SETTLE has no effect; the turn report says the real reason (every
     raider goes back to sea), not that no raiders were left."""

@@ -29,3 +29,24 @@ values = hs.recursive(
 @given(values)
 def test_direct_encoding_is_the_canonical_one(x):
     assert hashing.canonical_json(x) == walked(x)
+
+
+def test_state_hash_of_a_game_state_is_the_hash_of_its_canonical_json():
+    """Rule 14.3's ledger is encoded entry by entry (each entry's text remembered): the hash stays
+    the SHA-256 of the whole position's canonical JSON, also after an entry is replaced or changed."""
+    from pbem.data.loader import load
+    from pbem.rules.turn import new_game_state
+
+    st = new_game_state(load("classic"), "g")
+    for i in range(5):
+        st.score("romans", i + 1, f"reason {i}", "holding")
+    st.population["romans"] = 2.0
+    want = lambda s: hashing.sha256_text(walked(s.to_dict()))  # noqa: E731
+    assert hashing.state_hash(st) == want(st)
+    copy = st.copy()
+    assert copy.ledger[0] is st.ledger[0] and hashing.state_hash(copy) == want(copy)
+    st.ledger[2]["points"] = 7             # nothing in the engine does this; the hash still sees it
+    st.ledger[3] = {"round": 1, "nation": "romans", "points": 1.0, "kind": "x", "reason": "é", "turn": None}
+    assert hashing.state_hash(st) == want(st) != hashing.state_hash(copy)
+    st.ledger.clear()
+    assert hashing.state_hash(st) == want(st)

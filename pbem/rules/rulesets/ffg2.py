@@ -72,15 +72,42 @@ def legion_withdrawal(ctx: TurnContext) -> None:
 
 def leader_brings_armies(ctx: TurnContext, leader: str, area: str) -> None:
     """FFG 34 — Boudicca's revolt: she enters with 1 extra army in the Belgae area where she appears,
-    ignoring stacking (nations.yaml `arrives_with: {armies: 1}`)."""
+    ignoring stacking (nations.yaml `arrives_with: {armies: 1}`). FFG 39 — Arthur's 2 cavalry enter
+    with him, in his area, ignoring stacking (`arrives_with: {cavalry: 2}`)."""
+    from pbem.rules.population import free_armies, pieces_in_play
+
     n = ctx.rs.extras.get("leader_armies", {}).get(leader, 0) if ctx.rs.feature("leaders_bring_armies") else 0
     if n:
-        from pbem.rules.population import free_armies
-
         n = min(n, free_armies(ctx, ctx.nation))
     if n:
         ctx.state.stack(area, ctx.nation).armies += n
         ctx.emit("revolt", nation=ctx.nation, leader=leader, area=area, armies=n)
+    cav = leader_cavalry(ctx.rs, leader)
+    if cav:
+        cav = min(cav, max(0, ctx.rs.nations[ctx.nation].max_cavalry - pieces_in_play(ctx, ctx.nation)[1]))
+    if cav:
+        ctx.state.stack(area, ctx.nation).cavalry += cav
+        ctx.emit("reinforced", nation=ctx.nation, cavalry=cav, areas=[area] * cav)
+
+
+def leader_cavalry(rs: Ruleset, leader: str) -> int:
+    """FFG 39 — the cavalry that enter with this leader (Arthur: 2), when the ruleset asks for it."""
+    return rs.extras.get("leader_cavalry", {}).get(leader, 0) if rs.feature("leaders_bring_cavalry") else 0
+
+
+def cavalry_enter_with_leader(rs: Ruleset, state: GameState, nation: str) -> bool:
+    """FFG 39 — the nation's reinforcement cavalry of this round enter with its leader (Arthur), not
+    "placed as Increase Population" as classic 10.5 has them."""
+    return any(nat == nation and leader_cavalry(rs, leader) for nat, leader in rs.round_info(state.round).leaders)
+
+
+def leader_entry_areas(ctx: TurnContext, leader: str) -> list[str]:
+    """FFG 39 — with no army of his nation on the board, Arthur and his cavalry enter together an empty
+    area south of Cumbria, Pennines and Bernicia (ruleset.yaml `south_of_york`); other leaders never
+    enter alone (rule 9.0)."""
+    if not leader_cavalry(ctx.rs, leader):
+        return []
+    return [a for a in ctx.rs.constants_list("south_of_york") if not ctx.state.nations_in(a)]
 
 
 def build_burhs(ctx: TurnContext, spare: int) -> int:
