@@ -209,8 +209,8 @@ def test_ffg_35_submit_in_own_turn_has_no_effect_and_says_why():
     no = parse_message("SUBMIT TO Romans\n", RS, default_nation="picts").section("picts")
     res = play_nation_turn(RS, st, "picts", {"picts": no}, ScriptedDice({}), strict=False)
     assert not res.problems and "picts" not in res.state.subjects
-    unused = [ev for ev in res.events if ev["type"] == "order_unused"]
-    assert len(unused) == 1 and "only during the Romans' turn (FFG 35)" in unused[0]["reason"]
+    unused = [ev for ev in res.events if isinstance(ev, OrderUnused)]
+    assert len(unused) == 1 and "only during the Romans' turn (FFG 35)" in unused[0].reason
 
 
 def test_ffg_43_settle_in_round_11_is_unused_because_raiders_must_go_back():
