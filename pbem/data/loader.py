@@ -558,6 +558,7 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
     settled = _settled(rc, rs, notes)
     features = dict(rc.mapping(rs, "features", "", required=False))
     roles = _roles(rc, rs, {"area": areas, "sea": seas, "nation": nations, "leader": leaders})
+    hooks_name = _hooks_name(rc, rs)
     extras = _extras(ctxs["timeline"], t, nations, max_rounds)
     _unique_names(rc, areas, seas, nations, leaders)
     for k in extra_aliases:
@@ -588,7 +589,18 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
         features=MappingProxyType(features),
         extras=MappingProxyType(extras),
         roles=MappingProxyType(roles),
+        hooks_name=hooks_name,
     )
+
+
+def _hooks_name(rc: _Ctx, rs: dict) -> str:
+    """ruleset.yaml `hooks`: the registered class (pbem/rules/rulesets) playing the ruleset's own rules."""
+    from pbem.rules.rulesets import HOOKS  # the hook modules import the rules engine, which imports this one
+
+    name = rc.text(rs, "hooks", "")
+    if name not in HOOKS:
+        raise rc.fail("hooks", f"unknown hooks {name!r}; known: {', '.join(sorted(HOOKS))}")
+    return name
 
 
 def _roles(rc: _Ctx, rs: dict, universes: Mapping[str, Mapping]) -> dict[str, Any]:

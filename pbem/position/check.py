@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from pbem.rules.endturn import exempt_from_overpopulation
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets.ffg2 import army_piece_limit
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
 from pbem.rules.turn import has_something_to_do
@@ -138,7 +137,7 @@ def _pieces(rs: Ruleset, state: GameState, start: str, key_of, out: _Findings) -
                 _arrived(rs, state, start, nation, key, out)
     for nation, t in sorted(totals.items()):
         nat = rs.nations[nation]
-        for what, limit in (("armies", army_piece_limit(rs, nation, rnd)), ("cavalry", nat.max_cavalry), ("forts", nat.max_forts),
+        for what, limit in (("armies", rs.hooks.army_piece_limit(rs, nation, rnd)), ("cavalry", nat.max_cavalry), ("forts", nat.max_forts),
                             ("burhs", nat.max_burhs)):
             if t[what] > max(limit, 0):
                 out.error(first_key[nation], f"the {rs.display(nation)} have {t[what]} {what} on the board; the "

@@ -30,7 +30,6 @@ from pbem.rules.context import Kill, TurnContext
 from pbem.rules.dice import RollRequest, ScriptError, is_neutral
 from pbem.rules.movement import kill_leader, occupy
 from pbem.rules.orders import Attack, Battles, Defend, Losses
-from pbem.rules.rulesets.ffg2 import leader_escape, note_attack_on_romano_british
 from pbem.rules.stacking import can_add
 from pbem.rules.state import Stack
 from pbem.rules.submission import waiting_submissions
@@ -115,7 +114,7 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
     _rs, state = ctx.rs, ctx.state
     attacker = ctx.nation
     ctx.emit("battle", area=area, attacker=attacker, defender=defender, cycle=ctx.cycle, lines=_order_lines(ctx, area))
-    note_attack_on_romano_british(ctx, defender)
+    ctx.rs.hooks.battle_begins(ctx, defender)   # FFG 41: who attacked the Romano-British
     if is_neutral(ctx.dice):
         # validation plays the turn without dice: the battle is announced, not fought
         ctx.emit("battle_end", area=area, attacker=attacker, defender=defender, rounds=0, outcome="not fought",
@@ -224,8 +223,7 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
                target_nation: str, defending: bool) -> dict[str, int]:
     """How many of each kind of the target's pieces the roller's faces kill this round."""
     rs = ctx.rs
-    soft = 6 if (defending and rs.hiland(area)) else rs.c("hit")
-    hard = rs.c("hit_hard")
+    soft, hard = rs.hooks.hit_numbers(rs, area, defending)   # 8.0: hiland defence only on a 6
     bonus = rs.c("leader_bonus") if roller.leaders else 0
     roman = target_nation == rs.role("empire")   # 10.4: Roman armies are hit only on a 6
     left = {"cavalry": target.cavalry, "roman_armies": target.armies if roman else 0,
@@ -353,14 +351,14 @@ def _apply_losses(ctx: TurnContext, area: str, nation: str, stack: Stack, loss: 
 
 def _leaders_left_alone(ctx: TurnContext, area: str) -> None:
     """Rule 9.2 — a leader left alone in the area with another nation's armies is eliminated (FFG 23:
-    unless it can first retreat to an adjacent area holding its own armies, ffg2.leader_escape)."""
+    unless it can first retreat to an adjacent area holding its own armies: hook leader_escape)."""
     st = ctx.state.areas.get(area, {})
     armed = [n for n, s in st.items() if s.fighters]
     for n, s in list(st.items()):
         if s.leaders and not s.fighters and any(o != n for o in armed):
             killer = next(o for o in armed if o != n)
             for ld in list(s.leaders):
-                if leader_escape(ctx, area, n, ld) is None:
+                if ctx.rs.hooks.leader_escape(ctx, area, n, ld) is None:
                     kill_leader(ctx, area, n, ld, killer=killer)
 
 

@@ -75,9 +75,8 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     Returns True when every surviving raider went back to sea.
     """
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
-    from pbem.rules.rulesets.ffg2 import must_return_to_sea
-
-    settle = {} if must_return_to_sea(ctx) else {o.area: o.line for o in ctx.own().of(Settle)}   # FFG 43
+    may_settle = rs.hooks.raiders_may_settle(ctx)   # FFG 43: not the Danes in round 11
+    settle = {o.area: o.line for o in ctx.own().of(Settle)} if may_settle else {}
     withdraw = {o.area: o.line for o in ctx.own().of(Withdraw)}
     all_back = True
     for area in [a for a in list(state.areas) if rs.is_land(a)]:

@@ -21,7 +21,6 @@ from pbem.errors import OrderProblem
 from pbem.rules.context import Kill, MoveRecord, TurnContext
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets.ffg2 import attacked_romano_british_first
 from pbem.rules.scoring import submitted_area
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
@@ -181,9 +180,54 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
             used[(s.sea, "armies")] += s.count
     problems.extend(_check_enemy_stops(ctx, planned))
     problems.extend(_check_subject_vacating(ctx, planned))
+    problems.extend(_check_leaders_never_alone(ctx, planned))
     if not problems:
         problems.extend(_check_stacking(ctx, planned))
     return planned, problems
+
+
+def _check_leaders_never_alone(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderProblem]:
+    """FFG 23 — a leader may never be in an area without its nation's armies: moving alone (not on its
+    escort's path) it may pass only through areas its nation's units hold at the start of the movement,
+    and it may not end the movement (nor be left by its armies) in an area without them. A leader that
+    is already alone and does not move is left as it is (feature leader_never_alone)."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    if not rs.feature("leader_never_alone"):
+        return []
+    units: dict[str, int] = defaultdict(int)
+    for area, st in state.areas.items():
+        s = st.get(nation)
+        if s:
+            units[area] = s.armies + s.cavalry
+    after = dict(units)
+    out_of: dict[str, Move] = {}
+    moved: dict[str, Move] = {}
+    for p in planned:
+        m = p.order
+        if m.kind == "leader":
+            moved[m.leader or ""] = m
+            continue
+        after[m.path[0]] = after.get(m.path[0], 0) - m.count
+        after[m.path[-1]] = after.get(m.path[-1], 0) + m.count
+        out_of[m.path[0]] = m
+    problems = []
+    for leader, area in state.leaders_on_board(nation).items():
+        m = moved.get(leader)
+        if m is not None:
+            escorted = any(p.order.kind != "leader" and p.order.path == m.path for p in planned)
+            through = [a for a in m.path[1:-1] if not units.get(a)]
+            if through and not escorted:
+                problems.append(_problem("not-now", m, f"{rs.display(leader)} may not pass alone through "
+                                         f"{rs.display(through[0])}: no {rs.nations[nation].name} units there (FFG 23)"))
+            elif after.get(m.path[-1], 0) <= 0:
+                problems.append(_problem("not-now", m, f"{rs.display(leader)} may not end the move in "
+                                         f"{rs.display(m.path[-1])} without {rs.nations[nation].name} armies (FFG 23)",
+                                         "move the leader with its armies or to an area they hold"))
+        elif units.get(area) and after.get(area, 0) <= 0:
+            problems.append(_problem("not-now", out_of[area], f"{rs.display(leader)} would be left alone in "
+                                     f"{rs.display(area)}: a leader may not be without its nation's armies (FFG 23)",
+                                     f"move {rs.display(leader)} too, or keep a unit in {rs.display(area)}"))
+    return problems
 
 
 def _check_subject_vacating(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderProblem]:
@@ -218,10 +262,8 @@ def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     end = m.path[-1]
     others = [n for n in state.occupants(end) if n != nation]
-    until = rs.feature("rb_attack_limit_until")   # FFG 41: the limit ends in round 8
-    shielded = [n for n in others if n in (rs.role("successor_peace") or ())
-                and not (until and attacked_romano_british_first(state, n))]   # FFG 41: unless attacked first
-    if nation == rs.role("successor") and shielded and not (until and state.round >= until):
+    # hook shielded_from_successor: 10.5 (FFG 41: until round 8, unless the nation attacked first)
+    if nation == rs.role("successor") and any(rs.hooks.shielded_from_successor(rs, state, n) for n in others):
         return [_problem("not-now", m, "the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)")]
     for n in others:
         if submitted_area(rs, state, n, end) == nation:

@@ -18,7 +18,6 @@ import math
 from pbem.errors import OrderProblem
 from pbem.rules.context import TurnContext
 from pbem.rules.orders import Place, PlaceLeader
-from pbem.rules.rulesets import ffg2
 from pbem.rules.stacking import can_add
 
 
@@ -70,8 +69,7 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
                              "this turn (rules 2.24, 10.1, 10.5, 11.1)") for o in ctx.own().of(Place)]
     saved = state.population.get(nation, 0.0)
     value = occupied_value(ctx, nation)
-    if nation in state.subjects and nation not in state.roman_permission:
-        value = math.ceil(value / 2)   # FFG 36: a subject of Rome gets half its points (halves up)
+    value = rs.hooks.population_count(ctx, value)   # FFG 36: a subject of Rome gets half its points
     total = saved + value
     due = math.floor(total / rs.c("pop_per_army") + 1e-9)
     free = free_armies(ctx, nation)
@@ -87,7 +85,7 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
         # placed is treated like one with no piece available (10.1) -- not raised, at most 2 1/2 saved
         rest = min(total - placed * rs.c("pop_per_army"), rs.c("pop_max_saved_without_army"))
         new = placed
-    built = ffg2.build_burhs(ctx, due - placed) if placed < due else 0
+    built = rs.hooks.armies_not_raised(ctx, due - placed) if placed < due else 0
     if built:   # FFG 27, doubt 5: what could not be raised as infantry became burhs
         rest = total - (placed + built) * rs.c("pop_per_army")
         if placed + built < due:
@@ -177,12 +175,12 @@ def arrivals(ctx: TurnContext) -> list[OrderProblem]:
         if arr.nation != nation:
             continue
         if arr.sea is None:
-            if not ffg2.cavalry_enter_with_leader(rs, state, nation):   # FFG 39: they come with Arthur
+            if not rs.hooks.reinforcements_enter_with_leader(rs, state, nation):   # FFG 39: they come with Arthur
                 problems += _reinforcements_as_increase(ctx, arr)
             continue
         free = free_armies(ctx, nation)
         n = max(0, min(arr.armies, free))
-        _danish_shortfall(ctx, arr.armies - n)
+        rs.hooks.arrival_shortfall(ctx, arr.armies - n)   # 10.6
         cav = max(0, min(arr.cavalry, rs.nations[nation].max_cavalry - pieces_in_play(ctx, nation)[1]))
         if n <= 0 and cav <= 0:
             continue
@@ -193,15 +191,6 @@ def arrivals(ctx: TurnContext) -> list[OrderProblem]:
             st.raiders += n
         ctx.emit("arrived", nation=nation, sea=arr.sea, armies=n, raiders=arr.raider, **({"cavalry": cav} if cav else {}))
     return problems
-
-
-def _danish_shortfall(ctx: TurnContext, short: int) -> None:
-    """Rule 10.6 — if fewer than six Danes can invade in turn 14, the shortfall is subtracted from the
-    four armies to be withdrawn at the end of that turn."""
-    rs, state = ctx.rs, ctx.state
-    rule = rs.c("danes_withdrawal")
-    if ctx.nation == rs.role("withdrawing") and state.round == rule["round"] and short > 0:
-        state.danes_withdraw_shortfall += short
 
 
 def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
@@ -224,7 +213,7 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
             places = [a for a in places if a == ld.place_in]
         alone = not places
         if alone:
-            places = ffg2.leader_entry_areas(ctx, leader)   # FFG 39: Arthur may enter an empty area
+            places = rs.hooks.leader_entry_areas(ctx, leader)   # FFG 39: Arthur may enter an empty area
         if not places:
             continue   # never played if the nation has been eliminated (9.0), or its condition fails
         o = wanted.get(leader)
@@ -238,7 +227,7 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
             area = places[0] if alone else max(places, key=lambda a: (state.areas[a][nation].units, rs.is_land(a), a))
         state.stack(area, nation).leaders.append(leader)
         ctx.emit("leader_entered", nation=nation, leader=leader, area=area, line=o.line if o else 0)
-        ffg2.leader_brings_armies(ctx, leader, area)
+        rs.hooks.leader_arrives(ctx, leader, area)
     return problems
 
 
@@ -259,7 +248,7 @@ def leaders_leave(ctx: TurnContext) -> None:
 def reinforcement_places(ctx: TurnContext) -> int:
     """How many areas of the PLACE order the turn's reinforcements "placed as Increase Population"
     take first (rule 10.5: the Romano-British turn-7 units); the new armies of 10.1 get the rest."""
-    if ffg2.cavalry_enter_with_leader(ctx.rs, ctx.state, ctx.nation):
+    if ctx.rs.hooks.reinforcements_enter_with_leader(ctx.rs, ctx.state, ctx.nation):
         return 0   # FFG 39: Arthur brings them
     return sum(a.cavalry + a.armies for a in ctx.rs.round_info(ctx.state.round).arrivals
                if a.nation == ctx.nation and a.sea is None)

@@ -9,8 +9,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pbem.rules.rulesets.base import Hooks
 
 SEA = "sea"
 
@@ -202,6 +206,16 @@ class Ruleset:
     """ruleset-specific tables: `roman_reinforcements` (armies range -> per round), `leader_armies`"""
     roles: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """ruleset.yaml `roles`: the nation, leader, area or sea that plays a part the engine names"""
+    hooks_name: str = "classic"
+    """ruleset.yaml `hooks`: the class of pbem/rules/rulesets that plays this ruleset's special rules"""
+
+    @cached_property
+    def hooks(self) -> Hooks:
+        """The ruleset's hooks (pbem/rules/rulesets), one instance per loaded ruleset: the generic
+        sequence of play calls `rs.hooks.<name>(...)` where a ruleset differs."""
+        from pbem.rules.rulesets import hooks_for  # the hook modules import the engine, not the reverse
+
+        return hooks_for(self.hooks_name)
 
     def feature(self, key: str) -> Any:
         return self.features.get(key)

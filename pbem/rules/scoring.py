@@ -11,12 +11,6 @@ from __future__ import annotations
 from pbem.rules.context import TurnContext
 from pbem.rules.events import make
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets.ffg2 import (
-    capped_holdings,
-    halved_holdings,
-    subject_half_holdings,
-    subjects_that_attacked_successor,
-)
 from pbem.rules.state import GameState
 
 
@@ -111,7 +105,7 @@ def score_kills(ctx: TurnContext, raiders_all_back: bool) -> None:
             # FFG 47: the Normans score when Harold falls to the Norwegians, the Danes or themselves
             state.score(bonus["to"], bonus["points"], f"{rs.display(k.leader)} eliminated", "kill", ctx.nation)
             ctx.emit("scored", nation=bonus["to"], points=bonus["points"], kind="kill", area=k.area, victim=k.victim)
-        attackers = subjects_that_attacked_successor(rs, state)   # FFG 41, 52
+        attackers = rs.hooks.subjects_that_attacked_successor(rs, state)   # FFG 41, 52
         pts = kill_points(rs, k.killer, k, state.round, own_turn=k.killer == ctx.nation, attacking_subjects=attackers)
         if pts:
             what = rs.display(k.leader) if k.leader else f"{UNIT_WORDS.get(k.kind, k.kind)} of the {rs.display(k.victim)}"
@@ -142,7 +136,7 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
         return
     for nation in rs.order_of_play:
         card = rs.vp.get(nation)
-        half = subject_half_holdings(rs, state, nation)   # FFG 36
+        half = rs.hooks.subject_scores_half(rs, state, nation)   # FFG 36
         if not card or occ not in card.hold or not (may_score(state, nation) or half):
             continue
         table = card.hold[occ]
@@ -151,10 +145,7 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
             holder = sole_occupant(state, area)
             if holder == nation or (holder and submitted_area(rs, state, holder, area) == nation):
                 held[area] = table[area]
-        held, dropped = capped_holdings(rs, nation, held)   # FFG 54 score limits
-        if half:
-            held, halved = halved_holdings(held)
-            dropped += halved
+        held, dropped = rs.hooks.limit_holdings(rs, state, nation, held, half)   # FFG 54, 36
         if dropped:
             events.append(make("score_limited", round=state.round, nation=nation, points=dropped))
         for area, pts in held.items():
@@ -172,12 +163,10 @@ def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
     card = rs.vp.get(rome) if rome else None
     if not card:
         return
-    by_forts = rs.feature("limes_by_forts")   # FFG 37: an intact fort, or a subject nation, in the area
     for area in sorted(card.limes):
         holder = sole_occupant(state, area)
-        fort = by_forts and bool((st := state.get(area, rome)) and st.fort)
-        if (fort or (holder == rome and not by_forts)
-                or (holder and submitted_area(rs, state, holder, area) == rome)):
+        subject_of = submitted_area(rs, state, holder, area) if holder else None
+        if rs.hooks.limes_held(rs, state, area, holder, subject_of):   # FFG 37: by intact forts
             state.score(rome, card.limes[area], f"Limes: {rs.display(area)}", "limes", None)
             events.append(make("scored", round=state.round, nation=rome,
                            points=card.limes[area], kind="limes", area=area))

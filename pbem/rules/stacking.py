@@ -10,10 +10,9 @@ from pbem.rules.state import GameState
 
 
 def normal_limit(rs: Ruleset, nation: str, area: str) -> int | None:
-    """The plain limit for one area: 3 clear / 2 hiland (5.2); Romans: none, but 4 in a hiland (5.22)."""
-    if nation == rs.role("empire"):
-        return rs.c("roman_stack_hiland") if rs.hiland(area) else None
-    return rs.c("stack_hiland") if rs.hiland(area) else rs.c("stack_clear")
+    """The plain limit for one area (5.2; the ruleset's hook stack_limit: classic 3 clear / 2 hiland,
+    Romans none but 4 in a hiland, 5.22)."""
+    return rs.hooks.stack_limit(rs, nation, area)
 
 
 def land_counts(rs: Ruleset, state: GameState, nation: str) -> dict[str, int]:

@@ -15,9 +15,8 @@ from pbem.rules import accounting, battle, endturn, kingship, movement, populati
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
 from pbem.rules.events import Event, make
-from pbem.rules.orders import Disband, Move, NationOrders, Stay, Submit, order_to_dict, standing_key
+from pbem.rules.orders import Move, NationOrders, Stay, Submit, order_to_dict, standing_key
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets import ffg2
 from pbem.rules.state import GameState, Stack
 from pbem.rules.submission import can_submit, in_overlord_turn_only, revolt, submit, waiting_submissions
 
@@ -67,7 +66,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     if start == "population":
         revolt(ctx)   # FFG 34: before the population increase
         population.leaders_leave(ctx)
-        _roman_reinforcements(ctx)
+        rs.hooks.roman_reinforcements(ctx)   # 10.3
         problems += population.arrivals(ctx)
         problems += population.increase(ctx)
         problems += population.leaders_enter(ctx)
@@ -123,20 +122,15 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
 
 
 def end_of_nation_turn(ctx: TurnContext) -> None:
-    """Raider withdrawal (7.13), victory points (4.5), the Danish turn-14 specials (12.4 Canute, then
-    10.6 withdrawal), overpopulation (6.0) last: the rules give no order for the turn-14 steps; we judge
-    Canute on the position the Danes made and count overpopulation on what stays in Britain."""
+    """Raider withdrawal (7.13), victory points (4.5), the ruleset's own steps (hook after_nation_turn:
+    classic 12.4 Canute, then 10.6 the Danish withdrawal), overpopulation (6.0) last: the rules give no
+    order for the turn-14 steps; we judge Canute on the position the Danes made and count
+    overpopulation on what stays in Britain."""
     all_back = endturn.withdraw_raiders(ctx)
     ctx.state.raided_from.pop(ctx.nation, None)
     scoring.score_captures(ctx)
     scoring.score_kills(ctx, all_back)
-    ffg2.legion_withdrawal(ctx)
-    if ctx.nation == ctx.rs.role("withdrawing") and ctx.state.round == ctx.rs.c("danes_withdrawal")["round"]:
-        # 12.4 is judged on the position the Danish turn made, before the armies of 10.6 go home;
-        # overpopulation (6.0) is then counted on what stays (our reading: the rules give no order)
-        kingship.canute(ctx.rs, ctx.state, ctx.events)
-        _danish_withdrawal(ctx)
-        ctx.state.danes_withdraw_shortfall = 0
+    ctx.rs.hooks.after_nation_turn(ctx)
     endturn.overpopulation(ctx)
 
 
@@ -172,21 +166,6 @@ def _permissions(ctx: TurnContext) -> list[OrderProblem]:
     return problems
 
 
-def _roman_reinforcements(ctx: TurnContext) -> None:
-    """Rule 10.3 — at the beginning of turns 4 and 5 the Romans are brought up to 10 armies in the Channel."""
-    rs, state = ctx.rs, ctx.state
-    rome, sea = rs.role("empire"), rs.role("empire_sea")
-    if ctx.nation != rome or state.round not in rs.c("roman_reinforce_rounds"):
-        return
-    if ffg2.roman_reinforcements(ctx):   # FFG 31: by table instead
-        return
-    have, _ = population.pieces_in_play(ctx, rome)
-    n = max(0, rs.c("roman_reinforce_to") - have)
-    if n:
-        state.stack(sea, rome).armies += n
-        ctx.emit("reinforced", nation=rome, sea=sea, armies=n)
-
-
 def _submission(ctx: TurnContext) -> list[OrderProblem]:
     """Rules 11.1, 11.2 — the nation's own SUBMIT TO Romans/Angles, at the start of its turn, when under
     the area threshold (a SUBMIT sent earlier may already have taken effect in another nation's turn,
@@ -206,20 +185,6 @@ def _submission(ctx: TurnContext) -> list[OrderProblem]:
     return problems
 
 
-def _danish_withdrawal(ctx: TurnContext) -> None:
-    """Rule 10.6 — end of the Danish turn 14: four armies (less the invasion shortfall) and Canute leave."""
-    rs, state = ctx.rs, ctx.state
-    exact = rs.feature("danes_withdrawal_exact")   # FFG 44, doubt 12: 4 armies, no shortfall, Cnut stays
-    n = max(0, rs.c("danes_withdrawal")["armies"] - (0 if exact else state.danes_withdraw_shortfall))
-    removed = ffg2.remove_armies(ctx, ctx.nation, n)   # DISBAND orders say where, as for 6.0
-    lines = [o.line for o in ctx.own().of(Disband)]
-    for leader, area in state.leaders_on_board(ctx.nation).items():
-        if leader == rs.role("canute") and not exact:
-            state.areas[area][ctx.nation].leaders.remove(leader)
-    state.prune()
-    ctx.emit("danes_withdrew", removed=removed, lines=lines)
-
-
 # --- the game turn ------------------------------------------------------------------------------
 def has_something_to_do(rs: Ruleset, state: GameState, nation: str) -> bool:
     """Rule 4.0 — a nation with no pieces on the board and no arrivals this turn is skipped."""
@@ -228,11 +193,7 @@ def has_something_to_do(rs: Ruleset, state: GameState, nation: str) -> bool:
     rnd = rs.round_info(state.round)
     if any(a.nation == nation for a in rnd.arrivals):
         return True
-    if nation == rs.role("successor") and state.round == rs.c("romano_british_reinforcement_round"):
-        return True
-    if nation == rs.role("empire") and state.round in rs.c("roman_reinforce_rounds"):
-        return True   # 10.3: reinforced up to 10 armies even if none is left
-    return False
+    return rs.hooks.has_reinforcements(rs, state, nation)   # 10.3, 10.5: reinforced even if none is left
 
 
 def next_nation_after(rs: Ruleset, state: GameState, nation: str | None) -> str | None:
@@ -245,13 +206,14 @@ def next_nation_after(rs: Ruleset, state: GameState, nation: str | None) -> str 
 
 
 def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = None) -> tuple[GameState, list[Event]]:
-    """The beginning of a game turn: Roman departure (10.5, turn 6), end of subjection (11.1, 11.2),
-    King or Bretwalda (12.1-12.3), turn-16 reinforcements (10.7)."""
+    """The beginning of a game turn: Roman departure (10.5, turn 6; hook roman_departure), end of
+    subjection (11.1, 11.2), King or Bretwalda (12.1-12.3), pieces changing kind (hook
+    round_start_conversions), turn-16 reinforcements (10.7; hook turn16_arrivals)."""
     state = state.copy()
     events: list[Event] = [make("round_started", round=state.round)]
     rnd = state.round
-    if rnd == rs.c("roman_departure_round"):
-        _romans_leave(rs, state, events)
+    hooks = rs.hooks
+    hooks.roman_departure(rs, state, events)
     subject = rs.role("overlord_subject")
     if rnd == rs.c("angle_submission_ends") and subject and state.subjects.get(subject) == rs.role("overlord"):
         del state.subjects[subject]
@@ -261,52 +223,10 @@ def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = 
         ctx = TurnContext(rs, state, king, {}, None)  # type: ignore[arg-type]
         population.place_new_armies(ctx, king, 1 if population.free_armies(ctx, king) else 0, [])
         events += ctx.events
-    ffg2.rb_cavalry_become_infantry(rs, state, events)
-    if rnd == 16:
-        _turn16_reinforcements(rs, state, events)
-        ffg2.turn16_saxons(rs, state, events)
+    hooks.round_start_conversions(rs, state, events)
+    hooks.turn16_arrivals(rs, state, events)
     state.next_nation = next_nation_after(rs, state, None)
     return state, events
-
-
-def _romans_leave(rs: Ruleset, state: GameState, events: list) -> None:
-    """Rule 10.5 — each surviving Roman army (up to 8) becomes a Romano-British army; forts go (10.4).
-
-    Our reading where the rule is silent: the Romano-British are ordinary armies, so the replacement
-    respects their stacking limits (5.2; 5.21 by analogy): each Roman area gets as many as 5.2 allows,
-    the largest Roman stacks first (so the one larger group goes where the Romans were strongest);
-    armies that fit nowhere the Romans stood are not replaced, like those beyond eight.
-    """
-    from pbem.rules.stacking import can_add
-
-    rome, successor = rs.role("empire"), rs.role("successor")
-    budget = rs.c("romano_british_max")
-    roman = {a: st[rome].armies for a, st in state.areas.items() if rome in st and rs.is_land(a)}
-    allowed = rs.constants_list("rb_departure_areas")   # FFG 38: only south of York and Cheshire
-    forts = sorted((a for a, st in state.areas.items() if rome in st and st[rome].fort and a in allowed),
-                   key=lambda a: (-roman.get(a, 0), a))
-    if allowed:
-        roman = {a: n for a, n in roman.items() if a in allowed}
-    for area in [a for a, st in state.areas.items() if rome in st]:
-        del state.areas[area][rome]
-    state.prune()
-    replaced: dict[str, int] = {}
-    for area in forts:   # FFG 38: each surviving fort first, then the Roman armies
-        if budget > 0 and can_add(rs, state, successor, area):
-            state.stack(area, successor).armies += 1
-            replaced[area] = replaced.get(area, 0) + 1
-            budget -= 1
-    for area in sorted(roman, key=lambda a: (-roman[a], a)):
-        for _ in range(roman[area]):
-            if budget <= 0 or not can_add(rs, state, successor, area):
-                break
-            state.stack(area, successor).armies += 1
-            replaced[area] = replaced.get(area, 0) + 1
-            budget -= 1
-    state.subjects = {k: v for k, v in state.subjects.items() if v != rome}
-    state.prune()
-    events.append(make("romans_left", round=state.round, replaced=dict(sorted(replaced.items())),
-                   not_replaced=max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))))
 
 
 def reinforce_at_sea(rs: Ruleset, state: GameState, events: list, nation: str, sea: str, n: int) -> None:
@@ -318,24 +238,7 @@ def reinforce_at_sea(rs: Ruleset, state: GameState, events: list, nation: str, s
         events.append(make("reinforced", nation=nation, sea=sea, armies=n))
 
 
-def _turn16_reinforcements(rs: Ruleset, state: GameState, events: list) -> None:
-    """Rule 10.7 — Harald: one army per area his forces occupy; William: one each for Essex, Wessex,
-    Hwicce, South Mercia held, three if the Normans killed Harold; none if the leader is dead.
-    (The leaders, seas and areas are ruleset.yaml `roles`: hardrada, conqueror, rival, ...)"""
-    harald = rs.role("hardrada")
-    if harald and harald not in state.dead_leaders:
-        nation = rs.nation_of_leader(harald)
-        reinforce_at_sea(rs, state, events, nation, rs.role("hardrada_sea"), len([a for a in state.areas_of(nation) if rs.is_land(a)]))
-    william = rs.role("conqueror")
-    if william and william not in state.dead_leaders:
-        nation = rs.nation_of_leader(william)
-        n = sum(1 for a in rs.role("conqueror_hold") or () if scoring.sole_occupant(state, a) == nation)
-        if state.leader_killed_by.get(rs.role("rival")) == nation:
-            n += 3
-        reinforce_at_sea(rs, state, events, nation, rs.role("conqueror_sea"), n)
-
-
-def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[Event]]:
+def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[dict]]:
     """The end of a game turn: holdings (14.2), Limes (14.4), turn-16 King (12.5), game end (14.1)."""
     state = state.copy()
     events: list[Event] = []

@@ -1,7 +1,7 @@
 """Issue 15 item 4 — the ruleset seam: the generic modules name no classic nation, leader, area or sea.
 
-Rule code for one ruleset lives in its own module (pbem/rules/rulesets/ffg2.py; a `classic` package when one
-is split out); the shared engine reads the parts it needs from the ruleset's data (ruleset.yaml
+Rule code for one ruleset lives in its own module of pbem/rules/rulesets (classic.py, ffg2.py: the hooks
+the generic sequence of play calls, `rs.hooks`); the shared engine reads the parts it needs from the ruleset's data (ruleset.yaml
 `roles`, e.g. `empire: romans`). ALLOWED lists, per file, the classic ids still written as literals
 there, so the remainder stays visible; the test also fails when an entry is no longer needed, so the
 list only shrinks.
@@ -17,7 +17,8 @@ from pbem.data.loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERIC = ("pbem/rules", "pbem/service", "pbem/store", "pbem/render", "pbem/report", "pbem/bots")
-RULESET_MODULES = {"pbem/rules/rulesets/ffg2.py"}   # one ruleset's own rules, behind its `features:`
+# one ruleset's own rules, behind its hooks (base.py, the hooks' interface, stays generic)
+RULESET_MODULES = {"pbem/rules/rulesets/classic.py", "pbem/rules/rulesets/ffg2.py"}
 
 ALLOWED: dict[str, set[str]] = {
     # fallback colours and 2-letter codes for a map drawn without a ruleset (the rulesets' nations.yaml

@@ -7,10 +7,12 @@ shown by `pbem rules show ffg2`; "doubt n" the numbered readings there.
 
 from __future__ import annotations
 
+import math
+
 from pbem.rules.context import TurnContext
 from pbem.rules.events import make
-from pbem.rules.orders import Disband
 from pbem.rules.ruleset import Ruleset
+from pbem.rules.rulesets.classic import ClassicHooks, remove_armies
 from pbem.rules.state import GameState
 
 
@@ -34,27 +36,6 @@ def roman_reinforcements(ctx: TurnContext) -> bool:
         ctx.state.stack("english_channel", "romans").armies += n
         ctx.emit("reinforced", nation="romans", sea="english_channel", armies=n)
     return True
-
-
-def remove_armies(ctx: TurnContext, nation: str, n: int) -> dict[str, int]:
-    """Take `n` of the nation's armies off the board: where its DISBAND orders say first (never the last
-    unit of a land area), else from its largest stack. Returns {area: removed}."""
-    rs, state = ctx.rs, ctx.state
-    removed: dict[str, int] = {}
-    prefs = [a for o in ctx.own().of(Disband) for a in o.areas]
-    while n > 0:
-        areas = [a for a in state.areas_of(nation) if state.areas[a][nation].armies]
-        if not areas:
-            break
-        chosen = [a for a in prefs if a in areas and (rs.is_sea(a) or state.areas[a][nation].units > 1)]
-        area = chosen[0] if chosen else max(areas, key=lambda a: (state.areas[a][nation].armies, a))
-        st = state.areas[area][nation]
-        st.armies -= 1
-        st.raiders = min(st.raiders, st.armies)
-        removed[area] = removed.get(area, 0) + 1
-        n -= 1
-    state.prune()
-    return removed
 
 
 def legion_withdrawal(ctx: TurnContext) -> None:
@@ -261,3 +242,111 @@ def attacked_romano_british_first(state: GameState, nation: str) -> bool:
 def subjects_that_attacked_successor(rs: Ruleset, state: GameState) -> frozenset[str]:
     """FFG 52 — the nations subject to Rome that attacked the Romano-British (their card line)."""
     return frozenset(n for n in state.attacked_romano_british if state.subjects.get(n) == rs.role("empire"))
+
+
+class Ffg2Hooks(ClassicHooks):
+    """The FFG 2nd edition: the classic rules with the differences above, each run only when the
+    ruleset's data asks for it (ruleset.yaml `features`, constants, extras tables)."""
+
+    name = "ffg2"
+
+    def roman_reinforcements(self, ctx: TurnContext) -> None:
+        """FFG 31 — in the Roman reinforcement rounds the table replaces rule 10.3."""
+        rs = ctx.rs
+        if (ctx.nation == rs.role("empire") and ctx.state.round in rs.c("roman_reinforce_rounds")
+                and roman_reinforcements(ctx)):
+            return
+        super().roman_reinforcements(ctx)
+
+    def population_count(self, ctx: TurnContext, value: float) -> float:
+        """FFG 36 — a subject of Rome (allowed to increase by feature `subject_half_population`) gets
+        half its points, halves up, unless the Romans allowed it the whole count."""
+        state, nation = ctx.state, ctx.nation
+        if nation in state.subjects and nation not in state.roman_permission:
+            return math.ceil(value / 2)
+        return value
+
+    def armies_not_raised(self, ctx: TurnContext, spare: int) -> int:
+        """FFG 27, doubt 5 — in rounds 12 and 13 the Saxon infantry not raised is built as burhs."""
+        return build_burhs(ctx, spare)
+
+    def army_piece_limit(self, rs: Ruleset, nation: str, rnd: int) -> int:
+        """FFG 40, doubt 21 — the R-B cavalry counters serve as infantry from the conversion round on."""
+        return army_piece_limit(rs, nation, rnd)
+
+    def leader_arrives(self, ctx: TurnContext, leader: str, area: str) -> None:
+        """FFG 34 — Boudicca enters with 1 extra army (nations.yaml `arrives_with`)."""
+        leader_brings_armies(ctx, leader, area)
+
+    def leader_entry_areas(self, ctx: TurnContext, leader: str) -> list[str]:
+        """FFG 39 — Arthur (and his cavalry) may enter an empty area south of York."""
+        return leader_entry_areas(ctx, leader)
+
+    def reinforcements_enter_with_leader(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """FFG 39 — the Romano-British reinforcement cavalry enter with Arthur."""
+        return cavalry_enter_with_leader(rs, state, nation)
+
+    def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """FFG 41 — the rule 10.5 limit ends in round 8 and never shields a nation that attacked the
+        Romano-British first."""
+        until = rs.feature("rb_attack_limit_until")
+        if not until:
+            return super().shielded_from_successor(rs, state, nation)
+        return (super().shielded_from_successor(rs, state, nation) and state.round < until
+                and not attacked_romano_british_first(state, nation))
+
+    def battle_begins(self, ctx: TurnContext, defender: str) -> None:
+        """FFG 41, 52 — remember the nations that attacked the Romano-British."""
+        note_attack_on_romano_british(ctx, defender)
+
+    def leader_escape(self, ctx: TurnContext, area: str, nation: str, leader: str) -> str | None:
+        """FFG 23 — a leader whose last army is lost first retreats to an adjacent area of its own."""
+        return leader_escape(ctx, area, nation, leader)
+
+    def raiders_may_settle(self, ctx: TurnContext) -> bool:
+        """FFG 43 — in round 11 every Danish raider must go back to sea (no SETTLE)."""
+        return not must_return_to_sea(ctx)
+
+    def after_nation_turn(self, ctx: TurnContext) -> None:
+        """FFG 32 (legion withdrawal, end of the Roman turn 2), then the classic turn-14 steps."""
+        legion_withdrawal(ctx)
+        super().after_nation_turn(ctx)
+
+    def danes_withdrawal(self, ctx: TurnContext, exact: bool = False) -> None:
+        """FFG 44, doubt 12 (feature `danes_withdrawal_exact`): 4 armies, no shortfall, Cnut stays."""
+        super().danes_withdrawal(ctx, exact or bool(ctx.rs.feature("danes_withdrawal_exact")))
+
+    def round_start_conversions(self, rs: Ruleset, state: GameState, events: list) -> None:
+        """FFG 40 — at the start of round 8 the Romano-British cavalry become infantry."""
+        rb_cavalry_become_infantry(rs, state, events)
+
+    def turn16_arrivals(self, rs: Ruleset, state: GameState, events: list) -> None:
+        """Rule 10.7, then FFG 45 (the Saxons' turn-16 infantry)."""
+        super().turn16_arrivals(rs, state, events)
+        if state.round == rs.c("max_rounds"):
+            turn16_saxons(rs, state, events)
+
+    def subject_scores_half(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """FFG 36 — a nation subject to Rome scores half its holding points."""
+        return subject_half_holdings(rs, state, nation)
+
+    def limit_holdings(self, rs: Ruleset, state: GameState, nation: str, held: dict[str, int],
+                       half: bool) -> tuple[dict[str, int], int]:
+        """FFG 54 score limits, then FFG 36 (a subject of Rome scores half)."""
+        held, dropped = capped_holdings(rs, nation, held)
+        if half:
+            held, halved = halved_holdings(held)
+            dropped += halved
+        return held, dropped
+
+    def subjects_that_attacked_successor(self, rs: Ruleset, state: GameState) -> frozenset[str]:
+        """FFG 52 — the subjects of Rome that attacked the Romano-British (their card line)."""
+        return subjects_that_attacked_successor(rs, state)
+
+    def limes_held(self, rs: Ruleset, state: GameState, area: str, holder: str | None, subject_of: str | None) -> bool:
+        """FFG 37 (feature `limes_by_forts`) — an intact Roman fort, or a subject nation, in the area."""
+        if not rs.feature("limes_by_forts"):
+            return super().limes_held(rs, state, area, holder, subject_of)
+        empire = rs.role("empire")
+        st = state.get(area, empire)
+        return bool(st and st.fort) or (holder is not None and subject_of == empire)

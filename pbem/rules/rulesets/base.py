@@ -1,0 +1,119 @@
+"""The named points of the generic sequence of play where a ruleset may differ (issue 15 item 4).
+
+The generic engine (turn.py, population.py, movement.py, battle.py, endturn.py, scoring.py,
+stacking.py) calls `rs.hooks.<name>(...)` at each of these points; ruleset.yaml `hooks:` names the
+class (registry in pbem/rules/rulesets/__init__.py). `Hooks` itself is a ruleset with none of the
+special rules: every hook does nothing, or the plain rule the generic engine names. ClassicHooks
+(classic.py) plays the Avalon Hill rules; Ffg2Hooks (ffg2.py) the Fantasy Flight 2nd edition on top.
+
+A hook reads its numbers from the ruleset's data (constants, roles, features, extras): the class says
+*which* rule runs at that point, the data says with which values. Hooks keep no state of their own
+(one instance per ruleset, shared); ruleset-only game state lives in `GameState.extras`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pbem.rules.context import TurnContext
+    from pbem.rules.ruleset import Ruleset
+    from pbem.rules.state import GameState
+
+
+class Hooks:
+    """A ruleset's answers at the named points of the sequence of play; the plain engine's defaults."""
+
+    name = "base"
+
+    # --- population phase (rule 10) ------------------------------------------------------------
+    def roman_reinforcements(self, ctx: TurnContext) -> None:
+        """Rule 10.3 — reinforcements at the start of a nation's turn, before the increase (none)."""
+
+    def population_count(self, ctx: TurnContext, value: float) -> float:
+        """Rule 10.1 — the population points the occupied areas give this turn (as counted)."""
+        return value
+
+    def arrival_shortfall(self, ctx: TurnContext, short: int) -> None:
+        """Rule 10.1 — `short` armies of the Turn Record Chart could not arrive (no counter free)."""
+
+    def armies_not_raised(self, ctx: TurnContext, spare: int) -> int:
+        """Rule 10.1 — `spare` new armies had no piece or no room; what the ruleset builds instead
+        (returns how many of them were built; none here)."""
+        return 0
+
+    def army_piece_limit(self, rs: Ruleset, nation: str, rnd: int) -> int:
+        """Rule 10.1 — how many armies (infantry) the nation may have on the board: its counter mix."""
+        return rs.nations[nation].max_armies
+
+    def leader_arrives(self, ctx: TurnContext, leader: str, area: str) -> None:
+        """Rule 9.0 — a leader of the Turn Record Chart has just entered in `area` (nothing more)."""
+
+    def leader_entry_areas(self, ctx: TurnContext, leader: str) -> list[str]:
+        """Rule 9.0 — where a leader enters when its nation has no piece on the board (nowhere)."""
+        return []
+
+    def reinforcements_enter_with_leader(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """Rule 10.5 — do the reinforcements "placed as Increase Population" come with a leader instead?"""
+        return False
+
+    # --- movement and battle (rules 5, 8, 9) ------------------------------------------------------
+    def stack_limit(self, rs: Ruleset, nation: str, area: str) -> int | None:
+        """Rule 5.2 — the plain stacking limit for one land area (None: no limit)."""
+        return rs.c("stack_hiland") if rs.hiland(area) else rs.c("stack_clear")
+
+    def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """Rule 10.5 — the successor nation may not attack `nation` (no such limit here)."""
+        return False
+
+    def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
+        """Rule 8.0 — the die rolls that kill (ordinary armies, hard targets) in a battle in `area`."""
+        return rs.c("hit"), rs.c("hit_hard")
+
+    def battle_begins(self, ctx: TurnContext, defender: str) -> None:
+        """Rule 8.0 — the nation to move attacks `defender` (nothing to remember here)."""
+
+    def leader_escape(self, ctx: TurnContext, area: str, nation: str, leader: str) -> str | None:
+        """Rule 9.2 — a leader left alone with enemy armies dies; returns where it escaped to (never)."""
+        return None
+
+    # --- end of the nation turn (rules 7.13, 10.6, 12.4) ---------------------------------------------
+    def raiders_may_settle(self, ctx: TurnContext) -> bool:
+        """Rule 7.13 — may the nation's raiders settle (SETTLE) this turn?"""
+        return True
+
+    def after_nation_turn(self, ctx: TurnContext) -> None:
+        """Rule 4.5 — the ruleset's own steps after the turn's points, before overpopulation (none)."""
+
+    # --- the game turn (rules 4.0, 10.5, 10.7, 14) -------------------------------------------------
+    def has_reinforcements(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """Rule 4.0 — reinforcements the nation gets this turn even with nothing on the board."""
+        return False
+
+    def roman_departure(self, rs: Ruleset, state: GameState, events: list) -> None:
+        """Rule 10.5 — the start of a game turn in which a nation leaves the board (none)."""
+
+    def round_start_conversions(self, rs: Ruleset, state: GameState, events: list) -> None:
+        """Pieces that change kind at the start of a game turn (none)."""
+
+    def turn16_arrivals(self, rs: Ruleset, state: GameState, events: list) -> None:
+        """Rule 10.7 — the last game turn's extra arrivals (none)."""
+
+    def subject_scores_half(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """Rule 11.1 — a subject nation scores nothing; True when it scores half its holdings instead."""
+        return False
+
+    def limit_holdings(self, rs: Ruleset, state: GameState, nation: str, held: dict[str, int],
+                       half: bool) -> tuple[dict[str, int], int]:
+        """Rule 14.2 — the holding points to score (area -> points) and how many were dropped."""
+        return held, 0
+
+    def subjects_that_attacked_successor(self, rs: Ruleset, state: GameState) -> frozenset[str]:
+        """Rule 14.3 — nations whose armies a victory-point card's special kill line counts (none)."""
+        return frozenset()
+
+    def limes_held(self, rs: Ruleset, state: GameState, area: str, holder: str | None, subject_of: str | None) -> bool:
+        """Rule 14.4 — does the empire score its Limes table for `area`? `holder`: the sole occupant;
+        `subject_of`: the overlord the holder's area submits to. Here: the empire holds it, or a subject."""
+        empire = rs.role("empire")
+        return holder == empire or (holder is not None and subject_of == empire)

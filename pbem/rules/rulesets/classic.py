@@ -1,0 +1,189 @@
+"""The classic Avalon Hill rules (ruleset `classic`) at the named points of the sequence of play.
+
+Rule numbers are seed 001's. The nations, leaders, seas and areas that play a part here are
+ruleset.yaml `roles` (empire, successor, withdrawing, canute, hardrada, conqueror ...), the numbers
+ruleset.yaml `constants`: the same code plays any ruleset that keeps these rules with other values.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pbem.rules.events import make
+from pbem.rules.rulesets.base import Hooks
+
+if TYPE_CHECKING:
+    from pbem.rules.context import TurnContext
+    from pbem.rules.ruleset import Ruleset
+    from pbem.rules.state import GameState
+
+
+def remove_armies(ctx: TurnContext, nation: str, n: int) -> dict[str, int]:
+    """Take `n` of the nation's armies off the board: where its DISBAND orders say first (never the last
+    unit of a land area), else from its largest stack. Returns {area: removed}."""
+    from pbem.rules.orders import Disband
+
+    rs, state = ctx.rs, ctx.state
+    removed: dict[str, int] = {}
+    prefs = [a for o in ctx.own().of(Disband) for a in o.areas]
+    while n > 0:
+        areas = [a for a in state.areas_of(nation) if state.areas[a][nation].armies]
+        if not areas:
+            break
+        chosen = [a for a in prefs if a in areas and (rs.is_sea(a) or state.areas[a][nation].units > 1)]
+        area = chosen[0] if chosen else max(areas, key=lambda a: (state.areas[a][nation].armies, a))
+        st = state.areas[area][nation]
+        st.armies -= 1
+        st.raiders = min(st.raiders, st.armies)
+        removed[area] = removed.get(area, 0) + 1
+        n -= 1
+    state.prune()
+    return removed
+
+
+class ClassicHooks(Hooks):
+    """The classic rules: Roman reinforcement, forts' stacking and hit numbers, the Roman departure,
+    the Romano-British peace, the Danish turn-14 withdrawal and Canute, the turn-16 arrivals, Limes."""
+
+    name = "classic"
+
+    # --- population phase ------------------------------------------------------------------------
+    def roman_reinforcements(self, ctx: TurnContext) -> None:
+        """Rule 10.3 — at the beginning of turns 4 and 5 the Romans are brought up to 10 armies in the
+        Channel."""
+        from pbem.rules.population import pieces_in_play
+
+        rs, state = ctx.rs, ctx.state
+        rome, sea = rs.role("empire"), rs.role("empire_sea")
+        if ctx.nation != rome or state.round not in rs.c("roman_reinforce_rounds"):
+            return
+        have, _ = pieces_in_play(ctx, rome)
+        n = max(0, rs.c("roman_reinforce_to") - have)
+        if n:
+            state.stack(sea, rome).armies += n
+            ctx.emit("reinforced", nation=rome, sea=sea, armies=n)
+
+    def arrival_shortfall(self, ctx: TurnContext, short: int) -> None:
+        """Rule 10.6 — if fewer than six Danes can invade in turn 14, the shortfall is subtracted from
+        the four armies to be withdrawn at the end of that turn."""
+        rs, state = ctx.rs, ctx.state
+        if short > 0 and ctx.nation == rs.role("withdrawing") and state.round == rs.c("danes_withdrawal")["round"]:
+            state.danes_withdraw_shortfall += short
+
+    # --- movement and battle ---------------------------------------------------------------------
+    def stack_limit(self, rs: Ruleset, nation: str, area: str) -> int | None:
+        """Rule 5.2 — 3 in a clear area, 2 in a hiland; 5.22: the Romans none, but 4 in a hiland."""
+        if nation == rs.role("empire"):
+            return rs.c("roman_stack_hiland") if rs.hiland(area) else None
+        return rs.c("stack_hiland") if rs.hiland(area) else rs.c("stack_clear")
+
+    def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """Rule 10.5 — the Romano-British may never attack the Brigantes or the Welsh (`successor_peace`)."""
+        return nation in (rs.role("successor_peace") or ())
+
+    def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
+        """Rule 8.0 — 5 or 6 kills an army, only a 6 when it defends in a hiland; cavalry, Roman armies
+        (10.4) and forts only on a 6."""
+        hard = rs.c("hit_hard")
+        return (hard if defending and rs.hiland(area) else rs.c("hit")), hard
+
+    # --- end of the nation turn ------------------------------------------------------------------
+    def after_nation_turn(self, ctx: TurnContext) -> None:
+        """Rules 12.4, 10.6 — end of the Danish turn 14: Canute may be King (judged on the position the
+        Danes made), then four armies (less the invasion shortfall) and Canute leave. Overpopulation (6.0)
+        is counted afterwards on what stays (our reading: the rules give no order for these steps)."""
+        from pbem.rules import kingship
+
+        rs, state = ctx.rs, ctx.state
+        if ctx.nation != rs.role("withdrawing") or state.round != rs.c("danes_withdrawal")["round"]:
+            return
+        kingship.canute(rs, state, ctx.events)
+        self.danes_withdrawal(ctx)
+        state.danes_withdraw_shortfall = 0
+
+    def danes_withdrawal(self, ctx: TurnContext, exact: bool = False) -> None:
+        """Rule 10.6 — four armies (less the invasion shortfall) and Canute leave; DISBAND orders say
+        where from, as for 6.0. `exact`: always the four, and Canute stays (FFG 44)."""
+        from pbem.rules.orders import Disband
+
+        rs, state = ctx.rs, ctx.state
+        n = max(0, rs.c("danes_withdrawal")["armies"] - (0 if exact else state.danes_withdraw_shortfall))
+        removed = remove_armies(ctx, ctx.nation, n)
+        lines = [o.line for o in ctx.own().of(Disband)]
+        for leader, area in state.leaders_on_board(ctx.nation).items():
+            if leader == rs.role("canute") and not exact:
+                state.areas[area][ctx.nation].leaders.remove(leader)
+        state.prune()
+        ctx.emit("danes_withdrew", removed=removed, lines=lines)
+
+    # --- the game turn ---------------------------------------------------------------------------
+    def has_reinforcements(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """Rules 10.3, 10.5 — the Romans are reinforced in turns 4-5 even with none left; the
+        Romano-British get their turn-7 reinforcements."""
+        if nation == rs.role("successor") and state.round == rs.c("romano_british_reinforcement_round"):
+            return True
+        return nation == rs.role("empire") and state.round in rs.c("roman_reinforce_rounds")
+
+    def roman_departure(self, rs: Ruleset, state: GameState, events: list) -> None:
+        """Rule 10.5 — at the start of turn 6 each surviving Roman army (up to 8) becomes a
+        Romano-British army; forts go (10.4).
+
+        Our reading where the rule is silent: the Romano-British are ordinary armies, so the replacement
+        respects their stacking limits (5.2; 5.21 by analogy): each Roman area gets as many as 5.2 allows,
+        the largest Roman stacks first (so the one larger group goes where the Romans were strongest);
+        armies that fit nowhere the Romans stood are not replaced, like those beyond eight.
+        """
+        from pbem.rules.stacking import can_add
+
+        if state.round != rs.c("roman_departure_round"):
+            return
+        rome, successor = rs.role("empire"), rs.role("successor")
+        budget = rs.c("romano_british_max")
+        roman = {a: st[rome].armies for a, st in state.areas.items() if rome in st and rs.is_land(a)}
+        allowed = rs.constants_list("rb_departure_areas")   # FFG 38: only south of York and Cheshire
+        forts = sorted((a for a, st in state.areas.items() if rome in st and st[rome].fort and a in allowed),
+                       key=lambda a: (-roman.get(a, 0), a))
+        if allowed:
+            roman = {a: n for a, n in roman.items() if a in allowed}
+        for area in [a for a, st in state.areas.items() if rome in st]:
+            del state.areas[area][rome]
+        state.prune()
+        replaced: dict[str, int] = {}
+        for area in forts:   # FFG 38: each surviving fort first, then the Roman armies
+            if budget > 0 and can_add(rs, state, successor, area):
+                state.stack(area, successor).armies += 1
+                replaced[area] = replaced.get(area, 0) + 1
+                budget -= 1
+        for area in sorted(roman, key=lambda a: (-roman[a], a)):
+            for _ in range(roman[area]):
+                if budget <= 0 or not can_add(rs, state, successor, area):
+                    break
+                state.stack(area, successor).armies += 1
+                replaced[area] = replaced.get(area, 0) + 1
+                budget -= 1
+        state.subjects = {k: v for k, v in state.subjects.items() if v != rome}
+        state.prune()
+        events.append(make("romans_left", round=state.round, replaced=dict(sorted(replaced.items())),
+                           not_replaced=max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))))
+
+    def turn16_arrivals(self, rs: Ruleset, state: GameState, events: list) -> None:
+        """Rule 10.7 — Harald: one army per area his forces occupy; William: one each for Essex, Wessex,
+        Hwicce, South Mercia held, three if the Normans killed Harold; none if the leader is dead.
+        (The leaders, seas and areas are ruleset.yaml `roles`: hardrada, conqueror, rival, ...)"""
+        from pbem.rules.scoring import sole_occupant
+        from pbem.rules.turn import reinforce_at_sea
+
+        if state.round != rs.c("max_rounds"):
+            return
+        harald = rs.role("hardrada")
+        if harald and harald not in state.dead_leaders:
+            nation = rs.nation_of_leader(harald)
+            reinforce_at_sea(rs, state, events, nation, rs.role("hardrada_sea"),
+                             len([a for a in state.areas_of(nation) if rs.is_land(a)]))
+        william = rs.role("conqueror")
+        if william and william not in state.dead_leaders:
+            nation = rs.nation_of_leader(william)
+            n = sum(1 for a in rs.role("conqueror_hold") or () if sole_occupant(state, a) == nation)
+            if state.leader_killed_by.get(rs.role("rival")) == nation:
+                n += 3
+            reinforce_at_sea(rs, state, events, nation, rs.role("conqueror_sea"), n)
