@@ -509,6 +509,23 @@ class LeaderEscaped(Event):
                 f"to {names.display(self.to)}")
 
 
+@event("lost_at_sea")
+class LostAtSea(Event):
+    """FFG 18 — invaders must come ashore: the units and leaders left at sea are lost."""
+
+    nation: str
+    sea: str
+    armies: int
+    cavalry: int
+    leaders: list[str]
+
+    def describe(self, names: Names) -> str | None:
+        what = ", ".join(x for x in (f"{self.armies} armies" if self.armies else "",
+                                     f"{self.cavalry} cavalry" if self.cavalry else "",
+                                     *(names.display(ld) for ld in self.leaders)) if x)
+        return f"{_n(names, self.nation)}: {what} left in the {names.display(self.sea)} are lost: invaders must come ashore (FFG 18)"
+
+
 # --- the end of a nation's turn ---------------------------------------------------------------------------
 @event("withdrawing")
 class Withdrawing(Event):
