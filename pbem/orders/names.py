@@ -102,6 +102,7 @@ class _Index:
         self.by_kinds: dict[tuple[str, ...], list[_Entry]] = {}
         self.memo: dict[tuple[str, tuple[str, ...]], list[tuple[str, str]]] = {}
         self.raw: dict[tuple[str, tuple[str, ...]], list[tuple[str, str]]] = {}   # by the text as written
+        self.near: dict[tuple[str, tuple[str, ...], int], list[str]] = {}     # suggestions (difflib is slow)
 
 
 _index = per_ruleset(lambda rs: _Index(rs))
@@ -194,6 +195,9 @@ def suggestions(ruleset, text: str, kinds: str | Iterable[str] = PLACE, n: int =
     if not q:
         return []
     idx = _index(ruleset)
+    memo_key = (q, kinds, n)
+    if memo_key in idx.near:
+        return list(idx.near[memo_key])
     by_key: dict[str, str] = {}
     for k in kinds:
         for e in idx.entries[k]:
@@ -202,6 +206,9 @@ def suggestions(ruleset, text: str, kinds: str | Iterable[str] = PLACE, n: int =
     for key in difflib.get_close_matches(q[:60], list(by_key), n=n * 3, cutoff=0.6):
         if by_key[key] not in out:
             out.append(by_key[key])
+    if len(idx.near) > 4096:
+        idx.near.clear()
+    idx.near[memo_key] = out[:n]
     return out[:n]
 
 
