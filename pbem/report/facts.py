@@ -128,9 +128,9 @@ def _leaders_in(rs: Ruleset, area: str, events: Sequence[Mapping[str, Any]], sta
 def _need(rs: Ruleset, area: str, roller: str, target: str, attacker: str, leader: bool,
           target_cavalry: bool, target_fort: bool = False) -> str:
     """Rules 8.0, 9.2, 10.4 — what one die of `roller` needs, in words."""
-    soft = 6 if (roller == attacker and rs.hiland(area)) else rs.c("hit")
-    hard = rs.c("hit_hard")
-    bonus = rs.c("leader_bonus") if leader else 0
+    soft = 6 if (roller == attacker and rs.hiland(area)) else rs.const.hit
+    hard = rs.const.hit_hard
+    bonus = rs.const.leader_bonus if leader else 0
     notes = []
     if target == rs.role("empire") and soft < hard:
         # 10.4: Roman armies die only to a 6; their fort (a 5 will do) only once they are gone
@@ -279,7 +279,7 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Mapping[str, An
                  waiting_for: Sequence[str] = (), ledger_from: int = 0,
                  nmr: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Everything a turn report says, as JSON-able data (report.json)."""
-    info = rs.round_info(min(round_played, rs.c("max_rounds")))
+    info = rs.round_info(min(round_played, rs.const.max_rounds))
     lines = [d for d in (describe(rs, ev) for ev in events if ev["type"] not in ("battle", "battle_round", "battle_end",
                                                                                  "eliminated", "scored"))
              if d]

@@ -133,7 +133,7 @@ def overpopulation(ctx: TurnContext) -> None:
     if overpopulation_exempt(ctx):
         return
     land = {a: st[nation] for a, st in state.areas.items() if nation in st and st[nation].units and rs.is_land(a)}
-    limit = rs.c("overpop_factor") * len(land)
+    limit = rs.const.overpop_factor * len(land)
     excess = sum(s.units for s in land.values()) - limit
     if excess <= 0:
         return

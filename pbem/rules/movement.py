@@ -39,8 +39,8 @@ def _problem(kind: str, order, message: str, hint: str = "") -> OrderProblem:
 def allowance(rs: Ruleset, nation: str, kind: str, escorted: bool) -> int:
     """5.12 two areas; 5.13 cavalry and Romans three; 9.1 leaders and their escort three."""
     if kind in ("cavalry", "leader") or nation == rs.role("empire") or escorted:
-        return rs.c("move_fast")
-    return rs.c("move")
+        return rs.const.move_fast
+    return rs.const.move
 
 
 def enemy_armies(state: GameState, area: str, nation: str) -> int:
@@ -352,7 +352,7 @@ def occupy(ctx: TurnContext, area: str) -> None:
     """The nation is (for a moment, at least) sole occupant of `area`: capture (14.3) and forts (10.4)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     ctx.entered.add(area)
-    if nation == rs.role("empire") and state.round <= rs.c("roman_forts_last_round") and area not in state.forts_built:
+    if nation == rs.role("empire") and state.round <= rs.const.roman_forts_last_round and area not in state.forts_built:
         state.forts_built.add(area)
         state.stack(area, nation).fort = True
         ctx.emit("fort_built", area=area)

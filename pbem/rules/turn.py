@@ -214,7 +214,7 @@ def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = 
     hooks = rs.hooks
     hooks.roman_departure(rs, state, events)
     subject = rs.role("overlord_subject")
-    if rnd == rs.c("angle_submission_ends") and subject and state.subjects.get(subject) == rs.role("overlord"):
+    if rnd == rs.const.angle_submission_ends and subject and state.subjects.get(subject) == rs.role("overlord"):
         del state.subjects[subject]
         events.append({"type": "subjection_ended", "round": rnd, "nation": subject})
     king = kingship.round_start(rs, state, ballots or {}, events)
@@ -243,7 +243,7 @@ def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[dict]]:
     events: list[dict] = []
     scoring.score_holdings(rs, state, events)
     scoring.score_limes(rs, state, events)
-    if state.round == rs.c("max_rounds"):
+    if state.round == rs.const.max_rounds:
         kingship.king_turn16(rs, state, events)
         state.finished = True
         state.next_nation = None
