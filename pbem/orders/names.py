@@ -101,6 +101,8 @@ class _Index:
                     self.exact.setdefault(k, []).append(e)
         self.by_kinds: dict[tuple[str, ...], list[_Entry]] = {}
         self.memo: dict[tuple[str, tuple[str, ...]], list[tuple[str, str]]] = {}
+        self.raw: dict[tuple[str, tuple[str, ...]], list[tuple[str, str]]] = {}   # by the text as written
+        self.near: dict[tuple[str, tuple[str, ...], int], list[str]] = {}     # suggestions (difflib is slow)
 
 
 _index = per_ruleset(lambda rs: _Index(rs))
@@ -131,17 +133,26 @@ def _pick(ids: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
 def match(ruleset, text: str, kinds: str | Iterable[str] = PLACE) -> list[tuple[str, str]]:
     """All (kind, id) the text could mean in the first tier that matches anything (see module doc)."""
     kinds = _check_kinds(kinds)
+    idx = _index(ruleset)
+    raw_key = (text, kinds) if type(text) is str else None
+    hit = idx.raw.get(raw_key) if raw_key else None   # the same spelling again (normalize: half the parse)
+    if hit is not None:
+        return list(hit)
     q = normalize(text)
     if not q:
         return []
-    idx = _index(ruleset)
+    if len(idx.raw) > 4096:
+        idx.raw.clear()
     memo_key = (q, kinds)
     if memo_key in idx.memo:
-        return list(idx.memo[memo_key])
-    found = _shared_match(ruleset, idx, text, kinds) or _match(idx, q, kinds)
-    if len(idx.memo) > 4096:
-        idx.memo.clear()
-    idx.memo[memo_key] = found
+        found = idx.memo[memo_key]
+    else:
+        found = _shared_match(ruleset, idx, text, kinds) or _match(idx, q, kinds)
+        if len(idx.memo) > 4096:
+            idx.memo.clear()
+        idx.memo[memo_key] = found
+    if raw_key:
+        idx.raw[raw_key] = found
     return list(found)
 
 
@@ -184,6 +195,9 @@ def suggestions(ruleset, text: str, kinds: str | Iterable[str] = PLACE, n: int =
     if not q:
         return []
     idx = _index(ruleset)
+    memo_key = (q, kinds, n)
+    if memo_key in idx.near:
+        return list(idx.near[memo_key])
     by_key: dict[str, str] = {}
     for k in kinds:
         for e in idx.entries[k]:
@@ -192,6 +206,9 @@ def suggestions(ruleset, text: str, kinds: str | Iterable[str] = PLACE, n: int =
     for key in difflib.get_close_matches(q[:60], list(by_key), n=n * 3, cutoff=0.6):
         if by_key[key] not in out:
             out.append(by_key[key])
+    if len(idx.near) > 4096:
+        idx.near.clear()
+    idx.near[memo_key] = out[:n]
     return out[:n]
 
 
@@ -204,13 +221,13 @@ def resolve(ruleset, text: str, kinds: str | Iterable[str] = PLACE, *, suggest: 
     `.message`, `.hint` and `.candidates`, display names).
     """
     kinds = _check_kinds(kinds)
+    found = match(ruleset, text, kinds)
+    if len(found) == 1:
+        return found[0][1]
     what = describe_kinds(kinds)
     shown = " ".join(str(text).split())
     if len(shown) > 60:
         shown = shown[:57] + "..."
-    found = match(ruleset, text, kinds)
-    if len(found) == 1:
-        return found[0][1]
     idx = _index(ruleset)
     if found:
         names = tuple(idx.display[f] for f in found)

@@ -77,6 +77,11 @@ def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
     if t == "submitted":
         when = f" ({ev['moment']}, rule 11.1)" if ev.get("moment") and ev["moment"] != "start of its turn" else ""
         return f"{n} submit to the {rs.display(ev['to'])}{when}"
+    if t == "lost_at_sea":
+        what = ", ".join(x for x in (f"{ev['armies']} armies" if ev["armies"] else "",
+                                     f"{ev['cavalry']} cavalry" if ev["cavalry"] else "",
+                                     *(rs.display(ld) for ld in ev["leaders"])) if x)
+        return f"{n}: {what} left in the {rs.display(ev['sea'])} are lost: invaders must come ashore (FFG 18)"
     if t == "lost_leaving_subject_area":
         return (f"{n}: {ev['count']} in {rs.display(ev['area'])} have nowhere to withdraw and are lost "
                 f"(the {_n(rs, ev['subject'])} submitted, FFG 36)")

@@ -61,7 +61,9 @@ def turn_lines(rs, state, nation: str) -> list[str]:
                      f"PLACE them in: {', '.join(rs.display(a) for a in s.places)}")
     for a in s.arrivals:
         lines.append(f"Arriving: {a.armies} {'raiders' if a.raiders else 'invaders'} in the {rs.display(a.sea)}"
-                     + (" (after the raid: WITHDRAW or SETTLE)" if a.raiders else ""))
+                     + (" (after the raid: WITHDRAW or SETTLE)" if a.raiders else "")
+                     + (" (they must be ashore after the movement, the second one in a major invasion: armies "
+                        "left at sea are lost, FFG 18)" if not a.raiders and rs.feature("invaders_must_land") else ""))
     for ld in s.leaders:
         lines.append(f"Leader arriving: {rs.display(ld.leader)} (LEADER {rs.display(ld.leader)} IN <area>: "
                      f"{', '.join(rs.display(a) for a in ld.choices)}; else {rs.display(ld.area)})")

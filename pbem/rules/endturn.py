@@ -45,11 +45,14 @@ def raiders_go_back(ctx: TurnContext, area: str, count: int, route: list[str], l
     land area of the route holds other nations' pieces they must enter it and fight until one side is
     gone (no retreat); if they win they go on to sea. No fighting at sea (5.5, 8.0): seas are passed.
     Returns where they stopped (their sea, or the area where they fought and did not win). `line`: the
-    WITHDRAW order that sent them (named in the events)."""
+    WITHDRAW order that sent them (named in the events). FFG 17 (feature raiders_withdraw_freely): the
+    raiders are simply put back in their sea, whatever lies between."""
     from pbem.rules.battle import fight
 
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     here = area
+    if rs.feature("raiders_withdraw_freely"):
+        route = route[-1:]   # FFG 17: straight back to their sea, whatever lies between
     for step in route[:-1]:
         if rs.is_sea(step) or not any(n != nation for n in state.occupants(step)):
             continue
@@ -66,6 +69,23 @@ def raiders_go_back(ctx: TurnContext, area: str, count: int, route: list[str], l
     n = _move_raiders(ctx, here, sea, count)
     ctx.emit("withdrew", nation=nation, area=area, sea=sea, armies=n, line=line)
     return sea
+
+
+def raid_turn_raiders(ctx: TurnContext) -> None:
+    """FFG 17 — raiding is a property of the nation turn (feature raid_turn_raiders): in a round in
+    which the nation raids (it has raiders arriving, timeline.yaml), every army of it at sea at the start
+    of its turn is a raider; in any other round none is, and an army that starts the turn on land never
+    is (so armies left at sea by an earlier raid are invaders in a later non-raid round)."""
+    from pbem.rules.rulesets.ffg2 import raid_turn
+
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    if not rs.feature("raid_turn_raiders"):
+        return
+    raiding = raid_turn(rs, state.round, nation)
+    for area, st in state.areas.items():
+        s = st.get(nation)
+        if s:
+            s.raiders = s.armies if raiding and rs.is_sea(area) else 0
 
 
 def withdraw_raiders(ctx: TurnContext) -> bool:

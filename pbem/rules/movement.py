@@ -21,6 +21,7 @@ from pbem.errors import OrderProblem
 from pbem.rules.context import Kill, MoveRecord, TurnContext
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
+from pbem.rules.rulesets.ffg2 import must_come_ashore
 from pbem.rules.scoring import submitted_area
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
@@ -176,13 +177,62 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
             problems.append(_problem("sea-move", s, f"{rs.display(s.sea)} is not a sea"))
         elif not st or st.armies - used[(s.sea, "armies")] < s.count:
             problems.append(_problem("not-your-unit", s, f"not {s.count} armies left at {rs.display(s.sea)}"))
+        elif must_come_ashore(ctx):
+            problems.append(_problem("not-now", s, f"the {rs.nations[nation].name} may stay at sea only in a raid turn "
+                                     "or the first half of a major invasion (FFG 18)",
+                                     "land them: armies still at sea after this movement are lost"))
         else:
             used[(s.sea, "armies")] += s.count
     problems.extend(_check_enemy_stops(ctx, planned))
     problems.extend(_check_subject_vacating(ctx, planned))
+    problems.extend(_check_leaders_never_alone(ctx, planned))
     if not problems:
         problems.extend(_check_stacking(ctx, planned))
     return planned, problems
+
+
+def _check_leaders_never_alone(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderProblem]:
+    """FFG 23 — a leader may never be in an area without its nation's armies: moving alone (not on its
+    escort's path) it may pass only through areas its nation's units hold at the start of the movement,
+    and it may not end the movement (nor be left by its armies) in an area without them. A leader that
+    is already alone and does not move is left as it is (feature leader_never_alone)."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    if not rs.feature("leader_never_alone"):
+        return []
+    units: dict[str, int] = defaultdict(int)
+    for area, st in state.areas.items():
+        s = st.get(nation)
+        if s:
+            units[area] = s.armies + s.cavalry
+    after = dict(units)
+    out_of: dict[str, Move] = {}
+    moved: dict[str, Move] = {}
+    for p in planned:
+        m = p.order
+        if m.kind == "leader":
+            moved[m.leader or ""] = m
+            continue
+        after[m.path[0]] = after.get(m.path[0], 0) - m.count
+        after[m.path[-1]] = after.get(m.path[-1], 0) + m.count
+        out_of[m.path[0]] = m
+    problems = []
+    for leader, area in state.leaders_on_board(nation).items():
+        m = moved.get(leader)
+        if m is not None:
+            escorted = any(p.order.kind != "leader" and p.order.path == m.path for p in planned)
+            through = [a for a in m.path[1:-1] if not units.get(a)]
+            if through and not escorted:
+                problems.append(_problem("not-now", m, f"{rs.display(leader)} may not pass alone through "
+                                         f"{rs.display(through[0])}: no {rs.nations[nation].name} units there (FFG 23)"))
+            elif after.get(m.path[-1], 0) <= 0:
+                problems.append(_problem("not-now", m, f"{rs.display(leader)} may not end the move in "
+                                         f"{rs.display(m.path[-1])} without {rs.nations[nation].name} armies (FFG 23)",
+                                         "move the leader with its armies or to an area they hold"))
+        elif units.get(area) and after.get(area, 0) <= 0:
+            problems.append(_problem("not-now", out_of[area], f"{rs.display(leader)} would be left alone in "
+                                     f"{rs.display(area)}: a leader may not be without its nation's armies (FFG 23)",
+                                     f"move {rs.display(leader)} too, or keep a unit in {rs.display(area)}"))
+    return problems
 
 
 def _check_subject_vacating(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderProblem]:

@@ -3,6 +3,11 @@ then renamed over the old one (os.replace), and the directory is fsynced.
 
 A reader therefore always sees either the old or the new file, never half a file, and a crash leaves
 at most a stray `.tmp-*` file, which `clean_temp_files` removes.
+
+A file that can be rebuilt from durable ones (state.yaml, re-derived from the log by
+pbem.store.recover) is written with `durable=False`: the same temp file and rename, no fsync. A killed
+process still leaves the old or the new file; only a machine that loses power may lose the file's
+last version or leave it empty, which the reader then rebuilds.
 """
 
 from __future__ import annotations
@@ -39,14 +44,15 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_temp(directory: Path, name: str, data: bytes, mode: int) -> Path:
+def _write_temp(directory: Path, name: str, data: bytes, mode: int, durable: bool = True) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=f"-{name}", dir=directory)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.chmod(tmp, mode)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -55,18 +61,20 @@ def _write_temp(directory: Path, name: str, data: bytes, mode: int) -> Path:
     return Path(tmp)
 
 
-def atomic_write(path: Path | str, data: bytes | str, *, mode: int = 0o644) -> None:
-    """Replace `path` with `data` atomically (temp file + fsync + os.replace + directory fsync)."""
+def atomic_write(path: Path | str, data: bytes | str, *, mode: int = 0o644, durable: bool = True) -> None:
+    """Replace `path` with `data` atomically (temp file + fsync + os.replace + directory fsync);
+    `durable=False`: without the two fsyncs, for a file rebuilt from others after a power loss."""
     path = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")
-    tmp = _write_temp(path.parent, path.name, data, mode)
+    tmp = _write_temp(path.parent, path.name, data, mode, durable)
     try:
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
     write_point("done", path)
 
 

@@ -428,7 +428,7 @@ class Game:
         self._state, self._state_entry = state, last
         try:
             with self.lock(blocking=False):
-                atomic_write(self.path / STATE, state_file_text(state, self.id, last))
+                atomic_write(self.path / STATE, state_file_text(state, self.id, last), durable=False)
         except (GameError, OSError):
             pass   # busy or read-only: the position is right in memory, the file is repaired later
 
@@ -450,7 +450,9 @@ class Game:
         with self.lock():
             if entry is None:
                 entry = self.last_entry_id()
-            atomic_write(self.path / STATE, state_file_text(state, self.id, entry))
+            # no fsync: state.yaml follows the log, whose entry is durable already; after a power
+            # loss an old or empty state.yaml is re-derived from the log (_load_state, FORMAT.md)
+            atomic_write(self.path / STATE, state_file_text(state, self.id, entry), durable=False)
             self._state, self._state_entry = state.copy(), entry
 
     # --- the log -----------------------------------------------------------------------------------
@@ -583,8 +585,10 @@ class Game:
                 return parse_entry(load_plain(p, self.label(label)), eid, k, label, self.label(label))
         raise GameError(f"game {self.id} has no log entry {entry_id}")
 
-    def append(self, kind: str, data: Mapping[str, Any], *, time: str | None = None) -> int:
-        """Add an entry to the log; returns its id. Never overwrites an entry."""
+    def append(self, kind: str, data: Mapping[str, Any], *, time: str | None = None,
+               already_plain: bool = False) -> int:
+        """Add an entry to the log; returns its id. Never overwrites an entry. `already_plain`: the
+        caller built `data` from plain values only (play_turn), so it is not walked again."""
         if kind not in KINDS:
             raise ValueError(f"unknown log entry kind {kind!r}; kinds: {', '.join(KINDS)}")
         clash = [k for k in data if k in RESERVED]
@@ -592,7 +596,7 @@ class Game:
             raise ValueError(f"log entry data may not use the keys {', '.join(clash)}")
         with self.lock():
             eid = self.last_entry_id() + 1
-            entry = LogEntry(eid, kind, time or utc_now(), plain(dict(data)))
+            entry = LogEntry(eid, kind, time or utc_now(), dict(data) if already_plain else plain(dict(data)))
             try:
                 create_exclusive(self.path / LOG / entry.name, entry_text(entry))
             except FileExistsError as e:   # only if someone wrote without the lock
@@ -674,7 +678,8 @@ class Game:
 # --- state.yaml -------------------------------------------------------------------------------------
 def state_file_text(state: GameState, game_id: str, entry: int) -> str:
     d = plain(state.to_dict())
-    return dump_yaml({"format": FORMAT, "game": game_id, "entry": entry, "state_hash": state_hash(d), "state": d},
+    # state_hash of the GameState: the same hash as of `d`, with only the new VP ledger entries encoded
+    return dump_yaml({"format": FORMAT, "game": game_id, "entry": entry, "state_hash": state_hash(state), "state": d},
                      header=f"The position of game {game_id} after log entry {entry}. Derived from the log:\n"
                             "do not edit (a moderator changes the position with a moderator entry).")
 

@@ -123,28 +123,40 @@ def sha256_text(text: str) -> str:
 
 def state_hash(state: Any) -> str:
     """Hash of a position: a GameState or its to_dict(). A GameState's VP ledger (most of the text by
-    the end of a game) is encoded entry by entry with each entry's text kept (state_json)."""
+    the end of a game) is encoded only where it grew since the last position hashed (state_json)."""
     if hasattr(state, "to_dict") and not isinstance(state, Mapping):
         return sha256_text(state_json(state))
     return sha256_hex(state)
 
 
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-_ENTRY_TEXT: dict[int, tuple[Any, dict[str, Any], str]] = {}   # id(entry) -> (entry, its values, its text)
+class _LedgerText:
+    """The canonical text of the last VP ledger encoded, with a copy of its entries: the next position
+    of the game has the same entries and a few more (rule 14.3: the ledger only grows), so only the
+    new ones are encoded. The copies tell an entry changed in place (compared at C speed)."""
+
+    def __init__(self) -> None:
+        self.copies: list[dict[str, Any]] = []
+        self.parts: list[str] = []
+
+    def text(self, ledger: list[Any]) -> str:
+        n = len(self.copies)
+        if not (len(ledger) >= n and ledger[:n] == self.copies):
+            self.copies, self.parts, n = [], [], 0
+        for e in ledger[n:]:
+            self.parts.append(canonical_json(e))
+            self.copies.append(_plain_copy(e))
+        return "[" + ",".join(self.parts) + "]"
 
 
-def _entry_json(e: Any) -> str:
-    """canonical_json of one ledger entry, remembered while the entry lives and keeps its values
-    (the entries are shared by the successive positions of a game, GameState.copy)."""
-    hit = _ENTRY_TEXT.get(id(e))
-    if hit is not None and hit[0] is e and hit[1] == e:
-        return hit[2]
-    text = canonical_json(e)
-    if type(e) is dict and _SCALARS.issuperset(map(type, e.values())):   # flat: a copy tells a change
-        if len(_ENTRY_TEXT) > 200_000:
-            _ENTRY_TEXT.clear()
-        _ENTRY_TEXT[id(e)] = (e, dict(e), text)
-    return text
+def _plain_copy(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _plain_copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_plain_copy(v) for v in x]
+    return x
+
+
+_LEDGER = _LedgerText()
 
 
 def state_json(state: Any) -> str:
@@ -157,7 +169,7 @@ def state_json(state: Any) -> str:
         return canonical_json(d)
     head = canonical_json({k: v for k, v in d.items() if k < "ledger"})[1:-1]
     tail = canonical_json({k: v for k, v in d.items() if k > "ledger"})[1:-1]
-    body = '"ledger":[' + ",".join(map(_entry_json, ledger)) + "]"
+    body = '"ledger":' + _LEDGER.text(ledger)
     return "{" + ",".join(p for p in (head, body, tail) if p) + "}"
 
 

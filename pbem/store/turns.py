@@ -175,7 +175,7 @@ def play_turn(game: Game, nation: str | None = None, *, step: str = "nation",
         if orders is None:
             orders = {n: e.id for n, e in pending_orders(game, entries).items()}
         data: dict[str, Any] = {"round": state.round, "step": step, "nation": nation,
-                                "orders": _orders_block(game, orders, entries, used)}
+                                "orders": plain(_orders_block(game, orders, entries, used))}
         generation = dice_generation(entries)
         if generation:
             data["dice_generation"] = generation
@@ -185,7 +185,7 @@ def play_turn(game: Game, nation: str | None = None, *, step: str = "nation",
         events = plain(list(events))
         data.update({"dice": dict(dice.rolled), "events": events, "events_hash": events_hash(events),
                      "state_hash": state_hash(new_state)})
-        eid = game.append("turn", data, time=draft.time)
+        eid = game.append("turn", data, time=draft.time, already_plain=True)   # events plain above, the rest built here
         game.save_state(new_state, entry=eid)
         entry = LogEntry(eid, "turn", draft.time, dict(data))    # plain already: events above, the rest built here
         entry.file = f"log/{entry.name}"

@@ -114,6 +114,37 @@ def build_burhs(ctx: TurnContext, spare: int) -> int:
     return len(built)
 
 
+def raid_turn(rs: Ruleset, rnd: int, nation: str) -> bool:
+    """FFG 17 — the nation raids in round `rnd`: it has raiders arriving then (timeline.yaml arrivals)."""
+    return any(a.nation == nation and a.raider for a in rs.round_info(rnd).arrivals)
+
+
+def must_come_ashore(ctx: TurnContext) -> bool:
+    """FFG 18 — after this movement phase the nation's armies may not be at sea: they may stay there only
+    in a raid turn or in the first half of a major invasion (feature invaders_must_land)."""
+    rs, nation = ctx.rs, ctx.nation
+    if not rs.feature("invaders_must_land") or raid_turn(rs, ctx.state.round, nation):
+        return False
+    return nation not in rs.round_info(ctx.state.round).major_invasions or ctx.cycle == 2
+
+
+def invaders_left_at_sea(ctx: TurnContext) -> None:
+    """FFG 18, doubt 22 — armies (and leaders) still at sea at the end of a movement phase that had to
+    bring them ashore are lost: the FFG text says they must land and gives them no way to stay."""
+    if not must_come_ashore(ctx):
+        return
+    state = ctx.state
+    for area in [a for a in list(state.areas) if ctx.rs.is_sea(a)]:
+        st = state.get(area, ctx.nation)
+        if st and (st.armies or st.cavalry or st.leaders):
+            ctx.emit("lost_at_sea", nation=ctx.nation, sea=area, armies=st.armies, cavalry=st.cavalry,
+                     leaders=list(st.leaders))
+            state.dead_leaders.update(st.leaders)
+            st.armies = st.cavalry = st.raiders = 0
+            st.leaders.clear()
+    state.prune()
+
+
 def must_return_to_sea(ctx: TurnContext) -> bool:
     """FFG 43 — in round 11 every Danish raider must go back to sea (no SETTLE)."""
     rnd = ctx.rs.const.danes_return_to_sea_round
