@@ -21,7 +21,6 @@ from pbem.errors import OrderProblem
 from pbem.rules.context import Kill, MoveRecord, TurnContext
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets.ffg2 import must_come_ashore
 from pbem.rules.scoring import submitted_area
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
@@ -177,7 +176,7 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
             problems.append(_problem("sea-move", s, f"{rs.display(s.sea)} is not a sea"))
         elif not st or st.armies - used[(s.sea, "armies")] < s.count:
             problems.append(_problem("not-your-unit", s, f"not {s.count} armies left at {rs.display(s.sea)}"))
-        elif must_come_ashore(ctx):
+        elif rs.hooks.must_come_ashore(ctx):
             problems.append(_problem("not-now", s, f"the {rs.nations[nation].name} may stay at sea only in a raid turn "
                                      "or the first half of a major invasion (FFG 18)",
                                      "land them: armies still at sea after this movement are lost"))

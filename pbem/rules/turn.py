@@ -16,7 +16,6 @@ from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
 from pbem.rules.orders import Move, NationOrders, Stay, Submit, order_to_dict, standing_key
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets import ffg2
 from pbem.rules.state import GameState, Stack
 from pbem.rules.submission import can_submit, in_overlord_turn_only, revolt, submit, waiting_submissions
 
@@ -104,7 +103,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
                 if any(p.kind == "stacking" for p in cycle_problems):
                     planned = []
             movement.execute_cycle(ctx, planned)
-            ffg2.invaders_left_at_sea(ctx)   # FFG 18: who had to land and did not is lost
+            rs.hooks.after_movement(ctx)   # FFG 18: who had to land and did not is lost
             waiting_submissions(ctx, "after a movement phase")   # 11.1
             if stop == "after_movement":
                 return TurnResult(ctx.state, ctx.events, problems + move_problems)

@@ -61,7 +61,18 @@ class Hooks:
         """Rule 10.5 — do the reinforcements "placed as Increase Population" come with a leader instead?"""
         return False
 
-    # --- movement and battle (rules 5, 8, 9) ------------------------------------------------------
+    # --- movement and battle (rules 5, 7, 8, 9) ---------------------------------------------------
+    def raid_turn(self, rs: Ruleset, rnd: int, nation: str) -> bool:
+        """Rule 7.1 — the nation raids in round `rnd`: it has raiders arriving then (timeline.yaml)."""
+        return any(a.nation == nation and a.raider for a in rs.round_info(rnd).arrivals)
+
+    def must_come_ashore(self, ctx: TurnContext) -> bool:
+        """Rule 7.2 — must the nation's armies at sea land in this movement phase? (No: 7.22 lets them stay.)"""
+        return False
+
+    def after_movement(self, ctx: TurnContext) -> None:
+        """Rule 15.1 — the end of a movement phase, before battles (nothing more here)."""
+
     def stack_limit(self, rs: Ruleset, nation: str, area: str) -> int | None:
         """Rule 5.2 — the plain stacking limit for one land area (None: no limit)."""
         return rs.const.stack_hiland if rs.hiland(area) else rs.const.stack_clear

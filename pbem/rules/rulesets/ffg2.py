@@ -335,6 +335,18 @@ class Ffg2Hooks(ClassicHooks):
         """FFG 39 — the Romano-British reinforcement cavalry enter with Arthur."""
         return cavalry_enter_with_leader(rs, state, nation)
 
+    def raid_turn(self, rs: Ruleset, rnd: int, nation: str) -> bool:
+        """FFG 17 — the nation raids in round `rnd` (raiders arriving then)."""
+        return raid_turn(rs, rnd, nation)
+
+    def must_come_ashore(self, ctx: TurnContext) -> bool:
+        """FFG 18 — armies may stay at sea only in a raid turn or the first half of a major invasion."""
+        return must_come_ashore(ctx)
+
+    def after_movement(self, ctx: TurnContext) -> None:
+        """FFG 18, doubt 22 — armies still at sea that had to land are lost."""
+        invaders_left_at_sea(ctx)
+
     def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """FFG 41 — the rule 10.5 limit ends in round 8 and never shields a nation that attacked the
         Romano-British first."""
