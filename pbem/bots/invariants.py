@@ -180,7 +180,8 @@ def orders_accounted(step, orders) -> list[str]:
     """Issue 15 — no silently ignored order: every turn order the nation's turn was given (and that
     validation answered OK) is named by an event of the step: carried out (`line`/`lines`), refused
     (`order_dropped`) or without effect, with the reason (`order_unused`)."""
-    from pbem.rules.accounting import accounted, named_lines
+    from pbem.rules.accounting import accounted
+    from pbem.rules.events import named_lines
 
     if step.kind != "nation_turn" or not step.nation or orders is None:
         return []

@@ -77,11 +77,13 @@ def default_adjudicate(ruleset: Any, state: GameState, entry: LogEntry, dice: Di
     dropping illegal orders (reported as `order_dropped` events), and when it was the last nation of the
     round also the end of the round. `end_round` is kept for logs written that way."""
     from pbem.rules import flow, turn
+    from pbem.rules.events import to_dicts
 
     step = entry.get("step", "nation")
     orders = entry_orders(entry, ruleset)
     if step == "end_round":
-        return turn.end_round(ruleset, state)
+        state, events = turn.end_round(ruleset, state)
+        return state, to_dicts(events)
     if step == "start_round" and state.next_nation is not None:
         raise GameError(f"the round has started already (the {state.next_nation} are to move)")
     if step == "nation" and state.next_nation != entry.get("nation"):
@@ -90,7 +92,7 @@ def default_adjudicate(ruleset: Any, state: GameState, entry: LogEntry, dice: Di
     if generation:
         dice = GenerationDice(dice, generation)
     result = flow.step(ruleset, state, orders, dice)
-    return result.state, result.events
+    return result.state, to_dicts(result.events)   # the log keeps plain mappings (pbem.rules.events)
 
 
 def resolve_adjudicator(adjudicate: Adjudicator | None) -> Adjudicator:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pbem.rules.events import make
 from pbem.rules.ruleset import Constants
 from pbem.rules.rulesets.base import Hooks
 
@@ -191,8 +192,8 @@ class ClassicHooks(Hooks):
                 budget -= 1
         state.subjects = {k: v for k, v in state.subjects.items() if v != rome}
         state.prune()
-        events.append({"type": "romans_left", "round": state.round, "replaced": dict(sorted(replaced.items())),
-                       "not_replaced": max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))})
+        events.append(make("romans_left", round=state.round, replaced=dict(sorted(replaced.items())),
+                           not_replaced=max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))))
 
     def turn16_arrivals(self, rs: Ruleset, state: GameState, events: list) -> None:
         """Rule 10.7 — Harald: one army per area his forces occupy; William: one each for Essex, Wessex,

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 from pbem.rules.context import TurnContext
+from pbem.rules.events import make
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.rulesets.classic import ClassicConstants, ClassicHooks, remove_armies
 from pbem.rules.state import GameState
@@ -165,8 +166,8 @@ def rb_cavalry_become_infantry(rs: Ruleset, state: GameState, events: list) -> N
             s.armies += s.cavalry
             s.cavalry = 0
     if changed:
-        events.append({"type": "cavalry_became_infantry", "round": state.round, "nation": "romano_british",
-                       "units": changed})
+        events.append(make("cavalry_became_infantry", round=state.round, nation="romano_british",
+                       units=changed))
 
 
 def army_piece_limit(rs: Ruleset, nation: str, rnd: int) -> int:
