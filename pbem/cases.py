@@ -78,7 +78,7 @@ class _Case:
             self.fail("start", f"must be one of {', '.join(STARTS + ROUND_STARTS)}")
         if data["stop"] not in stops:
             self.fail("stop", f"must be one of {', '.join(stops)}" + ("" if self.whole_round else " (or a round case's stop)"))
-        if not isinstance(data["round"], int) or not 1 <= data["round"] <= self.rs.c("max_rounds"):
+        if not isinstance(data["round"], int) or not 1 <= data["round"] <= self.rs.const.max_rounds:
             self.fail("round", "must be a round number 1-16")
         self.nation = self.name(data["nation"], "nation", ("nation",)) if "nation" in data else None
         play = data.get("play", [self.nation] if self.nation and data["start"] == "nation_turn" else [])

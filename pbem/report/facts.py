@@ -53,9 +53,9 @@ def _leaders_in(rs: Ruleset, area: str, events: Sequence[Event], state: GameStat
 def _need(rs: Ruleset, area: str, roller: str, target: str, attacker: str, leader: bool,
           target_cavalry: bool, target_fort: bool = False) -> str:
     """Rules 8.0, 9.2, 10.4 — what one die of `roller` needs, in words."""
-    soft = 6 if (roller == attacker and rs.hiland(area)) else rs.c("hit")
-    hard = rs.c("hit_hard")
-    bonus = rs.c("leader_bonus") if leader else 0
+    soft = 6 if (roller == attacker and rs.hiland(area)) else rs.const.hit
+    hard = rs.const.hit_hard
+    bonus = rs.const.leader_bonus if leader else 0
     notes = []
     if target == rs.role("empire") and soft < hard:
         # 10.4: Roman armies die only to a 6; their fort (a 5 will do) only once they are gone
@@ -204,7 +204,7 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping
     """Everything a turn report says, as JSON-able data (report.json). `events` are the step's events,
     typed or as logged; each one's line of English is its own `describe` (pbem.rules.events)."""
     events = from_dicts(events)
-    info = rs.round_info(min(round_played, rs.c("max_rounds")))
+    info = rs.round_info(min(round_played, rs.const.max_rounds))
     lines = [d for d in (ev.describe(rs) for ev in events) if d]
     gained = [dict(e) for e in state.ledger[ledger_from:]]
     by_nation, by_player = scores(rs, state, settings)

@@ -90,7 +90,7 @@ def no_army_reason(rs, start: TurnStart) -> str:
     """Rule 10.1 — why a nation that increases gets no new army: too low a count, no unused army piece
     (the counts of the population code: FFG 40 lets the Romano-British stand beyond their 8 pieces), or
     no room to place one (5.21; FFG 10: one per area)."""
-    per = rs.c("pop_per_army")
+    per = rs.const.pop_per_army
     if start.count < per:
         return f"one army per {per:g} points, rule 10.1"
     if not start.armies_free:

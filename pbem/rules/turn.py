@@ -17,7 +17,6 @@ from pbem.rules.dice import Dice
 from pbem.rules.events import Event, make
 from pbem.rules.orders import Move, NationOrders, Stay, Submit, order_to_dict, standing_key
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets import ffg2
 from pbem.rules.state import GameState, Stack
 from pbem.rules.submission import can_submit, in_overlord_turn_only, revolt, submit, waiting_submissions
 
@@ -105,7 +104,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
                 if any(p.kind == "stacking" for p in cycle_problems):
                     planned = []
             movement.execute_cycle(ctx, planned)
-            ffg2.invaders_left_at_sea(ctx)   # FFG 18: who had to land and did not is lost
+            rs.hooks.after_movement(ctx)   # FFG 18: who had to land and did not is lost
             waiting_submissions(ctx, "after a movement phase")   # 11.1
             if stop == "after_movement":
                 return TurnResult(ctx.state, ctx.events, problems + move_problems)
@@ -218,7 +217,7 @@ def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = 
     hooks = rs.hooks
     hooks.roman_departure(rs, state, events)
     subject = rs.role("overlord_subject")
-    if rnd == rs.c("angle_submission_ends") and subject and state.subjects.get(subject) == rs.role("overlord"):
+    if rnd == rs.const.angle_submission_ends and subject and state.subjects.get(subject) == rs.role("overlord"):
         del state.subjects[subject]
         events.append(make("subjection_ended", round=rnd, nation=subject))
     king = kingship.round_start(rs, state, ballots or {}, events)
@@ -247,7 +246,7 @@ def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[dict]]:
     events: list[Event] = []
     scoring.score_holdings(rs, state, events)
     scoring.score_limes(rs, state, events)
-    if state.round == rs.c("max_rounds"):
+    if state.round == rs.const.max_rounds:
         kingship.king_turn16(rs, state, events)
         state.finished = True
         state.next_nation = None
