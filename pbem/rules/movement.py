@@ -240,7 +240,7 @@ def _check_subject_vacating(ctx: TurnContext, planned: list[PlannedMove]) -> lis
     full growth, for the game turn; feature subject_may_not_vacate)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     if not rs.feature("subject_may_not_vacate") or state.subjects.get(nation) != rs.role("empire") \
-            or nation in state.roman_permission:
+            or nation in rs.hooks.permitted_subjects(state):
         return []
     leaving: dict[str, int] = defaultdict(int)
     arriving: dict[str, int] = defaultdict(int)

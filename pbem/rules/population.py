@@ -56,7 +56,7 @@ def may_increase(ctx: TurnContext, nation: str) -> bool:
         return False
     if nation == rs.role("successor") and state.round < rs.const.romano_british_increase_from:
         return False
-    if nation in state.subjects and nation not in state.roman_permission and not rs.feature("subject_half_population"):
+    if nation in state.subjects and nation not in rs.hooks.permitted_subjects(state) and not rs.feature("subject_half_population"):
         return False
     return True
 

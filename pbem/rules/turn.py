@@ -163,7 +163,7 @@ def _permissions(ctx: TurnContext) -> list[OrderProblem]:
             problems.append(OrderProblem("not-now", o.line, o.text,
                                          "only the Romans may allow a nation subject to them to increase (rule 11.1)"))
             continue
-        ctx.state.roman_permission.add(o.nation)
+        ctx.rs.hooks.permit_subject(ctx.state, o.nation)
         ctx.emit("allowed", nation=o.nation, line=o.line)
     return problems
 
@@ -253,7 +253,7 @@ def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[dict]]:
         events.append(make("game_over", round=state.round, vp=dict(state.vp)))
         return state, events
     state.round += 1
-    state.roman_permission = set()
+    rs.hooks.round_ended(state)   # 11.1: ALLOW lasts one game turn
     state.next_nation = None
     events.append(make("round_ended", round=state.round - 1))
     return state, events

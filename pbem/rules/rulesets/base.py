@@ -13,6 +13,7 @@ A hook reads its numbers from the ruleset's data (constants, roles, features, ex
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from pbem.rules.ruleset import Constants
@@ -29,6 +30,17 @@ class Hooks:
     name = "base"
     constants_class: type[Constants] = Constants
     """the typed ruleset.yaml `constants` of this ruleset (rs.const)"""
+
+    # --- records of the ruleset in GameState.extras ------------------------------------------------
+    def permitted_subjects(self, state: GameState) -> Collection[str]:
+        """Rule 11.1 — the subject nations the overlord allowed to increase this game turn (none)."""
+        return ()
+
+    def permit_subject(self, state: GameState, nation: str) -> None:
+        """Rule 11.1 — ALLOW <nation>: the permission holds for the rest of the game turn (not kept here)."""
+
+    def round_ended(self, state: GameState) -> None:
+        """Rule 4.0 — the end of a game turn: records that last one game turn are cleared (none)."""
 
     # --- population phase (rule 10) ------------------------------------------------------------
     def roman_reinforcements(self, ctx: TurnContext) -> None:

@@ -7,6 +7,7 @@ ruleset.yaml `constants`: the same code plays any ruleset that keeps these rules
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -69,12 +70,29 @@ def remove_armies(ctx: TurnContext, nation: str, n: int) -> dict[str, int]:
     return removed
 
 
+PERMISSION = "roman_permission"          # GameState.extras: subjects allowed to increase this game turn (11.1)
+SHORTFALL = "danes_withdraw_shortfall"   # GameState.extras: Danes who could not invade in turn 14 (10.6)
+
+
 class ClassicHooks(Hooks):
     """The classic rules: Roman reinforcement, forts' stacking and hit numbers, the Roman departure,
     the Romano-British peace, the Danish turn-14 withdrawal and Canute, the turn-16 arrivals, Limes."""
 
     name = "classic"
     constants_class = ClassicConstants
+
+    # --- records in GameState.extras ------------------------------------------------------------
+    def permitted_subjects(self, state: GameState) -> Collection[str]:
+        """Rule 11.1 — the subjects the Romans allowed (ALLOW) to increase this game turn."""
+        return state.extras.get(PERMISSION, ())
+
+    def permit_subject(self, state: GameState, nation: str) -> None:
+        """Rule 11.1 — "each turn the Roman player may allow" a subject to increase: for this game turn."""
+        state.extras.setdefault(PERMISSION, set()).add(nation)
+
+    def round_ended(self, state: GameState) -> None:
+        """Rule 11.1 — the Roman permissions last one game turn."""
+        state.extras.pop(PERMISSION, None)
 
     # --- population phase ------------------------------------------------------------------------
     def roman_reinforcements(self, ctx: TurnContext) -> None:
@@ -97,7 +115,7 @@ class ClassicHooks(Hooks):
         the four armies to be withdrawn at the end of that turn."""
         rs, state = ctx.rs, ctx.state
         if short > 0 and ctx.nation == rs.role("withdrawing") and state.round == rs.const.danes_withdrawal.round:
-            state.danes_withdraw_shortfall += short
+            state.extras[SHORTFALL] = state.extras.get(SHORTFALL, 0) + short
 
     # --- movement and battle ---------------------------------------------------------------------
     def stack_limit(self, rs: Ruleset, nation: str, area: str) -> int | None:
@@ -128,7 +146,7 @@ class ClassicHooks(Hooks):
             return
         kingship.canute(rs, state, ctx.events)
         self.danes_withdrawal(ctx)
-        state.danes_withdraw_shortfall = 0
+        state.extras.pop(SHORTFALL, None)
 
     def danes_withdrawal(self, ctx: TurnContext, exact: bool = False) -> None:
         """Rule 10.6 — four armies (less the invasion shortfall) and Canute leave; DISBAND orders say
@@ -136,7 +154,7 @@ class ClassicHooks(Hooks):
         from pbem.rules.orders import Disband
 
         rs, state = ctx.rs, ctx.state
-        n = max(0, rs.const.danes_withdrawal.armies - (0 if exact else state.danes_withdraw_shortfall))
+        n = max(0, rs.const.danes_withdrawal.armies - (0 if exact else state.extras.get(SHORTFALL, 0)))
         removed = remove_armies(ctx, ctx.nation, n)
         lines = [o.line for o in ctx.own().of(Disband)]
         for leader, area in state.leaders_on_board(ctx.nation).items():

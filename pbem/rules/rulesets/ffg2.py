@@ -16,6 +16,8 @@ from pbem.rules.ruleset import Ruleset
 from pbem.rules.rulesets.classic import ClassicConstants, ClassicHooks, remove_armies
 from pbem.rules.state import GameState
 
+ATTACKED_SUCCESSOR = "attacked_romano_british"   # GameState.extras: who attacked the R-B (FFG 41, 52)
+
 
 def roman_reinforcements(ctx: TurnContext) -> bool:
     """FFG 31 — in rounds 2-5 the Romans get reinforcements by the table keyed to their armies on the
@@ -263,17 +265,17 @@ def note_attack_on_romano_british(ctx: TurnContext, defender: str) -> None:
     """FFG 41, 52 — remember the nations that attacked the Romano-British (the R-B may then attack them
     before round 8, and score their card line for such a nation's armies if it had submitted to Rome)."""
     if defender == ctx.rs.role("successor") and ctx.rs.feature("rb_attack_limit_until"):
-        ctx.state.attacked_romano_british.add(ctx.nation)
+        ctx.state.extras.setdefault(ATTACKED_SUCCESSOR, set()).add(ctx.nation)
 
 
 def attacked_romano_british_first(state: GameState, nation: str) -> bool:
     """FFG 41 — the nation attacked the Romano-British, so the round-8 limit no longer shields it."""
-    return nation in state.attacked_romano_british
+    return nation in state.extras.get(ATTACKED_SUCCESSOR, ())
 
 
 def subjects_that_attacked_successor(rs: Ruleset, state: GameState) -> frozenset[str]:
     """FFG 52 — the nations subject to Rome that attacked the Romano-British (their card line)."""
-    return frozenset(n for n in state.attacked_romano_british if state.subjects.get(n) == rs.role("empire"))
+    return frozenset(n for n in state.extras.get(ATTACKED_SUCCESSOR, ()) if state.subjects.get(n) == rs.role("empire"))
 
 
 @dataclass(frozen=True)
@@ -312,7 +314,7 @@ class Ffg2Hooks(ClassicHooks):
         """FFG 36 — a subject of Rome (allowed to increase by feature `subject_half_population`) gets
         half its points, halves up, unless the Romans allowed it the whole count."""
         state, nation = ctx.state, ctx.nation
-        if nation in state.subjects and nation not in state.roman_permission:
+        if nation in state.subjects and nation not in self.permitted_subjects(state):
             return math.ceil(value / 2)
         return value
 
