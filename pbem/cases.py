@@ -25,6 +25,7 @@ from pbem.orders.names import NameProblem, resolve
 from pbem.orders.parser import parse_message
 from pbem.position.read import read_setup, read_state
 from pbem.rules.dice import ScriptedDice, ScriptError
+from pbem.rules.events import Eliminated, Event, Overpopulation
 from pbem.rules.flow import ballots_from
 from pbem.rules.orders import NationOrders
 from pbem.rules.ruleset import Ruleset
@@ -77,7 +78,7 @@ class _Case:
             self.fail("start", f"must be one of {', '.join(STARTS + ROUND_STARTS)}")
         if data["stop"] not in stops:
             self.fail("stop", f"must be one of {', '.join(stops)}" + ("" if self.whole_round else " (or a round case's stop)"))
-        if not isinstance(data["round"], int) or not 1 <= data["round"] <= self.rs.c("max_rounds"):
+        if not isinstance(data["round"], int) or not 1 <= data["round"] <= self.rs.const.max_rounds:
             self.fail("round", "must be a round number 1-16")
         self.nation = self.name(data["nation"], "nation", ("nation",)) if "nation" in data else None
         play = data.get("play", [self.nation] if self.nation and data["start"] == "nation_turn" else [])
@@ -249,7 +250,7 @@ def _play_round(case: _Case, state: GameState, orders: dict[str, NationOrders], 
     Illegal orders refuse the case (as in a nation-turn case): the state stays where it was."""
     rs, start, stop = case.rs, case.data["start"], case.data["stop"]
     original = state
-    events: list[dict] = []
+    events: list[Event] = []
     if start == "round_start":
         state.next_nation = None
         state, evs = start_round(rs, state, ballots_from(orders))
@@ -291,13 +292,13 @@ def _compare_round(case: _Case, expect: dict, state: GameState, diffs: list[str]
             diffs.append(f"winner: expected {', '.join(want) or 'none'}, got {', '.join(got)}")
 
 
-def _eliminated(events: list[dict]) -> Counter:
+def _eliminated(events: list[Event]) -> Counter:
     lost: Counter = Counter()
     for ev in events:
-        if ev["type"] == "eliminated":
-            lost[ev["nation"]] += sum(ev["losses"].values())
-        elif ev["type"] == "overpopulation":
-            lost[ev["nation"]] += sum(ev["removed"].values())
+        if isinstance(ev, Eliminated):
+            lost[ev.nation] += sum(ev.losses.values())
+        elif isinstance(ev, Overpopulation):
+            lost[ev.nation] += sum(ev.removed.values())
     return lost
 
 

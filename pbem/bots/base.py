@@ -26,6 +26,7 @@ from pbem.rules.book import OrdersBook
 from pbem.rules.context import TurnContext
 from pbem.rules.decisions import pending
 from pbem.rules.dice import RollRequest
+from pbem.rules.events import LeaderEntered, Placed, Population
 from pbem.rules.orders import Move, NationOrders, Order, Pass, Place, PlaceLeader, Stay, Submit, Vote
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.stacking import can_add, land_counts, normal_limit, over_limit
@@ -64,16 +65,18 @@ def population_view(rs: Ruleset, state: GameState, nation: str) -> TurnView:
     new = 0
     entering: list[str] = []
     for ev in res.events:
-        if ev["type"] == "population" and ev.get("nation") == nation:
-            new = ev["new_armies"]
-        elif ev["type"] == "placed" and ev.get("nation") == nation:
-            for a in ev["areas"]:
+        if getattr(ev, "nation", None) != nation:
+            continue
+        if isinstance(ev, Population):
+            new = ev.new_armies
+        elif isinstance(ev, Placed):
+            for a in ev.areas:
                 base.areas[a][nation].armies -= 1
-        elif ev["type"] == "leader_entered" and ev.get("nation") == nation:
-            entering.append(ev["leader"])
-            st = base.get(ev["area"], nation)
-            if st and ev["leader"] in st.leaders:
-                st.leaders.remove(ev["leader"])
+        elif isinstance(ev, LeaderEntered):
+            entering.append(ev.leader)
+            st = base.get(ev.area, nation)
+            if st and ev.leader in st.leaders:
+                st.leaders.remove(ev.leader)
     base.prune()
     return TurnView(nation, state, new, base, entering)
 

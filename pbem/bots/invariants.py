@@ -32,7 +32,7 @@ def overpopulation(rs: Ruleset, state: GameState, nation: str, rnd: int) -> list
     if exempt_from_overpopulation(rs, nation, rnd):
         return []
     land = [st[nation].units for a, st in state.areas.items() if rs.is_land(a) and nation in st and st[nation].units]
-    limit = rs.c("overpop_factor") * len(land)
+    limit = rs.const.overpop_factor * len(land)
     if sum(land) > limit:
         return [f"overpopulation (6.0): {nation} ends its turn {rnd} with {sum(land)} units on land "
                 f"in {len(land)} areas (at most {limit})"]
@@ -114,7 +114,7 @@ def ledger(state: GameState) -> list[str]:
 
 def game_end(rs: Ruleset, state: GameState) -> list[str]:
     """Rule 14.1 — the game ends after round 16, not before, and nothing is played after it."""
-    last = rs.c("max_rounds")
+    last = rs.const.max_rounds
     out = []
     if state.round > last:
         out.append(f"game end: round {state.round} after the last round {last}")
@@ -171,7 +171,7 @@ def finished(rs: Ruleset, state: GameState) -> list[str]:
     out = game_end(rs, state)
     if not state.finished:
         out.append("game end: play stopped but the game is not finished")
-    elif state.round != rs.c("max_rounds"):
+    elif state.round != rs.const.max_rounds:
         out.append(f"game end: finished in round {state.round}")
     return out
 
@@ -180,7 +180,8 @@ def orders_accounted(step, orders) -> list[str]:
     """Issue 15 — no silently ignored order: every turn order the nation's turn was given (and that
     validation answered OK) is named by an event of the step: carried out (`line`/`lines`), refused
     (`order_dropped`) or without effect, with the reason (`order_unused`)."""
-    from pbem.rules.accounting import accounted, named_lines
+    from pbem.rules.accounting import accounted
+    from pbem.rules.events import named_lines
 
     if step.kind != "nation_turn" or not step.nation or orders is None:
         return []

@@ -21,6 +21,7 @@ from pbem.orders.parser import parse_message
 from pbem.rules.book import OrdersBook
 from pbem.rules.decisions import pending
 from pbem.rules.dice import HmacDice
+from pbem.rules.events import to_dicts
 from pbem.rules.flow import Step, play_game
 from pbem.rules.legal import validate
 from pbem.rules.orders import Move, NationOrders, SecondMovement
@@ -288,7 +289,7 @@ class BotGame:
             "reproduce": f"pbem selfplay --games 1 --seed {self.seed} --bot {self.bot} --players {self.players} --check",
             "violations": list(self.violations),
             "step": None if step is None else {"kind": step.kind, "round": step.round, "nation": step.nation,
-                                               "events": step.events},
+                                               "events": to_dicts(step.events)},
             "orders": self.records,
             "state_before": self._before.to_dict() if self._before is not None else None,
             "state_after": (step.state if step is not None else end).to_dict(),

@@ -55,7 +55,7 @@ def render(game: str, games_dir: str, rnd: int | None, nation: str | None, out: 
     rs = g.ruleset()
     entry = _turn_entry(g, rnd, nation)
     state = _position(g, entry)
-    events = list(entry.get("events") or []) if entry else []
+    events = entry.typed_events() if entry else []
     title = f"{g.id} - round {entry.get('round') if entry else state.round}"
     if entry and entry.get("nation"):
         title += f" - {rs.display(entry.get('nation'))}"
@@ -90,6 +90,6 @@ def report(game: str, games_dir: str, rnd: int | None, nation: str | None, as_js
 
     # only the points this turn gained (the ledger as it stood before the entry, then what it added)
     before = position_before(g, entry.id)
-    r = build_report(rs, state, list(entry.get("events") or []), dict(g.settings), played=entry.get("nation"),
+    r = build_report(rs, state, entry.typed_events(), dict(g.settings), played=entry.get("nation"),
                      round_played=int(entry.get("round")), ledger_from=len(before.ledger))
     click.echo(report_json(r) if as_json else report_text(r), nl=False)

@@ -5,7 +5,7 @@
     pbem rules show classic --round 7        a turn: arrivals, invasions, leaders, boats, scoring
     pbem rules show classic --nation Saxons  a nation: code, colour, limits, start, landing, leaders, card
 
-Names are resolved by pbem.data.names (id, display name, alias or a 4+ letter prefix). Wherever the
+Names are resolved by pbem.orders.names (id, display name, alias or a 4+ letter prefix). Wherever the
 data shown rests on a doubt (ruleset.yaml `doubts`, inline `# doubt:` comments of the data files) a
 "doubt" line says so; doubts the rules text settles are printed as "settled".
 """
@@ -19,9 +19,9 @@ from typing import Any
 
 import click
 
-from pbem.data import names
 from pbem.data.loader import KNOWN_RULESETS, load, tables_for
 from pbem.errors import PbemError
+from pbem.orders import names
 from pbem.rules.ruleset import Ruleset
 
 WIDTH = 72
@@ -217,7 +217,7 @@ def summary_text(rs: Ruleset) -> list[str]:
     lines.append("")
     lines += wrap(f"Map: {len(rs.areas)} land areas (Wales {regions['wales']}, Scotland {regions['scotland']}, "
                   f"England {regions['england']}), {hiland} hiland, {len(rs.areas) - hiland} clear; "
-                  f"{len(rs.seas)} seas; {straits} straits. {rs.c('max_rounds')} turns.")
+                  f"{len(rs.seas)} seas; {straits} straits. {rs.const.max_rounds} turns.")
 
     body = []
     n = len(rs.order_of_play)
@@ -250,9 +250,9 @@ def summary_text(rs: Ruleset) -> list[str]:
         body += wrap(f"King: {pts('king')} and an army; start of turns {turns(sc['king_rounds'])} (12.3).", 2)
     if "canute_king" in aw:
         body += wrap(f"Canute: {pts('canute_king')} at the end of the Danish turn "
-                     f"{rs.c('danes_withdrawal')['round']} (12.4).", 2)
+                     f"{rs.const.danes_withdrawal.round} (12.4).", 2)
     k16 = ", ".join(f"{rs.display(n)} {v}" for n, v in sc["king_turn16"].items())
-    body += wrap(f"King in turn {rs.c('max_rounds')}: {k16}" + (" (PROVISIONAL)" if "king_turn16" in prov else "")
+    body += wrap(f"King in turn {rs.const.max_rounds}: {k16}" + (" (PROVISIONAL)" if "king_turn16" in prov else "")
                  + " (12.5).", 2)
     _section(lines, "Scoring:", body)
 
@@ -405,7 +405,7 @@ def _arrival_line(rs: Ruleset, a) -> str:
 def round_text(rs: Ruleset, rnd: int) -> list[str]:
     info = rs.rounds[rnd]
     sc = rs.scoring
-    lines = [f"Turn {rnd} of {rs.c('max_rounds')} ({info.years[0]}-{info.years[1]} AD)"]
+    lines = [f"Turn {rnd} of {rs.const.max_rounds} ({info.years[0]}-{info.years[1]} AD)"]
     body = []
     if rnd == 1:
         for nid in rs.order_of_play:
@@ -455,10 +455,10 @@ def round_text(rs: Ruleset, rnd: int) -> list[str]:
                      + f"Bretwalda vote ({sc['awards']['bretwalda']} points, 12.1).", 2, 4)
     elif rnd in sc["bretwalda_rounds"]:
         body += wrap(f"Start of the turn: Bretwalda vote ({sc['awards']['bretwalda']} points, 12.1, 12.2).", 2, 4)
-    dw = rs.c("danes_withdrawal") if "danes_withdrawal" in rs.constants else {}
-    if "canute_king" in sc["awards"] and rnd == dw.get("round"):
+    dw = getattr(rs.const, "danes_withdrawal", None)   # the classic rules' 10.6 (ClassicConstants)
+    if "canute_king" in sc["awards"] and dw and rnd == dw.round:
         body += wrap(f"End of the Danish turn: Canute may become King ({sc['awards']['canute_king']} points, 12.4).", 2, 4)
-    if rnd == rs.c("max_rounds"):
+    if rnd == rs.const.max_rounds:
         k16 = ", ".join(f"{rs.display(n)} {v}" for n, v in sc["king_turn16"].items())
         body += wrap(f"End of the turn: King among {listing(rs, sc['king_turn16_leaders'].values())} "
                      f"only ({k16}, 12.5).", 2, 4)
@@ -512,8 +512,8 @@ def nation_text(rs: Ruleset, ident: str) -> list[str]:
     lines += wrap("Start (3.0): " + (", ".join(start) if start else "none"))
     if n.increases_population:
         pop = "increases (10.1)"
-        if ident == "romano_british" and "romano_british_increase_from" in rs.constants:
-            pop = f"increases from turn {rs.c('romano_british_increase_from')} (10.5)"
+        if ident == rs.role("successor") and getattr(rs.const, "romano_british_increase_from", None):
+            pop = f"increases from turn {rs.const.romano_british_increase_from} (10.5)"
     else:
         pop = "never increases (2.24)"
     ex = rs.overpopulation_exempt.get(ident)
@@ -635,7 +635,7 @@ def card_lines(rs: Ruleset, ident: str) -> list[str]:
     if ident in rs.scoring.get("king_turn16", {}):
         leader = rs.scoring.get("king_turn16_leaders", {}).get(ident)
         who = f" ({rs.display(leader)})" if leader else ""
-        out += wrap(f"King in turn {rs.c('max_rounds')}{who}: {rs.scoring['king_turn16'][ident]} (12.5)", 2, 4)
+        out += wrap(f"King in turn {rs.const.max_rounds}{who}: {rs.scoring['king_turn16'][ident]} (12.5)", 2, 4)
     return out or ["  none"]
 
 
@@ -685,7 +685,7 @@ def show(ruleset_id: str, area: str | None, rnd: int | None, nation: str | None,
         parts.append(area_text(rs, names.resolve(rs, area, ("area", "sea"))))
     if rnd is not None:
         if rnd not in rs.rounds:
-            raise PbemError(f"no turn {rnd}", hint=f"turns are 1 to {rs.c('max_rounds')}")
+            raise PbemError(f"no turn {rnd}", hint=f"turns are 1 to {rs.const.max_rounds}")
         parts.append(round_text(rs, rnd))
     if nation is not None:
         parts.append(nation_text(rs, names.resolve(rs, nation, ("nation",))))

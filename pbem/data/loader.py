@@ -37,10 +37,11 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from pbem.data import data_path
-from pbem.data.names import normalize
 from pbem.errors import DataError
+from pbem.orders.names import normalize
 from pbem.rules.ruleset import (
     Arrival,
+    Constants,
     KillRule,
     LandArea,
     Landing,
@@ -507,6 +508,8 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
     name = rc.text(rs, "name", "")
     data_version = rc.integer(rc.get(rs, "data_version", ""), "data_version", minimum=1)
     constants = _constants(rc, rs)
+    hooks_name = _hooks_name(rc, rs)
+    const = _typed_constants(rc, constants, hooks_name)
     max_rounds = constants["max_rounds"]
     extra_aliases = _extra_aliases(rc, rs)
 
@@ -558,7 +561,6 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
     settled = _settled(rc, rs, notes)
     features = dict(rc.mapping(rs, "features", "", required=False))
     roles = _roles(rc, rs, {"area": areas, "sea": seas, "nation": nations, "leader": leaders})
-    hooks_name = _hooks_name(rc, rs)
     extras = _extras(ctxs["timeline"], t, nations, max_rounds)
     _unique_names(rc, areas, seas, nations, leaders)
     for k in extra_aliases:
@@ -589,8 +591,17 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
         features=MappingProxyType(features),
         extras=MappingProxyType(extras),
         roles=MappingProxyType(roles),
+        const=const,
         hooks_name=hooks_name,
     )
+
+
+def _typed_constants(rc: _Ctx, constants: Mapping[str, Any], hooks_name: str) -> Constants:
+    """ruleset.yaml `constants` as the hooks' typed constants class (pbem/rules/rulesets): a missing,
+    mistyped or unknown key is an error naming the file and key."""
+    from pbem.rules.rulesets import HOOKS
+
+    return HOOKS[hooks_name].constants_class.from_data(constants, rc.fail)
 
 
 def _hooks_name(rc: _Ctx, rs: dict) -> str:

@@ -178,8 +178,8 @@ def odds_lines(q: OddsQuestion, o: Odds, ruleset=None) -> list[str]:
 
 def _hits(soft: int, roller: Side, target: Side, ruleset) -> str:
     """'5 or 6 (+1: leader; 6 against cavalry)' — what one die of `roller` needs (rules 8.0, 9.2, 10.4)."""
-    hard = ruleset.c("hit_hard") if ruleset is not None else 6
-    bonus = (ruleset.c("leader_bonus") if ruleset is not None else 1) if roller.leader else 0
+    hard = ruleset.const.hit_hard if ruleset is not None else 6
+    bonus = (ruleset.const.leader_bonus if ruleset is not None else 1) if roller.leader else 0
     faces = [str(f) for f in range(max(1, soft - bonus), 7)]
     text = ", ".join(faces[:-1]) + " or " + faces[-1] if len(faces) > 1 else faces[0]
     notes = []

@@ -44,9 +44,9 @@ def first_round(rs: Ruleset, nation: str) -> int:
     if any(rs.nations[nation].start.values()):
         return 0
     if nation == "romano_british":
-        return rs.c("roman_departure_round")
+        return rs.const.roman_departure_round
     rounds = [r for r, info in rs.rounds.items() for a in info.arrivals if a.nation == nation]
-    return min(rounds) if rounds else rs.c("max_rounds") + 1
+    return min(rounds) if rounds else rs.const.max_rounds + 1
 
 
 def seafaring(rs: Ruleset, nation: str) -> bool:
@@ -89,7 +89,7 @@ def check_position(rs: Ruleset, state: GameState, start: str,
 
 def _turn_marker(rs: Ruleset, state: GameState, start: str, out: _Findings) -> None:
     """Rule 4.0 — the round and the nation to move."""
-    last = rs.c("max_rounds")
+    last = rs.const.max_rounds
     if not 1 <= state.round <= last:
         out.error("round", f"must be a round number 1-{last}")
         return
@@ -148,7 +148,7 @@ def _pieces(rs: Ruleset, state: GameState, start: str, key_of, out: _Findings) -
                                             "the stacking limits (5.2: 3 in a clear area, 2 in a hiland, one larger "
                                             "group per nation)")
         units = sum(counts.values())
-        if counts and not exempt_from_overpopulation(rs, nation, rnd) and units > rs.c("overpop_factor") * len(counts):
+        if counts and not exempt_from_overpopulation(rs, nation, rnd) and units > rs.const.overpop_factor * len(counts):
             out.warn(first_key[nation], f"the {rs.display(nation)} have {units} units on land in {len(counts)} areas; "
                                         "overpopulation (6.0) removes the excess at the end of their turn")
 
@@ -164,7 +164,7 @@ def _arrived(rs: Ruleset, state: GameState, start: str, nation: str, key: str, o
     if rnd < first or (rnd == first and not has_played(rs, nation, state.next_nation, start)):
         out.error(key, f"the {name} arrive in round {first} (the Turn Record Chart), at their turn; "
                        f"not yet in round {rnd}")
-    leave = rs.c("roman_departure_round")
+    leave = rs.const.roman_departure_round
     if nation == "romans" and (rnd > leave or (rnd == leave and start != "round_start")):
         out.error(key, f"the Romans leave at the start of round {leave} (10.5)")
 
@@ -213,8 +213,8 @@ def _battles_over(rs: Ruleset, state: GameState, key_of, out: _Findings) -> None
 
 def _records(rs: Ruleset, state: GameState, start: str, out: _Findings) -> None:
     """The `state:` block: saved population counts (10.1), scores, forts ever built (10.4), subjects (11)."""
-    step = rs.c("pop_hiland")
-    most = rs.c("pop_max_saved_without_army")
+    step = rs.const.pop_hiland
+    most = rs.const.pop_max_saved_without_army
     for nation, v in sorted(state.population.items()):
         key = f"state.population.{rs.display(nation)}"
         if not rs.nations[nation].increases_population and v:

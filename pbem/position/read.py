@@ -133,16 +133,17 @@ def read_state(src: Source, st: Any, state: GameState, *, allowed: tuple[str, ..
         nation = src.name(nat, f"state.standing.{nat}", ("nation",))
         state.standing[nation] = {str(k): plain(v) for k, v in _mapping(src, lines, f"state.standing.{nat}").items()}
     if st.get("attacked_romano_british") is not None:   # FFG 41, 52
-        state.attacked_romano_british = set(_nations(src, st["attacked_romano_british"], "state.attacked_romano_british"))
+        _set_record(state, "attacked_romano_british",
+                    set(_nations(src, st["attacked_romano_british"], "state.attacked_romano_british")))
     if st.get("danes_withdraw_shortfall") is not None:
         _set_record(state, "danes_withdraw_shortfall",
                     _number(src, st["danes_withdraw_shortfall"], "state.danes_withdraw_shortfall", int))
 
 
 def _set_record(state: GameState, key: str, value: Any) -> None:
-    """A ruleset-specific record: a field of the position, or an entry of its `extras` block once it has one."""
-    extras = getattr(state, "extras", None)
-    if key not in type(state).__dataclass_fields__ and isinstance(extras, dict):
-        extras[key] = sorted(value) if isinstance(value, set) else value
+    """A ruleset-specific record: an entry of the position's `extras` block (kept only when not empty
+    or zero, as the engine keeps them)."""
+    if value:
+        state.extras[key] = value
     else:
-        setattr(state, key, value)
+        state.extras.pop(key, None)

@@ -11,6 +11,8 @@ import argparse
 import time
 from typing import Any
 
+from pbem.rules.events import Battle, BattleEnd, Event, Moved
+
 
 def start_state() -> Any:
     """The classic start position (rule 3.0)."""
@@ -57,7 +59,7 @@ if __name__ == "__main__":
     main()
 
 
-def _landing_events(ruleset: Any) -> list[dict]:
+def _landing_events(ruleset: Any) -> list[Event]:
     """A landing from the sea and its battle to draw: the first nation of the order of play lands from
     its start sea in a held area it may land in (the last by name), against the nation that starts there
     (classic: the Romans from the English Channel into Kent, against the Belgae)."""
@@ -67,6 +69,7 @@ def _landing_events(ruleset: Any) -> list[dict]:
     area = max(a for a in ruleset.neighbours(sea) if a in held and ruleset.nations[nation].landing.allows(a, sea))
     defender = held[area]
     return [
-        {"type": "moved", "nation": nation, "path": [sea, area], "armies": 4},
-        {"type": "battle", "area": area, "attacker": nation, "defender": defender, "winner": nation},
+        Moved(nation=nation, kind="armies", count=4, path=[sea, area], leader=None, raiders=0, cycle=1, line=1),
+        Battle(area=area, attacker=nation, defender=defender, cycle=1, lines=[]),
+        BattleEnd(area=area, attacker=nation, defender=defender, rounds=1, outcome=f"{nation} won", winner=nation),
     ]

@@ -42,6 +42,7 @@ from matplotlib.transforms import Affine2D  # noqa: E402
 from pbem.render import style  # noqa: E402
 from pbem.render.geometry import Geometry, load_geometry  # noqa: E402
 from pbem.render.style import _get  # noqa: E402
+from pbem.rules.events import Battle, BattleEnd, Event, Moved, from_dicts  # noqa: E402
 
 # --- layout (inches; the figure is always 16 in wide, dpi = width_px / 16) -------------------------
 FIG_W_IN = 16.0
@@ -653,26 +654,19 @@ def _point_of(geo: Geometry, where: Any) -> tuple[float, float] | None:
         return None
 
 
-def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Any], geo: Geometry,
+def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, Any]], geo: Geometry,
                  lay: Layout) -> list[str]:
+    """The step's moves (arrows, with the units arriving) and battles (a star, a line in the panel);
+    `events` typed or as logged (pbem.rules.events)."""
     battle_lines = []
-    events = list(events or ())
+    events = from_dicts(events or ())
     counts: dict[tuple, int] = {}     # (nation, leg start, leg end) -> units arriving over that leg
     on_paths: set[str] = set()
     for ev in events:
-        if not isinstance(ev, Mapping):
-            continue
-        kind = ev.get("type")
-        if kind == "moved":
-            nation = str(ev.get("nation", ""))
-            path = ev.get("path") or []
-            if isinstance(path, str):
-                path = [path]
-            if ev.get("from") and (not path or path[0] != ev.get("from")):
-                path = [ev["from"], *path]
-            if ev.get("to") and (not path or path[-1] != ev.get("to")):
-                path = [*path, ev["to"]]
-            on_paths.update(str(a) for a in path)
+        if isinstance(ev, Moved):
+            nation = ev.nation
+            path = list(ev.path)
+            on_paths.update(path)
             pts = [p for p in (_point_of(geo, a) for a in path) if p is not None]
             pts = [p for i, p in enumerate(pts) if i == 0 or p != pts[i - 1]]
             if len(pts) < 2:
@@ -684,14 +678,12 @@ def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Any], geo: 
                                              mutation_scale=22, color=col, lw=3.2,
                                              connectionstyle="arc3,rad=0.12", shrinkA=12, shrinkB=14,
                                              path_effects=_halo(6.0, "white"), zorder=15))
-            n = _int(ev.get("armies")) + _int(ev.get("cavalry"))
-            if not n and ev.get("kind") in ("armies", "cavalry"):
-                n = _int(ev.get("count"))   # the engine's `moved` events
+            n = ev.count if ev.kind in ("armies", "cavalry") else 0
             if n:
                 key = (nation, tuple(pts[-2]), tuple(pts[-1]))
                 counts[key] = counts.get(key, 0) + n
-        elif kind == "battle":
-            area = ev.get("area")
+        elif isinstance(ev, Battle):
+            area = ev.area
             p = _point_of(geo, area)
             if p is None:
                 continue
@@ -699,10 +691,10 @@ def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Any], geo: 
             half = _text_width_pt(_area_name(ruleset, str(area)), NAME_PT) * 0.5 * 0.85 * lay.km_per_pt
             ax.plot([p[0] + half + 15.0], [p[1] + NAME_DY_KM], marker="*", ms=24, mfc=style.BATTLE, mec="black",
                     mew=1.4, zorder=22, linestyle="none")
-            att, dfn, win = ev.get("attacker"), ev.get("defender"), ev.get("winner")
-            if win is None:   # the engine reports the outcome in a later `battle_end` event
-                win = next((e.get("winner") for e in events if isinstance(e, Mapping) and e.get("type") == "battle_end"
-                            and e.get("area") == area and e.get("defender") == dfn), None)
+            att, dfn = ev.attacker, ev.defender
+            # the outcome comes in the battle's `battle_end` event
+            win = next((e.winner for e in events if isinstance(e, BattleEnd) and e.area == area and e.defender == dfn),
+                       None)
             who = " vs ".join(style.nation_code(str(n), ruleset) for n in (att, dfn) if n)
             res = f": {style.nation_code(str(win), ruleset)} won" if win else ": no winner"
             battle_lines.append(f"{_area_name(ruleset, str(area))}  {who}{res}")
@@ -790,7 +782,7 @@ def _draw_panel(panel: Any, ruleset: Any, state: Any, vp_table: Any, battles: li
             y -= PANEL_LINE
 
 
-def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Mapping] | None = None,
+def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event | Mapping[str, Any]] | None = None,
                vp_table: Any = None, width_px: int = 1600) -> bytes:
     """The board with every stack as a PNG (bytes). See the module docstring for the inputs."""
     width_px = int(width_px)

@@ -10,103 +10,24 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.rules import legal
+from pbem.rules.events import (
+    Battle,
+    BattleEnd,
+    BattleRound,
+    Event,
+    LeaderEntered,
+    LeaderEscaped,
+    LeaderKilled,
+    Moved,
+    Retreated,
+    RetreatRefused,
+    from_dicts,
+)
 from pbem.rules.flow import votes_owed
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
 
 REPORT_FORMAT = 1
-
-
-def _n(rs: Ruleset, ident: str | None) -> str:
-    return rs.display(ident) if ident else "nobody"
-
-
-def _units(count: int, kind: str) -> str:
-    if kind == "cavalry":
-        return f"{count} cavalry"
-    return f"{count} {'army' if count == 1 else 'armies'}"
-
-
-def describe(rs: Ruleset, ev: Mapping[str, Any]) -> str | None:
-    """One line of English for an event (None for events shown elsewhere or not at all)."""
-    t = ev["type"]
-    n = _n(rs, ev.get("nation"))
-    if t == "moved":
-        what = _n(rs, ev.get("leader")) if ev["kind"] == "leader" else _units(ev["count"], ev["kind"])
-        raid = f" ({ev['raiders']} raiders)" if ev.get("raiders") else ""
-        cyc = " [second movement]" if ev.get("cycle") == 2 else ""
-        return f"{n}: {what}{raid} {' -> '.join(rs.display(p) for p in ev['path'])}{cyc}"
-    if t == "order_unused":
-        return f"{n}: order line {ev['line']} had no effect: \"{ev['text']}\" ({ev['reason']})"
-    if t == "arrived":
-        cav = f" and {_units(ev['cavalry'], 'cavalry')}" if ev.get("cavalry") else ""
-        return f"{n}: {ev['armies']} {'raiders' if ev.get('raiders') else 'invaders'}{cav} appear in the {rs.display(ev['sea'])}"
-    if t == "reinforced":
-        where = rs.display(ev["sea"]) if ev.get("sea") else ", ".join(rs.display(a) for a in ev.get("areas", []))
-        what = _units(ev["armies"], "armies") if "armies" in ev else _units(ev.get("cavalry", 0), "cavalry")
-        return f"{n}: {what} reinforce in {where}"
-    if t == "population":
-        return (f"{n}: population count {ev['count']:g} (saved {ev['saved_before']:g}) gives {ev['new_armies']} new "
-                f"{'army' if ev['new_armies'] == 1 else 'armies'}, {ev['saved']:g} saved")
-    if t == "placed":
-        return f"{n}: new armies placed in {', '.join(rs.display(a) for a in ev['areas'])}"
-    if t == "leader_entered":
-        return f"{n}: {rs.display(ev['leader'])} enters in {rs.display(ev['area'])}"
-    if t == "leader_left":
-        return f"{n}: {rs.display(ev['leader'])} leaves the board"
-    if t == "leader_killed":
-        return f"{rs.display(ev['leader'])} ({n}) is killed in {rs.display(ev['area'])}"
-    if t == "leader_escaped":
-        return f"{n}: {rs.display(ev['leader'])} escapes from {rs.display(ev['area'])} to {rs.display(ev['to'])}"
-    if t == "fort_built":
-        return f"Romans build a fort in {rs.display(ev['area'])}"
-    if t == "retreated":
-        return f"{n} ({ev['side']}) retreat {ev['count']} from {rs.display(ev['area'])} to {rs.display(ev['to'])}"
-    if t == "retreat_refused":
-        return f"{n} cannot retreat from {rs.display(ev['area'])} to {rs.display(ev['to'])}: {ev['reason']}; they fight on"
-    if t == "withdrew":
-        return f"{n}: {ev['armies']} raiders withdraw from {rs.display(ev['area'])} to the {rs.display(ev['sea'])}"
-    if t == "settled":
-        return f"{n}: {ev['armies']} raiders settle in {rs.display(ev['area'])}"
-    if t == "raid_points_lost":
-        return f"{n}: raid points in {rs.display(ev['area'])} lost (raiders stayed ashore, rule 7.13)"
-    if t == "overpopulation":
-        return f"{n}: overpopulation removes " + ", ".join(f"{k} in {rs.display(a)}" for a, k in ev["removed"].items())
-    if t == "allowed":
-        return f"Romans allow the {n} to increase population this turn (rule 11.1)"
-    if t == "submitted":
-        when = f" ({ev['moment']}, rule 11.1)" if ev.get("moment") and ev["moment"] != "start of its turn" else ""
-        return f"{n} submit to the {rs.display(ev['to'])}{when}"
-    if t == "lost_at_sea":
-        what = ", ".join(x for x in (f"{ev['armies']} armies" if ev["armies"] else "",
-                                     f"{ev['cavalry']} cavalry" if ev["cavalry"] else "",
-                                     *(rs.display(ld) for ld in ev["leaders"])) if x)
-        return f"{n}: {what} left in the {rs.display(ev['sea'])} are lost: invaders must come ashore (FFG 18)"
-    if t == "lost_leaving_subject_area":
-        return (f"{n}: {ev['count']} in {rs.display(ev['area'])} have nowhere to withdraw and are lost "
-                f"(the {_n(rs, ev['subject'])} submitted, FFG 36)")
-    if t == "left_subject_area":
-        return (f"{n}: {ev['count']} leave {rs.display(ev['area'])} for {rs.display(ev['to'])} "
-                f"(the {_n(rs, ev['subject'])} submitted, rule 11.1)")
-    if t == "romans_left":
-        return "The Romans leave Britain; Romano-British armies replace them in " + (
-            ", ".join(f"{rs.display(a)} ({k})" for a, k in ev["replaced"].items()) or "no area")
-    if t == "king":
-        return f"{n}: King of England" + (" (Canute)" if ev.get("canute") else "")
-    if t == "bretwalda_vote":
-        tally = ", ".join(f"{rs.display(k)} {v}" for k, v in sorted(ev["tally"].items(), key=lambda kv: -kv[1]))
-        return f"Bretwalda vote: {tally or 'no votes'} -> {_n(rs, ev['winner']) if ev['winner'] else 'no majority'}"
-    if t == "danes_withdrew":
-        return "Danes withdraw " + ", ".join(f"{k} from {rs.display(a)}" for a, k in ev["removed"].items()) + " and Canute"
-    if t == "subjection_ended":
-        return f"{n}: subjection ends"
-    if t == "game_over":
-        return "The game is over."
-    if t == "order_dropped":
-        line = f"line {ev['line']} " if ev.get("line") else ""
-        return (f"{n}: order {line}not carried out: \"{ev.get('text') or ''}\" "
-                f"({ev.get('kind')}: {ev.get('message')})")
-    return None
 
 
 def label_pattern(label: str) -> str:
@@ -116,26 +37,25 @@ def label_pattern(label: str) -> str:
     return "/".join(parts[:-3] + ["b<round>", "<side>", "d<die>"]) if len(parts) >= 4 else label
 
 
-def _leaders_in(rs: Ruleset, area: str, events: Sequence[Mapping[str, Any]], state: GameState | None) -> set[str]:
+def _leaders_in(rs: Ruleset, area: str, events: Sequence[Event], state: GameState | None) -> set[str]:
     """Nations with a leader in the battle area (9.2: +1 on each army and cavalry die): one still there
     after the turn, or one that entered, moved in, or was killed there this turn."""
     out = set()
     if state is not None:
         out |= {n for n, s in state.areas.get(area, {}).items() if s.leaders}
     for ev in events:
-        t = ev["type"]
-        if (t in ("leader_killed", "leader_entered") and ev.get("area") == area) or (
-                t == "moved" and ev.get("kind") == "leader" and ev["path"][-1] == area):
-            out.add(ev.get("nation"))
+        if (isinstance(ev, (LeaderKilled, LeaderEntered)) and ev.area == area) or (
+                isinstance(ev, Moved) and ev.kind == "leader" and ev.path[-1] == area):
+            out.add(ev.nation)
     return out
 
 
 def _need(rs: Ruleset, area: str, roller: str, target: str, attacker: str, leader: bool,
           target_cavalry: bool, target_fort: bool = False) -> str:
     """Rules 8.0, 9.2, 10.4 — what one die of `roller` needs, in words."""
-    soft = 6 if (roller == attacker and rs.hiland(area)) else rs.c("hit")
-    hard = rs.c("hit_hard")
-    bonus = rs.c("leader_bonus") if leader else 0
+    soft = 6 if (roller == attacker and rs.hiland(area)) else rs.const.hit
+    hard = rs.const.hit_hard
+    bonus = rs.const.leader_bonus if leader else 0
     notes = []
     if target == rs.role("empire") and soft < hard:
         # 10.4: Roman armies die only to a 6; their fort (a 5 will do) only once they are gone
@@ -169,27 +89,26 @@ def _lost(losses: Mapping[str, int]) -> str:
     return ", ".join(parts)
 
 
-def battles(rs: Ruleset, events: Sequence[Mapping[str, Any]], state: GameState | None = None) -> list[dict]:
+def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None) -> list[dict]:
     """Every battle of the step: each round's dice per side, what one die needed and why, what each
     side lost (rules 8.0, 9.2, 10.4), retreats, and the labels the dice were computed from."""
     out: list[dict] = []
     cur: dict | None = None
     leaders: set[str] = set()
     for ev in events:
-        t = ev["type"]
-        if t == "battle":
-            cur = {"area": ev["area"], "area_name": rs.display(ev["area"]), "attacker": ev["attacker"],
-                   "defender": ev["defender"], "attacker_name": rs.display(ev["attacker"]),
-                   "defender_name": rs.display(ev["defender"]), "rounds": [], "notes": [], "outcome": "", "winner": None,
+        if isinstance(ev, Battle):
+            cur = {"area": ev.area, "area_name": rs.display(ev.area), "attacker": ev.attacker,
+                   "defender": ev.defender, "attacker_name": rs.display(ev.attacker),
+                   "defender_name": rs.display(ev.defender), "rounds": [], "notes": [], "outcome": "", "winner": None,
                    "result": "", "label_pattern": "", "explain": []}
-            leaders = _leaders_in(rs, ev["area"], events, state)
+            leaders = _leaders_in(rs, ev.area, events, state)
             out.append(cur)
         elif cur is None:
             continue
-        elif t == "battle_round":
+        elif isinstance(ev, BattleRound):
             sides = []
-            nations = list(ev["dice"])
-            for nation, dice in ev["dice"].items():
+            nations = list(ev.dice)
+            for nation, dice in ev.dice.items():
                 if isinstance(dice, list):
                     faces = [d["face"] for d in dice]
                     labels = [d["label"] for d in dice]
@@ -197,12 +116,12 @@ def battles(rs: Ruleset, events: Sequence[Mapping[str, Any]], state: GameState |
                     faces = [f for fs in dice.values() for f in fs]
                     labels = []
                 other = next((n for n in nations if n != nation), "")
-                losses = ev["losses"].get(nation, {})
+                losses = ev.losses.get(nation, {})
                 lost = sum(losses.values())
-                their = ev["losses"].get(other, {})
+                their = ev.losses.get(other, {})
                 target_cav = bool(their.get("cavalry")) or bool(
                     state is not None and (state.get(cur["area"], other) or None) and state.get(cur["area"], other).cavalry)
-                forts = {n: n == cur["defender"] and _has_fort(ev, n, events, state, cur["area"]) for n in nations}
+                forts = {n: n == cur["defender"] and _has_fort(n, events, state, cur["area"]) for n in nations}
                 need = _need(rs, cur["area"], nation, other, cur["attacker"], nation in leaders, target_cav,
                              forts.get(other, False))
                 fort = " (the last die is the fort's or burh's: no leader bonus)" if forts[nation] else ""
@@ -211,30 +130,29 @@ def battles(rs: Ruleset, events: Sequence[Mapping[str, Any]], state: GameState |
                               "text": f"{rs.display(nation)} roll {' '.join(map(str, faces))}, {need}{fort}: "
                                       f"{sum(their.values())} hit{'s' if sum(their.values()) != 1 else ''}, "
                                       f"the {rs.display(other)} lose {_lost(their)}"})
-            cur["rounds"].append({"n": ev["battle_round"], "sides": sides})
+            cur["rounds"].append({"n": ev.battle_round, "sides": sides})
             first = next((sd["labels"][0] for sd in sides if sd["labels"]), "")
             if first and not cur.get("label_pattern"):
                 # game/rR/nation/area/[cC/]bB/side/dI: the labels the dice secret is applied to
                 cur["label_pattern"] = label_pattern(first)
-        elif t in ("retreated", "retreat_refused", "leader_killed", "leader_escaped") and ev.get("area") == cur["area"]:
-            cur["notes"].append(describe(rs, ev))
-        elif t == "battle_end":
-            cur["outcome"] = ev["outcome"]
-            cur["winner"] = ev.get("winner")
-            cur["winner_name"] = rs.display(ev["winner"]) if ev.get("winner") else "nobody"
-            if ev["outcome"] == "attacker retreated":
+        elif isinstance(ev, (Retreated, RetreatRefused, LeaderKilled, LeaderEscaped)) and ev.area == cur["area"]:
+            cur["notes"].append(ev.describe(rs))
+        elif isinstance(ev, BattleEnd):
+            cur["outcome"] = ev.outcome
+            cur["winner"] = ev.winner
+            cur["winner_name"] = rs.display(ev.winner) if ev.winner else "nobody"
+            if ev.outcome == "attacker retreated":
                 cur["result"] = f"the {cur['attacker_name']} retreat"
-            elif ev.get("winner"):
+            elif ev.winner:
                 cur["result"] = f"the {cur['winner_name']} hold {cur['area_name']}"
             else:
-                cur["result"] = "no one is left" if ev["outcome"] == "both destroyed" else ev["outcome"]
+                cur["result"] = "no one is left" if ev.outcome == "both destroyed" else ev.outcome
     return out
 
 
-def _has_fort(ev: Mapping[str, Any], nation: str, events, state: GameState | None, area: str) -> bool:
+def _has_fort(nation: str, events: Sequence[Event], state: GameState | None, area: str) -> bool:
     """Rule 10.4 — a fort (or burh) defended in this battle: it fell (a 'forts' loss) or still stands."""
-    if any(e["type"] == "battle_round" and e.get("area") == area and e["losses"].get(nation, {}).get("forts")
-           for e in events):
+    if any(isinstance(e, BattleRound) and e.area == area and e.losses.get(nation, {}).get("forts") for e in events):
         return True
     s = state.get(area, nation) if state is not None else None
     return bool(s and (s.fort or s.burhs))
@@ -279,15 +197,15 @@ def scores(rs: Ruleset, state: GameState, settings: Mapping[str, Any]) -> tuple[
     return by_nation, by_player
 
 
-def build_report(rs: Ruleset, state: GameState, events: Sequence[Mapping[str, Any]], settings: Mapping[str, Any], *,
+def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping[str, Any]], settings: Mapping[str, Any], *,
                  played: str | None, round_played: int, deadline: str | None = None,
                  waiting_for: Sequence[str] = (), ledger_from: int = 0,
                  nmr: Mapping[str, int] | None = None) -> dict[str, Any]:
-    """Everything a turn report says, as JSON-able data (report.json)."""
-    info = rs.round_info(min(round_played, rs.c("max_rounds")))
-    lines = [d for d in (describe(rs, ev) for ev in events if ev["type"] not in ("battle", "battle_round", "battle_end",
-                                                                                 "eliminated", "scored"))
-             if d]
+    """Everything a turn report says, as JSON-able data (report.json). `events` are the step's events,
+    typed or as logged; each one's line of English is its own `describe` (pbem.rules.events)."""
+    events = from_dicts(events)
+    info = rs.round_info(min(round_played, rs.const.max_rounds))
+    lines = [d for d in (ev.describe(rs) for ev in events) if d]
     gained = [dict(e) for e in state.ledger[ledger_from:]]
     by_nation, by_player = scores(rs, state, settings)
     nxt = state.next_nation
@@ -318,5 +236,5 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Mapping[str, An
         "next_options": next_options(rs, state),
         "finished": state.finished,
         "dice_commitment": (settings.get("dice") or {}).get("commitment"),
-        "raw_events": [dict(e) for e in events],
+        "raw_events": [e.to_dict() for e in events],
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from pbem.rules.events import units
 from pbem.rules.preview import TurnStart, no_army_reason, turn_start
 from pbem.templating import render
 
@@ -26,18 +27,12 @@ def players_guide() -> bytes:
     return b""
 
 
-def _units(count: int, kind: str) -> str:
-    if kind == "cavalry":
-        return f"{count} cavalry"
-    return f"{count} {'army' if count == 1 else 'armies'}"
-
-
 def move_lines(rs, start: TurnStart) -> list[str]:
     """One line per group: where it stands and every place it can reach, next-door areas by name and
     farther ones with the whole path to write (rules 5.1-5.5, 7.11: the same search the validator uses)."""
     out = []
     for g in start.groups:
-        what = rs.display(g.leader) if g.kind == "leader" else _units(g.count, g.kind)
+        what = rs.display(g.leader) if g.kind == "leader" else units(g.count, g.kind)
         near = sorted(rs.display(d) for d, path in g.destinations.items() if len(path) == 2)
         far = sorted((len(path), " -> ".join(rs.display(p) for p in path)) for d, path in g.destinations.items()
                      if len(path) > 2)

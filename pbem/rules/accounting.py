@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from pbem.errors import OrderProblem
 from pbem.rules.context import TurnContext
+from pbem.rules.events import Population, named_lines
 from pbem.rules.orders import (
     STANDING_TYPES,
     Attack,
@@ -106,20 +107,6 @@ def battle_phase_problems(ctx: TurnContext, seen: Seen) -> list[OrderProblem]:
     return out
 
 
-def named_lines(events: list[dict], nation: str | None = None) -> set[int]:
-    """The order lines the events say they carried out (or refused, or found without effect); with
-    `nation`, only lines of that nation's orders (events about another nation are left out)."""
-    out: set[int] = set()
-    for ev in events:
-        if nation is not None and ev.get("nation", nation) != nation:
-            continue
-        if ev.get("line"):
-            out.add(int(ev["line"]))
-        for n in ev.get("lines") or ():
-            out.add(int(n))
-    return out
-
-
 def accounted(order: Order) -> bool:
     """True for the orders that must end in an event naming them (see the module doc)."""
     return order.line > 0 and not isinstance(order, NOT_ACCOUNTED)
@@ -140,8 +127,8 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
     rs = ctx.rs
     name = rs.nations[ctx.nation].name
     if isinstance(o, Place):
-        new = next((ev.get("new_armies", 0) for ev in ctx.events if ev["type"] == "population"
-                    and ev.get("nation") == ctx.nation), None)
+        new = next((ev.new_armies for ev in ctx.events if isinstance(ev, Population) and ev.nation == ctx.nation),
+                   None)
         if new is None:
             return f"the {name} do not increase population this turn (rule 10.1)"
         return f"{new} new army(ies) this turn, placed by the earlier PLACE areas or rule 10.2 (rule 10.1)"

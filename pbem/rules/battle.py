@@ -224,7 +224,7 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
     """How many of each kind of the target's pieces the roller's faces kill this round."""
     rs = ctx.rs
     soft, hard = rs.hooks.hit_numbers(rs, area, defending)   # 8.0: hiland defence only on a 6
-    bonus = rs.c("leader_bonus") if roller.leaders else 0
+    bonus = rs.const.leader_bonus if roller.leaders else 0
     roman = target_nation == rs.role("empire")   # 10.4: Roman armies are hit only on a 6
     left = {"cavalry": target.cavalry, "roman_armies": target.armies if roman else 0,
             "armies": 0 if roman else target.armies, "forts": int(target.fort) + target.burhs}
@@ -234,14 +234,14 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
     mods = _modified(list(faces), roller, bonus, bool(rs.feature("leader_bonus_on_burhs")))
     return allocate_hits(mods, left, need, hard, loss_preference(ctx, target_nation, area),
                          fast=_fast_dice(rs, roller, roller_nation),
-                         fast_gain=rs.c("hit") - rs.constants.get("hit_fast", rs.c("hit")))
+                         fast_gain=rs.const.hit - (rs.const.hit_fast or rs.const.hit))
 
 
 def _fast_dice(rs, roller: Stack, roller_nation: str) -> list[bool]:
     """FFG 25 (constant `hit_fast`): which of the roller's dice (cavalry, armies, forts, burhs in that
     order) are a cavalry unit's or a Roman army's. Without `hit_fast` (classic) none is."""
     n = roller.fighters
-    if "hit_fast" not in rs.constants:
+    if rs.const.hit_fast is None:
         return [False] * n
     fast = roller.cavalry + (roller.armies if roller_nation == rs.role("empire") else 0)
     return [i < fast for i in range(n)]

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.rules.dice import Dice
+from pbem.rules.events import Event, make
 from pbem.rules.orders import NationOrders
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
@@ -55,7 +56,7 @@ class TurnContext:
     nation: str
     orders: dict[str, NationOrders]       # every nation's orders (standing orders answer decisions)
     dice: Dice
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     moves: list[MoveRecord] = field(default_factory=list)
     kills: list[Kill] = field(default_factory=list)
     entered: set[str] = field(default_factory=set)     # areas the nation occupied at some time (capture)
@@ -72,7 +73,8 @@ class TurnContext:
     def own(self) -> NationOrders:
         return self.orders.get(self.nation) or NationOrders(self.nation)
 
-    def emit(self, type_: str, **data: Any) -> dict[str, Any]:
-        ev = {"type": type_, "round": self.state.round, "turn": self.nation, **data}
+    def emit(self, type_: str, **data: Any) -> Event:
+        """Record an event of this turn (pbem.rules.events: an unknown kind or field raises at once)."""
+        ev = make(type_, round=self.state.round, turn=self.nation, **data)
         self.events.append(ev)
         return ev

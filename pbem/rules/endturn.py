@@ -76,12 +76,10 @@ def raid_turn_raiders(ctx: TurnContext) -> None:
     which the nation raids (it has raiders arriving, timeline.yaml), every army of it at sea at the start
     of its turn is a raider; in any other round none is, and an army that starts the turn on land never
     is (so armies left at sea by an earlier raid are invaders in a later non-raid round)."""
-    from pbem.rules.rulesets.ffg2 import raid_turn
-
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     if not rs.feature("raid_turn_raiders"):
         return
-    raiding = raid_turn(rs, state.round, nation)
+    raiding = rs.hooks.raid_turn(rs, state.round, nation)
     for area, st in state.areas.items():
         s = st.get(nation)
         if s:
@@ -153,7 +151,7 @@ def overpopulation(ctx: TurnContext) -> None:
     if overpopulation_exempt(ctx):
         return
     land = {a: st[nation] for a, st in state.areas.items() if nation in st and st[nation].units and rs.is_land(a)}
-    limit = rs.c("overpop_factor") * len(land)
+    limit = rs.const.overpop_factor * len(land)
     excess = sum(s.units for s in land.values()) - limit
     if excess <= 0:
         return

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from pbem.errors import OrderProblem
 from pbem.rules.dice import Dice
+from pbem.rules.events import Event, make
 from pbem.rules.orders import NationOrders, Vote
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
@@ -23,7 +24,7 @@ class Step:
 
     kind: str
     state: GameState
-    events: list[dict] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     problems: list[OrderProblem] = field(default_factory=list)
     nation: str | None = None
     round: int = 0
@@ -59,8 +60,8 @@ def step(rs: Ruleset, state: GameState, orders: dict[str, NationOrders], dice: D
     result = play_nation_turn(rs, state, nation, orders, dice, strict=False)
     new = result.state
     # orders the rules refuse are dropped, and the report says why (ORDERS.md "Replies")
-    events = [{"type": "order_dropped", "round": rnd, "turn": nation, "nation": nation, "line": p.line,
-               "text": p.text, "kind": p.kind, "message": p.message} for p in result.problems]
+    events = [make("order_dropped", round=rnd, turn=nation, nation=nation, line=p.line,
+               text=p.text, kind=p.kind, message=p.message) for p in result.problems]
     events += list(result.events)
     new.next_nation = next_nation_after(rs, new, nation)
     if new.next_nation is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
+from pbem.rules.events import make
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.scoring import may_score, sole_occupant
 from pbem.rules.state import GameState
@@ -85,11 +86,11 @@ def round_start(rs: Ruleset, state: GameState, ballots: Mapping[str, str], event
             state.kings.append(king)
             if may_score(state, king):
                 state.score(king, sc["awards"]["king"], f"King of England ({crown_time(rs, rnd)}){provisional(rs, 'awards.king')}", "king", None)
-            events.append({"type": "king", "round": rnd, "nation": king})
+            events.append(make("king", round=rnd, nation=king))
             return king
     if rnd in sc["bretwalda_rounds"] or (rnd in sc["king_rounds"] and not sc.get("no_bretwalda_in_king_rounds")):
         winner, tally = elect(rs, state, ballots)
-        events.append({"type": "bretwalda_vote", "round": rnd, "tally": tally, "winner": winner})
+        events.append(make("bretwalda_vote", round=rnd, tally=tally, winner=winner))
         if winner:
             state.bretwalda = winner
             if may_score(state, winner):
@@ -110,7 +111,7 @@ def canute(rs: Ruleset, state: GameState, events: list) -> None:
     if own and own >= 2 * others and cnut not in state.dead_leaders and cnut in state.leaders_on_board(nation):
         state.kings.append(nation)
         state.score(nation, rs.scoring["awards"]["canute_king"], f"Canute King of England (turn 14){provisional(rs, 'awards.canute_king')}", "king", nation)
-        events.append({"type": "king", "round": state.round, "nation": nation, "canute": True})
+        events.append(make("king", round=state.round, nation=nation, canute=True))
 
 
 def king_turn16(rs: Ruleset, state: GameState, events: list) -> None:
@@ -131,4 +132,4 @@ def king_turn16(rs: Ruleset, state: GameState, events: list) -> None:
         pts = rs.scoring["king_turn16"][king]
         state.kings.append(king)
         state.score(king, pts, f"King of England at the end of the game (12.5){provisional(rs, 'king_turn16')}", "king", None)
-        events.append({"type": "king", "round": 16, "nation": king})
+        events.append(make("king", round=16, nation=king))

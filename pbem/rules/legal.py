@@ -10,6 +10,7 @@ from pbem.rules import movement
 from pbem.rules.battle import defender_retreat_problem
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import NeutralDice, RollRequest
+from pbem.rules.events import OrderUnused
 from pbem.rules.kingship import votes_by_nation
 from pbem.rules.orders import Move, NationOrders
 from pbem.rules.population import placement_areas
@@ -56,7 +57,7 @@ def check_turn(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: st
                     hint = f"write: {head} {' -> '.join(rs.display(x) for x in dests[goal])} ({hint})"
                 p = replace(p, hint=(p.hint + "; " if p.hint else "") + hint)
         out.append(p)
-    unused = {int(ev["line"]): str(ev["reason"]) for ev in result.events if ev["type"] == "order_unused"}
+    unused = {ev.line: ev.reason for ev in result.events if isinstance(ev, OrderUnused)}
     return TurnCheck(out, unused)
 
 

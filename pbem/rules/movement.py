@@ -21,7 +21,6 @@ from pbem.errors import OrderProblem
 from pbem.rules.context import Kill, MoveRecord, TurnContext
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets.ffg2 import must_come_ashore
 from pbem.rules.scoring import submitted_area
 from pbem.rules.stacking import land_counts, over_limit
 from pbem.rules.state import GameState
@@ -40,8 +39,8 @@ def _problem(kind: str, order, message: str, hint: str = "") -> OrderProblem:
 def allowance(rs: Ruleset, nation: str, kind: str, escorted: bool) -> int:
     """5.12 two areas; 5.13 cavalry and Romans three; 9.1 leaders and their escort three."""
     if kind in ("cavalry", "leader") or nation == rs.role("empire") or escorted:
-        return rs.c("move_fast")
-    return rs.c("move")
+        return rs.const.move_fast
+    return rs.const.move
 
 
 def enemy_armies(state: GameState, area: str, nation: str) -> int:
@@ -177,7 +176,7 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
             problems.append(_problem("sea-move", s, f"{rs.display(s.sea)} is not a sea"))
         elif not st or st.armies - used[(s.sea, "armies")] < s.count:
             problems.append(_problem("not-your-unit", s, f"not {s.count} armies left at {rs.display(s.sea)}"))
-        elif must_come_ashore(ctx):
+        elif rs.hooks.must_come_ashore(ctx):
             problems.append(_problem("not-now", s, f"the {rs.nations[nation].name} may stay at sea only in a raid turn "
                                      "or the first half of a major invasion (FFG 18)",
                                      "land them: armies still at sea after this movement are lost"))
@@ -241,7 +240,7 @@ def _check_subject_vacating(ctx: TurnContext, planned: list[PlannedMove]) -> lis
     full growth, for the game turn; feature subject_may_not_vacate)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     if not rs.feature("subject_may_not_vacate") or state.subjects.get(nation) != rs.role("empire") \
-            or nation in state.roman_permission:
+            or nation in rs.hooks.permitted_subjects(state):
         return []
     leaving: dict[str, int] = defaultdict(int)
     arriving: dict[str, int] = defaultdict(int)
@@ -402,7 +401,7 @@ def occupy(ctx: TurnContext, area: str) -> None:
     """The nation is (for a moment, at least) sole occupant of `area`: capture (14.3) and forts (10.4)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     ctx.entered.add(area)
-    if nation == rs.role("empire") and state.round <= rs.c("roman_forts_last_round") and area not in state.forts_built:
+    if nation == rs.role("empire") and state.round <= rs.const.roman_forts_last_round and area not in state.forts_built:
         state.forts_built.add(area)
         state.stack(area, nation).fort = True
         ctx.emit("fort_built", area=area)

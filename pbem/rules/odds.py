@@ -120,12 +120,12 @@ def _target_left(side: Side) -> dict[str, int]:
 
 def _kills(rs, roller: Side, target: Side, soft: int) -> dict[tuple, Fraction]:
     """Distribution of what one round of `roller`'s dice kills of `target`: (cavalry, armies, forts)."""
-    hard = rs.c("hit_hard")
-    bonus = rs.c("leader_bonus") if roller.leader else 0
+    hard = rs.const.hit_hard
+    bonus = rs.const.leader_bonus if roller.leader else 0
     need = {"cavalry": hard, "roman_armies": hard, "armies": soft, "forts": soft}
     # FFG 25 (constant `hit_fast`): cavalry and Roman armies hit ordinary targets one lower; a target
     # hit only on 6 still needs the 6. Their dice are one more group with their own soft threshold.
-    gain = rs.c("hit") - rs.constants.get("hit_fast", rs.c("hit"))
+    gain = rs.const.hit - (rs.const.hit_fast or rs.const.hit)
     n_fast = (roller.cavalry + (roller.armies if roller.roman else 0)) if gain else 0
     fast_soft = soft - gain if soft < hard else soft
     unit_dice = _add(_multinomial(roller.units - n_fast, _class_probs(soft, hard, bonus)),
@@ -174,8 +174,8 @@ def battle_odds(rs, attacker: Side, defender: Side, *, hiland: bool = False, pla
         raise PbemError("a battle needs attacking armies or cavalry and at least one defending piece")
     if plan.attack not in ATTACK_MODES or plan.defend not in DEFEND_MODES:
         raise PbemError(f"unknown plan {plan.attack!r}/{plan.defend!r}")
-    att_soft = 6 if hiland else rs.c("hit")       # the attacker's dice against the defenders
-    def_soft = rs.c("hit")                         # the defender's dice against the attackers
+    att_soft = 6 if hiland else rs.const.hit       # the attacker's dice against the defenders
+    def_soft = rs.const.hit                         # the defender's dice against the attackers
     cap = max(plan.attack_after or 1, plan.defend_after or 1)
 
     def defender_retreats(a: Side, d: Side, br: int) -> bool:     # battle._defender_retreats

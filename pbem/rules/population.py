@@ -45,7 +45,7 @@ def occupied_value(ctx: TurnContext, nation: str) -> float:
     for area, st in ctx.state.areas.items():
         s = st.get(nation)
         if rs.is_land(area) and s and s.units:
-            total += rs.c("pop_hiland") if rs.hiland(area) else rs.c("pop_clear")
+            total += rs.const.pop_hiland if rs.hiland(area) else rs.const.pop_clear
     return total
 
 
@@ -54,9 +54,9 @@ def may_increase(ctx: TurnContext, nation: str) -> bool:
     rs, state = ctx.rs, ctx.state
     if not rs.nations[nation].increases_population:
         return False
-    if nation == rs.role("successor") and state.round < rs.c("romano_british_increase_from"):
+    if nation == rs.role("successor") and state.round < rs.const.romano_british_increase_from:
         return False
-    if nation in state.subjects and nation not in state.roman_permission and not rs.feature("subject_half_population"):
+    if nation in state.subjects and nation not in rs.hooks.permitted_subjects(state) and not rs.feature("subject_half_population"):
         return False
     return True
 
@@ -71,25 +71,25 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
     value = occupied_value(ctx, nation)
     value = rs.hooks.population_count(ctx, value)   # FFG 36: a subject of Rome gets half its points
     total = saved + value
-    due = math.floor(total / rs.c("pop_per_army") + 1e-9)
+    due = math.floor(total / rs.const.pop_per_army + 1e-9)
     free = free_armies(ctx, nation)
     new = min(due, free)
-    rest = total - new * rs.c("pop_per_army")
+    rest = total - new * rs.const.pop_per_army
     if new < due:   # no army piece available: at most 2 1/2 saved (10.1)
-        rest = min(rest, rs.c("pop_max_saved_without_army"))
+        rest = min(rest, rs.const.pop_max_saved_without_army)
     before = state.units_of(nation)
     problems = place_new_armies(ctx, nation, new, ctx.own().of(Place), skip=reinforcement_places(ctx))
     placed = state.units_of(nation) - before
     if placed < new:
         # 5.21: no room for the rest under the stacking limits. Our reading: an army that cannot be
         # placed is treated like one with no piece available (10.1) -- not raised, at most 2 1/2 saved
-        rest = min(total - placed * rs.c("pop_per_army"), rs.c("pop_max_saved_without_army"))
+        rest = min(total - placed * rs.const.pop_per_army, rs.const.pop_max_saved_without_army)
         new = placed
     built = rs.hooks.armies_not_raised(ctx, due - placed) if placed < due else 0
     if built:   # FFG 27, doubt 5: what could not be raised as infantry became burhs
-        rest = total - (placed + built) * rs.c("pop_per_army")
+        rest = total - (placed + built) * rs.const.pop_per_army
         if placed + built < due:
-            rest = min(rest, rs.c("pop_max_saved_without_army"))
+            rest = min(rest, rs.const.pop_max_saved_without_army)
     state.population[nation] = rest
     ctx.emit("population", nation=nation, saved_before=saved, count=total, new_armies=new, saved=rest)
     return problems

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from pbem.rules import endturn, legal, population
 from pbem.rules.context import TurnContext
+from pbem.rules.events import Arrived, LeaderEntered, Overpopulation, Population
 from pbem.rules.orders import NationOrders, Place
 from pbem.rules.turn import play_nation_turn
 
@@ -54,20 +55,21 @@ def turn_start(rs, state, nation: str) -> TurnStart:
                               stop="after_population", strict=False)
     out = TurnStart(nation, increases=False)
     for ev in result.events:
-        t = ev["type"]
-        if t == "population" and ev.get("nation") == nation:
+        if getattr(ev, "nation", None) != nation:
+            continue
+        if isinstance(ev, Population):
             out.increases = True
-            out.count, out.saved_before = ev["count"], ev["saved_before"]
-            out.new_armies, out.saved_after = ev["new_armies"], ev["saved"]
-        elif t == "leader_entered" and ev.get("nation") == nation:
+            out.count, out.saved_before = ev.count, ev.saved_before
+            out.new_armies, out.saved_after = ev.new_armies, ev.saved
+        elif isinstance(ev, LeaderEntered):
             after = result.state
             choices = tuple(sorted(a for a, st in after.areas.items() if nation in st and st[nation].units))
-            ld = rs.leaders.get(ev["leader"])
+            ld = rs.leaders.get(ev.leader)
             if ld is not None and ld.place_in is not None:
                 choices = tuple(a for a in choices if a == ld.place_in)
-            out.leaders.append(LeaderArrival(ev["leader"], ev["area"], choices))
-        elif t == "arrived" and ev.get("nation") == nation:
-            out.arrivals.append(Arrival(ev["sea"], ev["armies"], bool(ev.get("raiders"))))
+            out.leaders.append(LeaderArrival(ev.leader, ev.area, choices))
+        elif isinstance(ev, Arrived):
+            out.arrivals.append(Arrival(ev.sea, ev.armies, bool(ev.raiders)))
     if out.increases:   # counted by the population code itself (after the arrivals, as the increase is)
         ctx = TurnContext(rs, result.state, nation, {}, legal._NoDice())
         out.armies_in_play, _ = population.pieces_in_play(ctx, nation)
@@ -88,7 +90,7 @@ def no_army_reason(rs, start: TurnStart) -> str:
     """Rule 10.1 — why a nation that increases gets no new army: too low a count, no unused army piece
     (the counts of the population code: FFG 40 lets the Romano-British stand beyond their 8 pieces), or
     no room to place one (5.21; FFG 10: one per area)."""
-    per = rs.c("pop_per_army")
+    per = rs.const.pop_per_army
     if start.count < per:
         return f"one army per {per:g} points, rule 10.1"
     if not start.armies_free:
@@ -121,8 +123,8 @@ def warnings(rs, state, nation: str, orders: NationOrders) -> list[Warning]:
     ctx = TurnContext(rs, result.state.copy(), nation, {nation: orders}, legal._NoDice())
     endturn.overpopulation(ctx)
     for ev in ctx.events:
-        if ev["type"] == "overpopulation":
-            lost = ", ".join(f"{k} in {rs.display(a)}" for a, k in ev["removed"].items())
+        if isinstance(ev, Overpopulation):
+            lost = ", ".join(f"{k} in {rs.display(a)}" for a, k in ev.removed.items())
             out.append(Warning(0, "", f"overpopulation (rule 6.0): after these moves the end of the turn would "
                                       f"remove {lost} (more armies than twice the land areas held), unless "
                                       "battles cost armies first; DISBAND A, B ... says where to lose them"))

@@ -6,8 +6,11 @@ Rule numbers in comments are seed 001's (Avalon Hill classic rules, PBEM edition
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Iterable, Mapping
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -173,6 +176,79 @@ class VPCard:
     limes: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
 
+@dataclass(frozen=True, kw_only=True)
+class Constants:
+    """ruleset.yaml `constants` that every ruleset has, typed (`rs.const.hit`). A ruleset's own
+    constants are fields of its subclass (ClassicConstants, Ffg2Constants in pbem/rules/rulesets), named
+    by its hooks class; `from_data` builds and checks them when ruleset.yaml loads."""
+
+    move: int                   # 5.12 areas an army moves
+    move_fast: int              # 5.12 cavalry, Roman armies
+    stack_clear: int            # 5.2 plain limit in a clear area
+    stack_hiland: int           # 5.2 plain limit in a hiland area
+    big_stack_hiland: int       # 5.2 the one bigger group, in a hiland
+    hit: int                    # 8.0 die roll that kills an army
+    hit_hard: int               # 8.0 die roll that kills a hard target (cavalry, forts, Roman armies)
+    leader_bonus: int           # 9.2 added to the dice of a stack with a leader
+    overpop_factor: int         # 6.0 armies allowed per land area
+    pop_per_army: int           # 10.1 population points per new army
+    pop_clear: float            # 10.1 points of a clear area
+    pop_hiland: float           # 10.1 points of a hiland area
+    pop_max_saved_without_army: float   # 10.1 saved when no army piece is free
+    max_rounds: int             # 4.0 game turns
+    hit_fast: int | None = None   # FFG 25: a cavalry unit's or a Roman army's roll against ordinary targets
+
+    @classmethod
+    def from_data(cls, values: Mapping[str, Any], fail: Callable[[str, str], Exception],
+                  where: str = "constants") -> Constants:
+        """Build from the `constants` mapping: every field present with its type (an int where a float is
+        asked is kept as written, so replays stay identical), no unknown key. `fail(key, message)` makes
+        the error naming the file and key."""
+        return _typed(cls, values, fail, where)
+
+
+def _typed(cls: type, values: Any, fail: Callable[[str, str], Exception], where: str) -> Any:
+    if not isinstance(values, Mapping):
+        raise fail(where, f"must be a mapping, not {values!r}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(values) - set(fields))
+    if unknown:
+        raise fail(f"{where}.{unknown[0]}", f"is not a constant of this ruleset ({cls.__name__} has no such field; "
+                                             f"known: {', '.join(sorted(fields))})")
+    out = {}
+    for name, f in fields.items():
+        if name not in values:
+            if f.default is dataclasses.MISSING:
+                raise fail(f"{where}.{name}", f"missing (a {_type_name(hints[name])}, {cls.__name__})")
+            continue
+        out[name] = _check_type(values[name], hints[name], fail, f"{where}.{name}")
+    return cls(**out)
+
+
+def _type_name(tp: Any) -> str:
+    return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
+
+
+def _check_type(v: Any, tp: Any, fail: Callable[[str, str], Exception], where: str) -> Any:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if dataclasses.is_dataclass(tp):
+        return _typed(tp, v, fail, where)
+    if origin in (typing.Union, types.UnionType):
+        if v is None and type(None) in args:
+            return None
+        return _check_type(v, next(a for a in args if a is not type(None)), fail, where)
+    if origin is tuple:
+        if not isinstance(v, list | tuple):
+            raise fail(where, f"must be a list, not {v!r}")
+        return tuple(_check_type(x, args[0], fail, f"{where}.{i}") for i, x in enumerate(v))
+    if tp is int and (isinstance(v, bool) or not isinstance(v, int)):
+        raise fail(where, f"must be a whole number, not {v!r}")
+    if tp is float and (isinstance(v, bool) or not isinstance(v, int | float)):
+        raise fail(where, f"must be a number, not {v!r}")
+    return v
+
+
 @dataclass(frozen=True)
 class Ruleset:
     id: str
@@ -206,6 +282,8 @@ class Ruleset:
     """ruleset-specific tables: `roman_reinforcements` (armies range -> per round), `leader_armies`"""
     roles: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """ruleset.yaml `roles`: the nation, leader, area or sea that plays a part the engine names"""
+    const: Constants = None   # type: ignore[assignment]   # set by the loader
+    """ruleset.yaml `constants`, typed (the hooks' constants class: rs.const.pop_per_army)"""
     hooks_name: str = "classic"
     """ruleset.yaml `hooks`: the class of pbem/rules/rulesets that plays this ruleset's special rules"""
 
@@ -298,10 +376,6 @@ class Ruleset:
 
     def nation_of_leader(self, leader: str) -> str:
         return self.leaders[leader].nation
-
-    def c(self, key: str) -> Any:
-        """A rule constant (ruleset.yaml `constants`)."""
-        return self.constants[key]
 
     def constants_list(self, key: str) -> tuple[str, ...]:
         """A list-valued ruleset fact kept beside the constants (e.g. `south_of_york`)."""

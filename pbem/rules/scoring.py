@@ -9,6 +9,7 @@ Galloway) ... cannot submit to the Angles").
 from __future__ import annotations
 
 from pbem.rules.context import TurnContext
+from pbem.rules.events import make
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
 
@@ -146,11 +147,11 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
                 held[area] = table[area]
         held, dropped = rs.hooks.limit_holdings(rs, state, nation, held, half)   # FFG 54, 36
         if dropped:
-            events.append({"type": "score_limited", "round": state.round, "nation": nation, "points": dropped})
+            events.append(make("score_limited", round=state.round, nation=nation, points=dropped))
         for area, pts in held.items():
             state.score(nation, pts, f"held {rs.display(area)} (scoring turn {state.round})", "hold", None)
-            events.append({"type": "scored", "round": state.round, "nation": nation, "points": pts,
-                           "kind": "hold", "area": area})
+            events.append(make("scored", round=state.round, nation=nation, points=pts,
+                           kind="hold", area=area))
 
 
 def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
@@ -167,8 +168,8 @@ def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
         subject_of = submitted_area(rs, state, holder, area) if holder else None
         if rs.hooks.limes_held(rs, state, area, holder, subject_of):   # FFG 37: by intact forts
             state.score(rome, card.limes[area], f"Limes: {rs.display(area)}", "limes", None)
-            events.append({"type": "scored", "round": state.round, "nation": rome,
-                           "points": card.limes[area], "kind": "limes", "area": area})
+            events.append(make("scored", round=state.round, nation=rome,
+                           points=card.limes[area], kind="limes", area=area))
 
 
 def player_totals(rs: Ruleset, vp: dict[str, int], players: int) -> dict[str, int]:

@@ -35,7 +35,7 @@ def over_limit(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> list[str]
         return over
     if len(over) == 1:
         area = over[0]
-        if not rs.hiland(area) or counts[area] <= rs.c("big_stack_hiland"):
+        if not rs.hiland(area) or counts[area] <= rs.const.big_stack_hiland:
             return []
         return over
     return over

@@ -77,8 +77,16 @@ class Stack:
 
 _IMMUTABLE = (str, int, float, bool, type(None), tuple, frozenset)
 _COPIED = frozenset({"areas", "population", "vp", "ledger", "forts_built", "captured", "raided_from", "subjects",
-                     "roman_permission", "kings", "dead_leaders", "leader_killed_by", "standing",
-                     "attacked_romano_british"})
+                     "kings", "dead_leaders", "leader_killed_by", "standing", "extras"})
+
+# Ruleset records of `extras` that the saved position keeps at its top level, where GameState had them
+# as fields before the extras block (issue 15 item 4): archived games keep their bytes and state hashes.
+# key -> (written after this key, default when absent, written even when it is the default)
+LEGACY_EXTRAS: dict[str, tuple[str, Any, bool]] = {
+    "roman_permission": ("subjects", frozenset(), True),         # classic 11.1 (ALLOW)
+    "danes_withdraw_shortfall": ("standing", 0, True),           # classic 10.6
+    "attacked_romano_british": ("finished", frozenset(), False),  # ffg2 FFG 41, 52
+}
 
 
 def _plain_copy(x: Any) -> Any:
@@ -115,15 +123,16 @@ class GameState:
     captured: dict[str, set[str]] = field(default_factory=dict)  # nation -> areas whose capture points it took
     raided_from: dict[str, str] = field(default_factory=dict)    # nation -> sea its raiders ashore came from
     subjects: dict[str, str] = field(default_factory=dict)       # subject nation -> overlord (11.1, 11.2)
-    roman_permission: set[str] = field(default_factory=set)      # subjects allowed to increase this round
     bretwalda: str | None = None
     kings: list[str] = field(default_factory=list)               # Kings of this round (12.3, 12.4)
     dead_leaders: set[str] = field(default_factory=set)
     leader_killed_by: dict[str, str] = field(default_factory=dict)
     standing: dict[str, dict[str, str]] = field(default_factory=dict)   # nation -> key -> canonical line
-    danes_withdraw_shortfall: int = 0
-    attacked_romano_british: set[str] = field(default_factory=set)   # FFG 41, 52: who attacked them
     finished: bool = False
+    extras: dict[str, Any] = field(default_factory=dict)
+    """Ruleset-specific records, owned by the ruleset's hooks (pbem/rules/rulesets: classic's
+    `roman_permission` and `danes_withdraw_shortfall`, ffg2's `attacked_romano_british`). Only values
+    other than the default are kept, so an untouched record and an absent one compare equal."""
 
     # --- pieces ---------------------------------------------------------------------------
     def stack(self, area: str, nation: str) -> Stack:
@@ -209,12 +218,11 @@ class GameState:
         d["captured"] = {k: set(v) for k, v in self.captured.items()}
         d["raided_from"] = dict(self.raided_from)
         d["subjects"] = dict(self.subjects)
-        d["roman_permission"] = set(self.roman_permission)
         d["kings"] = list(self.kings)
         d["dead_leaders"] = set(self.dead_leaders)
         d["leader_killed_by"] = dict(self.leader_killed_by)
         d["standing"] = {k: _plain_copy(v) for k, v in self.standing.items()}
-        d["attacked_romano_british"] = set(self.attacked_romano_british)
+        d["extras"] = {k: _plain_copy(v) for k, v in self.extras.items()}
         for k, v in d.items():
             # a field added later without a line above is still copied deeply
             if k not in _COPIED and not isinstance(v, _IMMUTABLE):
@@ -228,7 +236,7 @@ class GameState:
             st = {n: s.to_dict() for n, s in sorted(self.areas[a].items()) if not s.empty()}
             if st:
                 areas[a] = st
-        return {
+        d = {
             "ruleset": self.ruleset, "game": self.game, "round": self.round, "next_nation": self.next_nation,
             "areas": areas,
             "population": {k: v for k, v in sorted(self.population.items()) if v},
@@ -238,16 +246,13 @@ class GameState:
             "captured": {k: sorted(v) for k, v in sorted(self.captured.items()) if v},
             "raided_from": dict(sorted(self.raided_from.items())),
             "subjects": dict(sorted(self.subjects.items())),
-            "roman_permission": sorted(self.roman_permission),
             "bretwalda": self.bretwalda, "kings": list(self.kings),
             "dead_leaders": sorted(self.dead_leaders),
             "leader_killed_by": dict(sorted(self.leader_killed_by.items())),
             "standing": {n: dict(sorted(v.items())) for n, v in sorted(self.standing.items()) if v},
-            "danes_withdraw_shortfall": self.danes_withdraw_shortfall,
             "finished": self.finished,
-            # FFG 41, 52 (only written once someone attacked them, so other positions read as before)
-            **({"attacked_romano_british": sorted(self.attacked_romano_british)} if self.attacked_romano_british else {}),
         }
+        return _with_extras(d, self.extras)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameState:
@@ -262,14 +267,41 @@ class GameState:
             captured={k: set(v) for k, v in (d.get("captured") or {}).items()},
             raided_from=dict(d.get("raided_from") or {}),
             subjects=dict(d.get("subjects") or {}),
-            roman_permission=set(d.get("roman_permission") or []),
             bretwalda=d.get("bretwalda"), kings=list(d.get("kings") or []),
             dead_leaders=set(d.get("dead_leaders") or []),
             leader_killed_by=dict(d.get("leader_killed_by") or {}),
             standing={n: dict(v) for n, v in (d.get("standing") or {}).items()},
-            danes_withdraw_shortfall=int(d.get("danes_withdraw_shortfall", 0)),
             finished=bool(d.get("finished", False)),
-            attacked_romano_british=set(d.get("attacked_romano_british") or []),
+            extras=_read_extras(d),
         )
         st.prune()
         return st
+
+
+def _with_extras(d: dict[str, Any], extras: dict[str, Any]) -> dict[str, Any]:
+    """The saved layout: each legacy record (LEGACY_EXTRAS) at its old place; any other record of the
+    extras block under `extras` (sets as sorted lists), written only when there is one."""
+    out: dict[str, Any] = {}
+    for key, value in d.items():
+        out[key] = value
+        for name, (after, default, always) in LEGACY_EXTRAS.items():
+            if after == key and (name in extras or always):
+                v = extras.get(name, default)
+                out[name] = sorted(v) if isinstance(v, set | frozenset) else v
+    rest = {k: (sorted(v) if isinstance(v, set | frozenset) else v) for k, v in sorted(extras.items())
+            if k not in LEGACY_EXTRAS}
+    if rest:
+        out["extras"] = rest
+    return out
+
+
+def _read_extras(d: dict[str, Any]) -> dict[str, Any]:
+    """The extras block of a saved position: the legacy records at the top level (only values other
+    than the default are kept), then the `extras` mapping."""
+    extras: dict[str, Any] = {}
+    for name, (_after, default, _always) in LEGACY_EXTRAS.items():
+        v = d.get(name)
+        if v:
+            extras[name] = set(v) if isinstance(default, frozenset) else int(v)
+    extras.update(d.get("extras") or {})
+    return extras

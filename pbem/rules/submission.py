@@ -46,7 +46,7 @@ def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
     if to == rs.role("overlord") and nation == rs.role("overlord_subject"):
         rule = rs.submission["to_angles"][nation]
         counted = [a for a in areas if rs.region(a) in rule["count_in"] or a in rule["plus"]]
-        return len(counted) < rule["fewer_than"] and state.units_of(to) > 0 and state.round < rs.c("angle_submission_ends")
+        return len(counted) < rule["fewer_than"] and state.units_of(to) > 0 and state.round < rs.const.angle_submission_ends
     return False
 
 

@@ -14,9 +14,9 @@ from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, kingship, movement, population, scoring
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
+from pbem.rules.events import Event, make
 from pbem.rules.orders import Move, NationOrders, Stay, Submit, order_to_dict, standing_key
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets import ffg2
 from pbem.rules.state import GameState, Stack
 from pbem.rules.submission import can_submit, in_overlord_turn_only, revolt, submit, waiting_submissions
 
@@ -104,7 +104,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
                 if any(p.kind == "stacking" for p in cycle_problems):
                     planned = []
             movement.execute_cycle(ctx, planned)
-            ffg2.invaders_left_at_sea(ctx)   # FFG 18: who had to land and did not is lost
+            rs.hooks.after_movement(ctx)   # FFG 18: who had to land and did not is lost
             waiting_submissions(ctx, "after a movement phase")   # 11.1
             if stop == "after_movement":
                 return TurnResult(ctx.state, ctx.events, problems + move_problems)
@@ -163,7 +163,7 @@ def _permissions(ctx: TurnContext) -> list[OrderProblem]:
             problems.append(OrderProblem("not-now", o.line, o.text,
                                          "only the Romans may allow a nation subject to them to increase (rule 11.1)"))
             continue
-        ctx.state.roman_permission.add(o.nation)
+        ctx.rs.hooks.permit_subject(ctx.state, o.nation)
         ctx.emit("allowed", nation=o.nation, line=o.line)
     return problems
 
@@ -207,19 +207,19 @@ def next_nation_after(rs: Ruleset, state: GameState, nation: str | None) -> str 
     return None
 
 
-def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = None) -> tuple[GameState, list[dict]]:
+def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = None) -> tuple[GameState, list[Event]]:
     """The beginning of a game turn: Roman departure (10.5, turn 6; hook roman_departure), end of
     subjection (11.1, 11.2), King or Bretwalda (12.1-12.3), pieces changing kind (hook
     round_start_conversions), turn-16 reinforcements (10.7; hook turn16_arrivals)."""
     state = state.copy()
-    events: list[dict] = [{"type": "round_started", "round": state.round}]
+    events: list[Event] = [make("round_started", round=state.round)]
     rnd = state.round
     hooks = rs.hooks
     hooks.roman_departure(rs, state, events)
     subject = rs.role("overlord_subject")
-    if rnd == rs.c("angle_submission_ends") and subject and state.subjects.get(subject) == rs.role("overlord"):
+    if rnd == rs.const.angle_submission_ends and subject and state.subjects.get(subject) == rs.role("overlord"):
         del state.subjects[subject]
-        events.append({"type": "subjection_ended", "round": rnd, "nation": subject})
+        events.append(make("subjection_ended", round=rnd, nation=subject))
     king = kingship.round_start(rs, state, ballots or {}, events)
     if king:
         ctx = TurnContext(rs, state, king, {}, None)  # type: ignore[arg-type]
@@ -237,25 +237,25 @@ def reinforce_at_sea(rs: Ruleset, state: GameState, events: list, nation: str, s
     n = min(n, rs.nations[nation].max_armies - sum(s.armies for st in state.areas.values() for k, s in st.items() if k == nation))
     if n > 0:
         state.stack(sea, nation).armies += n
-        events.append({"type": "reinforced", "nation": nation, "sea": sea, "armies": n})
+        events.append(make("reinforced", nation=nation, sea=sea, armies=n))
 
 
 def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[dict]]:
     """The end of a game turn: holdings (14.2), Limes (14.4), turn-16 King (12.5), game end (14.1)."""
     state = state.copy()
-    events: list[dict] = []
+    events: list[Event] = []
     scoring.score_holdings(rs, state, events)
     scoring.score_limes(rs, state, events)
-    if state.round == rs.c("max_rounds"):
+    if state.round == rs.const.max_rounds:
         kingship.king_turn16(rs, state, events)
         state.finished = True
         state.next_nation = None
-        events.append({"type": "game_over", "round": state.round, "vp": dict(state.vp)})
+        events.append(make("game_over", round=state.round, vp=dict(state.vp)))
         return state, events
     state.round += 1
-    state.roman_permission = set()
+    rs.hooks.round_ended(state)   # 11.1: ALLOW lasts one game turn
     state.next_nation = None
-    events.append({"type": "round_ended", "round": state.round - 1})
+    events.append(make("round_ended", round=state.round - 1))
     return state, events
 
 

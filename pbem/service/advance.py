@@ -22,17 +22,18 @@ from pbem.report import build_report, report_json, report_text
 from pbem.report.prompt import GUIDE_LINE, guide_attachments
 from pbem.rules.book import no_orders
 from pbem.rules.decisions import pending
+from pbem.rules.events import RoundEnded, RoundStarted
 from pbem.rules.flow import votes_owed
 from pbem.rules.orders import STANDING_TYPES, NationOrders, Order
 from pbem.service import decisions, moderator
 from pbem.service.book import build_book
 from pbem.service.gamerun import GameRun
 from pbem.service.outgoing import finish_pending, send_once
+from pbem.service.play import play_turn
 from pbem.service.welcome import send_welcome
 from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry
-from pbem.store.turns import play_turn
 
 Send = Callable[[EmailMessage], None]
 MAX_STEPS = 200
@@ -146,7 +147,7 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
     return run
 
 
-QUIET_EVENTS = ("round_started", "round_ended")
+QUIET_EVENTS = (RoundStarted, RoundEnded)
 
 
 def turn_mail_key(entry: LogEntry) -> str:
@@ -239,7 +240,7 @@ def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, 
 
 def worth_a_mail(entry: LogEntry) -> bool:
     """A round start with nothing happening (no vote, no King, no Romans leaving) gets no mail."""
-    return entry.get("step") != "start_round" or any(ev.get("type") not in QUIET_EVENTS for ev in entry.get("events") or [])
+    return entry.get("step") != "start_round" or any(not isinstance(ev, QUIET_EVENTS) for ev in entry.typed_events())
 
 
 def _nmr_word(game: Game) -> str:
@@ -288,7 +289,7 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
                outbox: Path | None, render_map: bool, ledger_from: int) -> None:
     rs = game.ruleset()
     state = game.state
-    events = list(entry.get("events") or [])
+    events = entry.typed_events()
     vote = votes_owed(rs, state)
     deadline = current_deadline(game, vote=vote)
     waiting = []

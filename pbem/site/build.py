@@ -217,7 +217,7 @@ def _mailed_facts(folder: Path) -> dict[str, Any] | None:
 def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, render_maps: bool) -> dict[str, Any]:
     """One turn of the site: the report as mailed (or made the same way), the map, the dice."""
     e = w.entry
-    events = list(e.get("events") or [])
+    events = e.typed_events()
     mailed = _mailed(game, e.id)
     facts = _mailed_facts(mailed)
     if facts is not None:

@@ -35,6 +35,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from pbem import __version__
 from pbem.errors import DataError, GameBusy, GameError
 from pbem.rules.dice import HmacDice, commitment
+from pbem.rules.events import Event, from_dicts
 from pbem.rules.state import GameState, Stack
 from pbem.store.fs import TEMP_PREFIX, atomic_write, clean_temp_files, create_exclusive
 from pbem.store.hashing import plain, state_hash
@@ -110,6 +111,10 @@ class LogEntry:
 
     def to_dict(self) -> dict[str, Any]:
         return {"entry": self.id, "kind": self.kind, "time": self.time, **self.data}
+
+    def typed_events(self) -> list[Event]:
+        """A turn entry's events, typed (pbem.rules.events), from the plain mappings the log keeps."""
+        return from_dicts(self.data.get("events") or [])
 
     @property
     def name(self) -> str:

@@ -35,7 +35,7 @@ def test_copy_is_independent(positions):
     c.kings.append("x")
     c.subjects["x"] = "y"
     c.raided_from["x"] = "y"
-    c.roman_permission.add("x")
+    c.extras.setdefault("roman_permission", set()).add("x")
     c.leader_killed_by["x"] = "y"
     assert s == before
 

@@ -16,7 +16,7 @@ def test_header_names_ruleset_data_version_and_no_overrides():
 
 def test_override_is_applied_and_named_in_the_header():
     rs = load("classic", {"ruleset.constants.move": 3})
-    assert rs.c("move") == 3 and BASE.c("move") == 2
+    assert rs.const.move == 3 and BASE.const.move == 2
     assert rs.overrides == ("ruleset.constants.move",)
     assert dict(rs.override_values) == {"ruleset.constants.move": 3}
     assert rs.digest != BASE.digest

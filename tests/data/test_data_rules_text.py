@@ -31,7 +31,7 @@ def one_sea_between(a, b):
 # --- 1.0 / 2.1 / 2.11 / 2.12: the board ----------------------------------------------------------
 
 def test_rule_1_0_sixteen_turns_45_to_1085():
-    assert RS.c("max_rounds") == 16 == len(RS.rounds)
+    assert RS.const.max_rounds == 16 == len(RS.rounds)
     assert RS.rounds[16].years[1] == 1085
 
 
@@ -62,7 +62,7 @@ def test_rule_2_11_england_is_the_remaining_twenty():
 
 
 def test_rule_2_11_clywd_as_spelled_in_the_rules():
-    from pbem.data.names import resolve
+    from pbem.orders.names import resolve
 
     assert resolve(RS, "Clywd") == "clwyd"
     assert "Clywd" in RS.areas["clwyd"].aliases
@@ -115,7 +115,7 @@ def test_rule_4_0_no_nation_after_the_picts_takes_part_in_turn_1():
 # --- 5.x: movement -------------------------------------------------------------------------------
 
 def test_rule_5_1_distances():
-    assert RS.c("move") == 2 and RS.c("move_fast") == 3
+    assert RS.const.move == 2 and RS.const.move_fast == 3
 
 
 def test_rule_5_12_example_essex_suffolk_norfolk():
@@ -160,8 +160,8 @@ def test_rule_5_16_hwicce_is_coastal():
 
 
 def test_rule_5_2_stacking_limits():
-    assert (RS.c("stack_clear"), RS.c("stack_hiland"), RS.c("big_stack_hiland")) == (3, 2, 4)
-    assert RS.c("roman_stack_hiland") == 4   # 5.22
+    assert (RS.const.stack_clear, RS.const.stack_hiland, RS.const.big_stack_hiland) == (3, 2, 4)
+    assert RS.const.roman_stack_hiland == 4   # 5.22
 
 
 def test_rule_5_3_example_borders():
@@ -181,7 +181,7 @@ def test_rule_6_0_overpopulation_exemptions():
     ex = RS.overpopulation_exempt
     assert ex["romans"] == "all"
     assert {n: list(v) for n, v in ex.items() if n != "romans"} == {"jutes": [4, 5], "angles": [4, 5], "saxons": [4, 5]}
-    assert RS.c("overpop_factor") == 2
+    assert RS.const.overpop_factor == 2
 
 
 @pytest.mark.parametrize("nation, sea", [("romans", "english_channel"), ("normans", "english_channel"),
@@ -236,7 +236,7 @@ def test_rule_7_4_every_landing_area_is_coastal():
 # --- 8.x: battle examples ------------------------------------------------------------------------
 
 def test_rule_8_0_constants_and_example():
-    assert RS.c("hit") == 5 and RS.c("hit_hard") == 6
+    assert RS.const.hit == 5 and RS.const.hit_hard == 6
     assert RS.hiland("dalriada")   # "three Scots armies are in Dalriada (hilands)"
 
 
@@ -290,18 +290,18 @@ def test_rule_9_0_leaders_enter_in_their_turn():
 # --- 10.x: forces --------------------------------------------------------------------------------
 
 def test_rule_10_1_population_constants():
-    assert RS.c("pop_per_army") == 3 and RS.c("pop_clear") == 1 and RS.c("pop_hiland") == 0.5
-    assert RS.c("pop_max_saved_without_army") == 2.5
+    assert RS.const.pop_per_army == 3 and RS.const.pop_clear == 1 and RS.const.pop_hiland == 0.5
+    assert RS.const.pop_max_saved_without_army == 2.5
 
 
 def test_rule_10_3_10_4_romans():
-    assert list(RS.c("roman_reinforce_rounds")) == [4, 5] and RS.c("roman_reinforce_to") == 10
-    assert RS.c("roman_forts_last_round") == 4 and RS.c("roman_departure_round") == 6
+    assert list(RS.const.roman_reinforce_rounds) == [4, 5] and RS.const.roman_reinforce_to == 10
+    assert RS.const.roman_forts_last_round == 4 and RS.const.roman_departure_round == 6
 
 
 def test_rule_10_5_romano_british():
-    assert RS.c("romano_british_max") == 8 == RS.nations["romano_british"].max_armies
-    assert RS.c("romano_british_increase_from") == 7
+    assert RS.const.romano_british_max == 8 == RS.nations["romano_british"].max_armies
+    assert RS.const.romano_british_increase_from == 7
     rb = [a for a in RS.rounds[7].arrivals if a.nation == "romano_british"]
     assert len(rb) == 1 and rb[0].sea is None and rb[0].kind == "reinforcement"
     assert rb[0].armies + rb[0].cavalry == 2   # "both units" (doubt 15: that they are cavalry is A/S000)
@@ -310,7 +310,8 @@ def test_rule_10_5_romano_british():
 def test_rule_10_6_six_danes_in_turn_14():
     danes = [a for a in RS.rounds[14].arrivals if a.nation == "danes"]
     assert sum(a.armies for a in danes) == 6 and not any(a.raider for a in danes)
-    assert dict(RS.c("danes_withdrawal")) == {"round": 14, "armies": 4, "planned_invasion": 6}
+    assert dict(RS.constants["danes_withdrawal"]) == {"round": 14, "armies": 4, "planned_invasion": 6}
+    assert (RS.const.danes_withdrawal.round, RS.const.danes_withdrawal.armies) == (14, 4)
     assert ("danes", "cnut") in RS.rounds[14].leaders
 
 
@@ -329,7 +330,7 @@ def test_rule_11_1_submission_thresholds_5_4_3():
 def test_rule_11_2_brigantes_submit_to_the_angles():
     rule = RS.submission["to_angles"]["brigantes"]
     assert rule["fewer_than"] == 3 and list(rule["count_in"]) == ["scotland"] and list(rule["plus"]) == ["galloway"]
-    assert RS.c("angle_submission_ends") == 12
+    assert RS.const.angle_submission_ends == 12
 
 
 def test_rule_12_2_12_3_12_4_awards():

@@ -10,6 +10,7 @@ from pbem.cli import cli
 from pbem.orders.check import check_orders
 from pbem.orders.reply import render_reply
 from pbem.rules.dice import ScriptedDice
+from pbem.rules.events import OrderUnused
 from pbem.rules.state import GameState, Stack
 from pbem.rules.turn import play_nation_turn
 
@@ -92,8 +93,8 @@ def test_turn_reports_an_order_the_dice_made_useless(rs):
     dice = ScriptedDice({"york": [{"angles": [1], "belgae": [6]}]})
     res = play_nation_turn(rs, st, "angles", {"angles": no}, dice, strict=False)
     assert not res.problems
-    unused = [ev for ev in res.events if ev["type"] == "order_unused"]
-    assert [(ev["line"], "no raiders" in ev["reason"]) for ev in unused] == [(2, True)]
+    unused = [ev for ev in res.events if isinstance(ev, OrderUnused)]
+    assert [(ev.line, "no raiders" in ev.reason) for ev in unused] == [(2, True)]
 
 
 def test_cli_check_flags_withdraw_with_its_line_number(tmp_path):

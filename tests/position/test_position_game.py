@@ -15,10 +15,10 @@ from pbem.position.file import read_position
 from pbem.position.game import export_position, new_from_position
 from pbem.rules.flow import votes_owed
 from pbem.rules.legal import vote_options
+from pbem.service.play import play_turn
 from pbem.store.dicecheck import verify_dice
 from pbem.store.game import Game, create_game
 from pbem.store.replay import replay
-from pbem.store.turns import play_turn
 
 ROUND9 = Path(__file__).parent / "round9.yaml"
 SECRET = bytes(range(32))
@@ -190,12 +190,12 @@ def test_round_trip_keeps_every_record():
     state = read_position(ROUND9.read_text(encoding="utf-8"), label="r9").state
     state.standing = {"welsh": {"defend:gwent": {"type": "defend", "area": "gwent", "mode": "hold", "text": "DEFEND Gwent: HOLD"}}}
     state.subjects = {"belgae": "romano_british"}
-    state.roman_permission = {"belgae"}
+    state.extras["roman_permission"] = {"belgae"}   # the classic hooks' records (GameState.extras)
     state.kings = ["saxons"]
     state.bretwalda = "brigantes"
     state.raided_from = {"scots": "irish_sea"}
     state.captured["saxons"] = {"kent"}
-    state.danes_withdraw_shortfall = 2
+    state.extras["danes_withdraw_shortfall"] = 2
     back = read_position(position_text(rs, state), label="again", game=state.game).state
     assert back.to_dict() == state.to_dict()
 

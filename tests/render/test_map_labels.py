@@ -8,6 +8,7 @@ from pbem.data.loader import load
 from pbem.render import map as m
 from pbem.render import style
 from pbem.render.geometry import load_geometry
+from pbem.rules.events import Moved
 
 
 class _Ax:
@@ -34,8 +35,10 @@ def test_moves_into_one_area_show_one_count_of_all_arriving():
     rs = load("classic")
     geo = load_geometry()
     ax = _Ax()
-    events = [{"type": "moved", "nation": "belgae", "kind": "armies", "count": 2, "path": ["kent", "essex", "suffolk"]},
-              {"type": "moved", "nation": "belgae", "kind": "armies", "count": 1, "path": ["essex", "suffolk"]}]
+    events = [Moved(nation="belgae", kind="armies", count=2, path=["kent", "essex", "suffolk"], leader=None, raiders=0,
+                    cycle=1, line=1),
+              Moved(nation="belgae", kind="armies", count=1, path=["essex", "suffolk"], leader=None, raiders=0, cycle=1,
+                    line=2)]
     m._draw_events(ax, rs, None, events, geo, m.layout(geo))
     counts = [s for s, z in ax.texts if z == 16]
     assert counts == ["3"], counts

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from pbem.cases import case_files, load_case
 from pbem.cli import cli
 from pbem.data.loader import load, tables_for
+from pbem.rules.events import OrderUnused
 from pbem.rules.turn import new_game_state
 
 RS = load("ffg2")
@@ -208,8 +209,8 @@ def test_ffg_35_submit_in_own_turn_has_no_effect_and_says_why():
     no = parse_message("SUBMIT TO Romans\n", RS, default_nation="picts").section("picts")
     res = play_nation_turn(RS, st, "picts", {"picts": no}, ScriptedDice({}), strict=False)
     assert not res.problems and "picts" not in res.state.subjects
-    unused = [ev for ev in res.events if ev["type"] == "order_unused"]
-    assert len(unused) == 1 and "only during the Romans' turn (FFG 35)" in unused[0]["reason"]
+    unused = [ev for ev in res.events if isinstance(ev, OrderUnused)]
+    assert len(unused) == 1 and "only during the Romans' turn (FFG 35)" in unused[0].reason
 
 
 def test_ffg_43_settle_in_round_11_is_unused_because_raiders_must_go_back():
@@ -226,6 +227,6 @@ def test_ffg_43_settle_in_round_11_is_unused_because_raiders_must_go_back():
     no = parse_message("2 North Sea -> York\nSETTLE York\n", RS, default_nation="danes").section("danes")
     res = play_nation_turn(RS, st, "danes", {"danes": no}, ScriptedDice({}), strict=False)
     assert not res.problems
-    unused = [ev for ev in res.events if ev["type"] == "order_unused"]
-    assert [ev["line"] for ev in unused] == [2]
-    assert "every raider goes back to sea (FFG 43)" in unused[0]["reason"]
+    unused = [ev for ev in res.events if isinstance(ev, OrderUnused)]
+    assert [ev.line for ev in unused] == [2]
+    assert "every raider goes back to sea (FFG 43)" in unused[0].reason

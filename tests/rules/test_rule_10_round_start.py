@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbem.rules import population
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import ScriptedDice
+from pbem.rules.events import RomansLeft
 from pbem.rules.turn import start_round
 
 
@@ -17,7 +18,7 @@ def test_rule_10_5_romans_become_romano_british_at_turn_6(rs, board):
     assert new.units_of("romano_british") == 8
     # 10.4: every surviving fort is removed
     assert "essex" not in new.areas
-    assert any(e["type"] == "romans_left" for e in events)
+    assert any(isinstance(e, RomansLeft) for e in events)
 
 
 def test_rule_10_5_no_romans_no_replacement_before_turn_6(rs, board):

@@ -4,6 +4,7 @@ the end of turn 16 (end_round), which the conformance cases cannot reach."""
 from __future__ import annotations
 
 from pbem.rules import kingship
+from pbem.rules.events import BretwaldaVote, King
 from pbem.rules.turn import end_round, start_round
 
 ENGLISH = ["essex", "kent", "sussex", "wessex", "suffolk", "norfolk", "south_mercia", "north_mercia", "hwicce",
@@ -26,7 +27,7 @@ def test_rule_12_1_bretwalda_vote_in_turn_9(rs, board):
     new, events = start_round(rs, st, {"welsh": "saxons"})
     assert new.bretwalda == "saxons"
     assert new.vp == {"saxons": 2}
-    assert any(e["type"] == "bretwalda_vote" and e["tally"] == {"saxons": 6, "angles": 3} for e in events)
+    assert any(isinstance(e, BretwaldaVote) and e.tally == {"saxons": 6, "angles": 3} for e in events)
 
 
 def test_rule_12_2_majority_of_votes_cast_needed(rs, board):
@@ -64,7 +65,7 @@ def test_rule_12_1_no_vote_outside_turns_9_to_15(rs, board):
     for rnd in (8, 16):
         new, events = start_round(rs, board(rnd, holding(saxons=6)), {})
         assert new.bretwalda is None and not new.kings and not new.vp
-        assert not any(e["type"] in ("bretwalda_vote", "king") for e in events)
+        assert not any(isinstance(e, (BretwaldaVote, King)) for e in events)
 
 
 def test_rule_12_3_king_needs_four_areas(rs, board):
@@ -72,7 +73,7 @@ def test_rule_12_3_king_needs_four_areas(rs, board):
     assert new.kings == []
     # no King: a Bretwalda vote is held instead (12.1)
     assert new.bretwalda == "saxons" and new.vp == {"saxons": 2}
-    assert any(e["type"] == "bretwalda_vote" for e in events)
+    assert any(isinstance(e, BretwaldaVote) for e in events)
 
 
 def test_rule_12_3_king_needs_twice_any_other(rs, board):
@@ -87,7 +88,7 @@ def test_rule_12_3_king_with_exactly_twice(rs, board):
     assert new.kings == ["saxons"]
     assert new.bretwalda is None              # 12.1: a Bretwalda only if there is no King
     assert new.vp == {"saxons": 4}
-    assert not any(e["type"] == "bretwalda_vote" for e in events)
+    assert not any(isinstance(e, BretwaldaVote) for e in events)
 
 
 def test_rule_12_3_king_gets_an_extra_army_placed_as_population_increase(rs, board):
@@ -122,7 +123,7 @@ def test_rule_12_5_king_in_turn_16_by_the_usual_rules(rs, board):
     new, events = end_round(rs, st)
     assert new.kings == ["normans"]
     assert new.vp.get("normans", 0) >= 5
-    assert any(e["type"] == "king" and e["nation"] == "normans" for e in events)
+    assert any(isinstance(e, King) and e.nation == "normans" for e in events)
     assert new.finished
 
 
@@ -168,4 +169,4 @@ def test_rule_12_4_two_kings_in_turn_14(rs, board):
         st.areas.pop(area, None)          # the Saxons are down to two English areas
     result = play_nation_turn(rs, st, "danes", {}, HmacDice(b"two kings in turn fourteen"), start="movement")
     assert result.state.kings == ["saxons", "danes"]
-    assert any(e["type"] == "king" and e.get("canute") for e in result.events)
+    assert any(isinstance(e, King) and e.canute for e in result.events)

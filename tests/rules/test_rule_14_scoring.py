@@ -3,6 +3,7 @@ end-of-round steps the conformance cases cannot reach (end_round)."""
 
 from __future__ import annotations
 
+from pbem.rules.events import Scored
 from pbem.rules.turn import end_round
 
 
@@ -11,7 +12,7 @@ def test_rule_14_2_holdings_scored_at_end_of_turn_4(rs, board):
     new, events = end_round(rs, st)
     # first scoring occasion (turn 4): Saxons 2 + 2, Angles York 2 (data doubt 17: FFG-scale tables)
     assert new.vp == {"saxons": 4, "angles": 2}
-    assert {(e["nation"], e["area"]) for e in events if e["type"] == "scored"} == {
+    assert {(e.nation, e.area) for e in events if isinstance(e, Scored)} == {
         ("saxons", "essex"), ("saxons", "kent"), ("angles", "york")}
     assert new.round == 5
 
@@ -46,7 +47,7 @@ def test_rule_14_4_limes_at_end_of_turn_5(rs, board):
     new, events = end_round(rs, st)
     # doubt 18: areas the Romans solely occupy (armies or fort) on the Limes table: York 6, Essex 6
     assert new.vp == {"romans": 12}
-    assert all(e["kind"] == "limes" for e in events if e["type"] == "scored")
+    assert all(e.kind == "limes" for e in events if isinstance(e, Scored))
 
 
 def test_rule_14_4_no_limes_in_turn_4(rs, board):

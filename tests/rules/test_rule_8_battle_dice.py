@@ -4,6 +4,7 @@ through York (8.4) after the battle there must not reuse the labels (and so the 
 from __future__ import annotations
 
 from pbem.rules.dice import HmacDice
+from pbem.rules.events import BattleRound
 from pbem.rules.orders import Move, NationOrders
 from pbem.rules.turn import play_nation_turn
 
@@ -11,8 +12,8 @@ from pbem.rules.turn import play_nation_turn
 def _labels(events):
     out = []
     for ev in events:
-        if ev["type"] == "battle_round":
-            for dice in ev["dice"].values():
+        if isinstance(ev, BattleRound):
+            for dice in ev.dice.values():
                 out += [d["label"] for d in dice]
     return out
 

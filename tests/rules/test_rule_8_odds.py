@@ -18,6 +18,7 @@ import pytest
 
 from pbem.rules import battle
 from pbem.rules.context import MoveRecord, TurnContext
+from pbem.rules.events import BattleEnd
 from pbem.rules.odds import Plan, Side, battle_odds
 from pbem.rules.orders import Attack, Defend, NationOrders
 from pbem.rules.state import GameState, Stack
@@ -125,8 +126,8 @@ def brute_force_engine(rs, att: Side, dfd: Side, area: str, plan: Plan, depth: i
             for faces in itertools.product(range(1, 7), repeat=b.count):
                 run(prefix + [faces], p / 6 ** b.count)
             return
-        end = [e for e in ctx.events if e["type"] == "battle_end"][-1]
-        key = ("takes" if end["winner"] == an else "holds" if end["winner"] == dn or end["outcome"] == "attacker retreated"
+        end = [e for e in ctx.events if isinstance(e, BattleEnd)][-1]
+        key = ("takes" if end.winner == an else "holds" if end.winner == dn or end.outcome == "attacker retreated"
                else "both")
         out[key] += p
 

@@ -13,7 +13,10 @@ A hook reads its numbers from the ruleset's data (constants, roles, features, ex
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
+
+from pbem.rules.ruleset import Constants
 
 if TYPE_CHECKING:
     from pbem.rules.context import TurnContext
@@ -25,6 +28,19 @@ class Hooks:
     """A ruleset's answers at the named points of the sequence of play; the plain engine's defaults."""
 
     name = "base"
+    constants_class: type[Constants] = Constants
+    """the typed ruleset.yaml `constants` of this ruleset (rs.const)"""
+
+    # --- records of the ruleset in GameState.extras ------------------------------------------------
+    def permitted_subjects(self, state: GameState) -> Collection[str]:
+        """Rule 11.1 — the subject nations the overlord allowed to increase this game turn (none)."""
+        return ()
+
+    def permit_subject(self, state: GameState, nation: str) -> None:
+        """Rule 11.1 — ALLOW <nation>: the permission holds for the rest of the game turn (not kept here)."""
+
+    def round_ended(self, state: GameState) -> None:
+        """Rule 4.0 — the end of a game turn: records that last one game turn are cleared (none)."""
 
     # --- population phase (rule 10) ------------------------------------------------------------
     def roman_reinforcements(self, ctx: TurnContext) -> None:
@@ -57,10 +73,21 @@ class Hooks:
         """Rule 10.5 — do the reinforcements "placed as Increase Population" come with a leader instead?"""
         return False
 
-    # --- movement and battle (rules 5, 8, 9) ------------------------------------------------------
+    # --- movement and battle (rules 5, 7, 8, 9) ---------------------------------------------------
+    def raid_turn(self, rs: Ruleset, rnd: int, nation: str) -> bool:
+        """Rule 7.1 — the nation raids in round `rnd`: it has raiders arriving then (timeline.yaml)."""
+        return any(a.nation == nation and a.raider for a in rs.round_info(rnd).arrivals)
+
+    def must_come_ashore(self, ctx: TurnContext) -> bool:
+        """Rule 7.2 — must the nation's armies at sea land in this movement phase? (No: 7.22 lets them stay.)"""
+        return False
+
+    def after_movement(self, ctx: TurnContext) -> None:
+        """Rule 15.1 — the end of a movement phase, before battles (nothing more here)."""
+
     def stack_limit(self, rs: Ruleset, nation: str, area: str) -> int | None:
         """Rule 5.2 — the plain stacking limit for one land area (None: no limit)."""
-        return rs.c("stack_hiland") if rs.hiland(area) else rs.c("stack_clear")
+        return rs.const.stack_hiland if rs.hiland(area) else rs.const.stack_clear
 
     def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """Rule 10.5 — the successor nation may not attack `nation` (no such limit here)."""
@@ -68,7 +95,7 @@ class Hooks:
 
     def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
         """Rule 8.0 — the die rolls that kill (ordinary armies, hard targets) in a battle in `area`."""
-        return rs.c("hit"), rs.c("hit_hard")
+        return rs.const.hit, rs.const.hit_hard
 
     def battle_begins(self, ctx: TurnContext, defender: str) -> None:
         """Rule 8.0 — the nation to move attacks `defender` (nothing to remember here)."""

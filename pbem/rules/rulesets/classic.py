@@ -7,14 +7,44 @@ ruleset.yaml `constants`: the same code plays any ruleset that keeps these rules
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pbem.rules.events import make
+from pbem.rules.ruleset import Constants
 from pbem.rules.rulesets.base import Hooks
 
 if TYPE_CHECKING:
     from pbem.rules.context import TurnContext
     from pbem.rules.ruleset import Ruleset
     from pbem.rules.state import GameState
+
+
+@dataclass(frozen=True)
+class DanesWithdrawal:
+    """Rule 10.6 — in `round` the Danes withdraw `armies` armies (less the shortfall of the
+    `planned_invasion` armies that could not arrive)."""
+
+    round: int
+    armies: int
+    planned_invasion: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClassicConstants(Constants):
+    """ruleset.yaml `constants` of the classic rules beyond the generic ones (rule numbers of seed 001)."""
+
+    roman_stack_hiland: int                  # 5.22 Romans: at most this many in a hiland
+    roman_reinforce_rounds: tuple[int, ...]  # 10.3 turns of the Roman reinforcement
+    roman_reinforce_to: int                  # 10.3 brought up to this many armies
+    roman_forts_last_round: int              # 10.4 last turn a fort is built
+    roman_departure_round: int               # 10.5 the Romans leave at the start of this turn
+    romano_british_max: int                  # 10.5 Roman armies replaced, at most
+    romano_british_increase_from: int        # 10.5 first turn of Romano-British increase
+    romano_british_reinforcement_round: int  # 10.5 turn of the reinforcements placed as increase
+    danes_withdrawal: DanesWithdrawal        # 10.6
+    angle_submission_ends: int               # 11.2 the Brigantes' submission to the Angles ends
 
 
 def remove_armies(ctx: TurnContext, nation: str, n: int) -> dict[str, int]:
@@ -40,11 +70,29 @@ def remove_armies(ctx: TurnContext, nation: str, n: int) -> dict[str, int]:
     return removed
 
 
+PERMISSION = "roman_permission"          # GameState.extras: subjects allowed to increase this game turn (11.1)
+SHORTFALL = "danes_withdraw_shortfall"   # GameState.extras: Danes who could not invade in turn 14 (10.6)
+
+
 class ClassicHooks(Hooks):
     """The classic rules: Roman reinforcement, forts' stacking and hit numbers, the Roman departure,
     the Romano-British peace, the Danish turn-14 withdrawal and Canute, the turn-16 arrivals, Limes."""
 
     name = "classic"
+    constants_class = ClassicConstants
+
+    # --- records in GameState.extras ------------------------------------------------------------
+    def permitted_subjects(self, state: GameState) -> Collection[str]:
+        """Rule 11.1 — the subjects the Romans allowed (ALLOW) to increase this game turn."""
+        return state.extras.get(PERMISSION, ())
+
+    def permit_subject(self, state: GameState, nation: str) -> None:
+        """Rule 11.1 — "each turn the Roman player may allow" a subject to increase: for this game turn."""
+        state.extras.setdefault(PERMISSION, set()).add(nation)
+
+    def round_ended(self, state: GameState) -> None:
+        """Rule 11.1 — the Roman permissions last one game turn."""
+        state.extras.pop(PERMISSION, None)
 
     # --- population phase ------------------------------------------------------------------------
     def roman_reinforcements(self, ctx: TurnContext) -> None:
@@ -54,10 +102,10 @@ class ClassicHooks(Hooks):
 
         rs, state = ctx.rs, ctx.state
         rome, sea = rs.role("empire"), rs.role("empire_sea")
-        if ctx.nation != rome or state.round not in rs.c("roman_reinforce_rounds"):
+        if ctx.nation != rome or state.round not in rs.const.roman_reinforce_rounds:
             return
         have, _ = pieces_in_play(ctx, rome)
-        n = max(0, rs.c("roman_reinforce_to") - have)
+        n = max(0, rs.const.roman_reinforce_to - have)
         if n:
             state.stack(sea, rome).armies += n
             ctx.emit("reinforced", nation=rome, sea=sea, armies=n)
@@ -66,15 +114,15 @@ class ClassicHooks(Hooks):
         """Rule 10.6 — if fewer than six Danes can invade in turn 14, the shortfall is subtracted from
         the four armies to be withdrawn at the end of that turn."""
         rs, state = ctx.rs, ctx.state
-        if short > 0 and ctx.nation == rs.role("withdrawing") and state.round == rs.c("danes_withdrawal")["round"]:
-            state.danes_withdraw_shortfall += short
+        if short > 0 and ctx.nation == rs.role("withdrawing") and state.round == rs.const.danes_withdrawal.round:
+            state.extras[SHORTFALL] = state.extras.get(SHORTFALL, 0) + short
 
     # --- movement and battle ---------------------------------------------------------------------
     def stack_limit(self, rs: Ruleset, nation: str, area: str) -> int | None:
         """Rule 5.2 — 3 in a clear area, 2 in a hiland; 5.22: the Romans none, but 4 in a hiland."""
         if nation == rs.role("empire"):
-            return rs.c("roman_stack_hiland") if rs.hiland(area) else None
-        return rs.c("stack_hiland") if rs.hiland(area) else rs.c("stack_clear")
+            return rs.const.roman_stack_hiland if rs.hiland(area) else None
+        return rs.const.stack_hiland if rs.hiland(area) else rs.const.stack_clear
 
     def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """Rule 10.5 — the Romano-British may never attack the Brigantes or the Welsh (`successor_peace`)."""
@@ -83,8 +131,8 @@ class ClassicHooks(Hooks):
     def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
         """Rule 8.0 — 5 or 6 kills an army, only a 6 when it defends in a hiland; cavalry, Roman armies
         (10.4) and forts only on a 6."""
-        hard = rs.c("hit_hard")
-        return (hard if defending and rs.hiland(area) else rs.c("hit")), hard
+        hard = rs.const.hit_hard
+        return (hard if defending and rs.hiland(area) else rs.const.hit), hard
 
     # --- end of the nation turn ------------------------------------------------------------------
     def after_nation_turn(self, ctx: TurnContext) -> None:
@@ -94,11 +142,11 @@ class ClassicHooks(Hooks):
         from pbem.rules import kingship
 
         rs, state = ctx.rs, ctx.state
-        if ctx.nation != rs.role("withdrawing") or state.round != rs.c("danes_withdrawal")["round"]:
+        if ctx.nation != rs.role("withdrawing") or state.round != rs.const.danes_withdrawal.round:
             return
         kingship.canute(rs, state, ctx.events)
         self.danes_withdrawal(ctx)
-        state.danes_withdraw_shortfall = 0
+        state.extras.pop(SHORTFALL, None)
 
     def danes_withdrawal(self, ctx: TurnContext, exact: bool = False) -> None:
         """Rule 10.6 — four armies (less the invasion shortfall) and Canute leave; DISBAND orders say
@@ -106,7 +154,7 @@ class ClassicHooks(Hooks):
         from pbem.rules.orders import Disband
 
         rs, state = ctx.rs, ctx.state
-        n = max(0, rs.c("danes_withdrawal")["armies"] - (0 if exact else state.danes_withdraw_shortfall))
+        n = max(0, rs.const.danes_withdrawal.armies - (0 if exact else state.extras.get(SHORTFALL, 0)))
         removed = remove_armies(ctx, ctx.nation, n)
         lines = [o.line for o in ctx.own().of(Disband)]
         for leader, area in state.leaders_on_board(ctx.nation).items():
@@ -119,9 +167,9 @@ class ClassicHooks(Hooks):
     def has_reinforcements(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """Rules 10.3, 10.5 — the Romans are reinforced in turns 4-5 even with none left; the
         Romano-British get their turn-7 reinforcements."""
-        if nation == rs.role("successor") and state.round == rs.c("romano_british_reinforcement_round"):
+        if nation == rs.role("successor") and state.round == rs.const.romano_british_reinforcement_round:
             return True
-        return nation == rs.role("empire") and state.round in rs.c("roman_reinforce_rounds")
+        return nation == rs.role("empire") and state.round in rs.const.roman_reinforce_rounds
 
     def roman_departure(self, rs: Ruleset, state: GameState, events: list) -> None:
         """Rule 10.5 — at the start of turn 6 each surviving Roman army (up to 8) becomes a
@@ -134,10 +182,10 @@ class ClassicHooks(Hooks):
         """
         from pbem.rules.stacking import can_add
 
-        if state.round != rs.c("roman_departure_round"):
+        if state.round != rs.const.roman_departure_round:
             return
         rome, successor = rs.role("empire"), rs.role("successor")
-        budget = rs.c("romano_british_max")
+        budget = rs.const.romano_british_max
         roman = {a: st[rome].armies for a, st in state.areas.items() if rome in st and rs.is_land(a)}
         allowed = rs.constants_list("rb_departure_areas")   # FFG 38: only south of York and Cheshire
         forts = sorted((a for a, st in state.areas.items() if rome in st and st[rome].fort and a in allowed),
@@ -162,8 +210,8 @@ class ClassicHooks(Hooks):
                 budget -= 1
         state.subjects = {k: v for k, v in state.subjects.items() if v != rome}
         state.prune()
-        events.append({"type": "romans_left", "round": state.round, "replaced": dict(sorted(replaced.items())),
-                       "not_replaced": max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))})
+        events.append(make("romans_left", round=state.round, replaced=dict(sorted(replaced.items())),
+                           not_replaced=max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))))
 
     def turn16_arrivals(self, rs: Ruleset, state: GameState, events: list) -> None:
         """Rule 10.7 — Harald: one army per area his forces occupy; William: one each for Essex, Wessex,
@@ -172,7 +220,7 @@ class ClassicHooks(Hooks):
         from pbem.rules.scoring import sole_occupant
         from pbem.rules.turn import reinforce_at_sea
 
-        if state.round != rs.c("max_rounds"):
+        if state.round != rs.const.max_rounds:
             return
         harald = rs.role("hardrada")
         if harald and harald not in state.dead_leaders:

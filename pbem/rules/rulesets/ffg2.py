@@ -8,11 +8,15 @@ shown by `pbem rules show ffg2`; "doubt n" the numbered readings there.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from pbem.rules.context import TurnContext
+from pbem.rules.events import make
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets.classic import ClassicHooks, remove_armies
+from pbem.rules.rulesets.classic import ClassicConstants, ClassicHooks, remove_armies
 from pbem.rules.state import GameState
+
+ATTACKED_SUCCESSOR = "attacked_romano_british"   # GameState.extras: who attacked the R-B (FFG 41, 52)
 
 
 def roman_reinforcements(ctx: TurnContext) -> bool:
@@ -39,14 +43,14 @@ def roman_reinforcements(ctx: TurnContext) -> bool:
 
 def legion_withdrawal(ctx: TurnContext) -> None:
     """FFG 32 — at the end of the Roman turn of round 2 the Romans cut down to 12 armies."""
-    rule = ctx.rs.constants.get("roman_legion_withdrawal")
-    if not ctx.rs.feature("legion_withdrawal") or not rule or ctx.nation != "romans" or ctx.state.round != rule["round"]:
+    rule = ctx.rs.const.roman_legion_withdrawal
+    if not ctx.rs.feature("legion_withdrawal") or not rule or ctx.nation != "romans" or ctx.state.round != rule.round:
         return
     from pbem.rules.population import pieces_in_play
 
     have, _ = pieces_in_play(ctx, "romans")
-    if have > rule["keep"]:
-        removed = remove_armies(ctx, "romans", have - rule["keep"])
+    if have > rule.keep:
+        removed = remove_armies(ctx, "romans", have - rule.keep)
         ctx.emit("legions_withdrawn", nation="romans", removed=removed)
 
 
@@ -96,7 +100,7 @@ def build_burhs(ctx: TurnContext, spare: int) -> int:
     land area without one (the largest Saxon stack first), up to the 8 burh counters. Returns how many."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     nat = rs.nations[nation]
-    if spare <= 0 or not nat.max_burhs or state.round not in rs.constants.get("burhs_rounds", ()):
+    if spare <= 0 or not nat.max_burhs or state.round not in rs.const.burhs_rounds:
         return 0
     have = sum(s.burhs for st in state.areas.values() for k, s in st.items() if k == nation)
     areas = sorted((a for a in state.areas_of(nation) if rs.is_land(a) and not state.areas[a][nation].burhs
@@ -146,7 +150,7 @@ def invaders_left_at_sea(ctx: TurnContext) -> None:
 
 def must_return_to_sea(ctx: TurnContext) -> bool:
     """FFG 43 — in round 11 every Danish raider must go back to sea (no SETTLE)."""
-    rnd = ctx.rs.constants.get("danes_return_to_sea_round")
+    rnd = ctx.rs.const.danes_return_to_sea_round
     return bool(ctx.rs.feature("danes_must_return_to_sea")) and ctx.nation == "danes" and ctx.state.round == rnd
 
 
@@ -164,8 +168,8 @@ def rb_cavalry_become_infantry(rs: Ruleset, state: GameState, events: list) -> N
             s.armies += s.cavalry
             s.cavalry = 0
     if changed:
-        events.append({"type": "cavalry_became_infantry", "round": state.round, "nation": "romano_british",
-                       "units": changed})
+        events.append(make("cavalry_became_infantry", round=state.round, nation="romano_british",
+                       units=changed))
 
 
 def army_piece_limit(rs: Ruleset, nation: str, rnd: int) -> int:
@@ -261,17 +265,34 @@ def note_attack_on_romano_british(ctx: TurnContext, defender: str) -> None:
     """FFG 41, 52 — remember the nations that attacked the Romano-British (the R-B may then attack them
     before round 8, and score their card line for such a nation's armies if it had submitted to Rome)."""
     if defender == ctx.rs.role("successor") and ctx.rs.feature("rb_attack_limit_until"):
-        ctx.state.attacked_romano_british.add(ctx.nation)
+        ctx.state.extras.setdefault(ATTACKED_SUCCESSOR, set()).add(ctx.nation)
 
 
 def attacked_romano_british_first(state: GameState, nation: str) -> bool:
     """FFG 41 — the nation attacked the Romano-British, so the round-8 limit no longer shields it."""
-    return nation in state.attacked_romano_british
+    return nation in state.extras.get(ATTACKED_SUCCESSOR, ())
 
 
 def subjects_that_attacked_successor(rs: Ruleset, state: GameState) -> frozenset[str]:
     """FFG 52 — the nations subject to Rome that attacked the Romano-British (their card line)."""
-    return frozenset(n for n in state.attacked_romano_british if state.subjects.get(n) == rs.role("empire"))
+    return frozenset(n for n in state.extras.get(ATTACKED_SUCCESSOR, ()) if state.subjects.get(n) == rs.role("empire"))
+
+
+@dataclass(frozen=True)
+class LegionWithdrawal:
+    """FFG 32 — at the end of the Roman turn of `round` the Romans cut down to `keep` armies."""
+
+    round: int
+    keep: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ffg2Constants(ClassicConstants):
+    """ruleset.yaml `constants` of the FFG 2nd edition beyond the classic ones."""
+
+    roman_legion_withdrawal: LegionWithdrawal   # FFG 32
+    danes_return_to_sea_round: int              # FFG 43
+    burhs_rounds: tuple[int, ...]               # FFG 27
 
 
 class Ffg2Hooks(ClassicHooks):
@@ -279,11 +300,12 @@ class Ffg2Hooks(ClassicHooks):
     ruleset's data asks for it (ruleset.yaml `features`, constants, extras tables)."""
 
     name = "ffg2"
+    constants_class = Ffg2Constants
 
     def roman_reinforcements(self, ctx: TurnContext) -> None:
         """FFG 31 — in the Roman reinforcement rounds the table replaces rule 10.3."""
         rs = ctx.rs
-        if (ctx.nation == rs.role("empire") and ctx.state.round in rs.c("roman_reinforce_rounds")
+        if (ctx.nation == rs.role("empire") and ctx.state.round in rs.const.roman_reinforce_rounds
                 and roman_reinforcements(ctx)):
             return
         super().roman_reinforcements(ctx)
@@ -292,7 +314,7 @@ class Ffg2Hooks(ClassicHooks):
         """FFG 36 — a subject of Rome (allowed to increase by feature `subject_half_population`) gets
         half its points, halves up, unless the Romans allowed it the whole count."""
         state, nation = ctx.state, ctx.nation
-        if nation in state.subjects and nation not in state.roman_permission:
+        if nation in state.subjects and nation not in self.permitted_subjects(state):
             return math.ceil(value / 2)
         return value
 
@@ -315,6 +337,18 @@ class Ffg2Hooks(ClassicHooks):
     def reinforcements_enter_with_leader(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """FFG 39 — the Romano-British reinforcement cavalry enter with Arthur."""
         return cavalry_enter_with_leader(rs, state, nation)
+
+    def raid_turn(self, rs: Ruleset, rnd: int, nation: str) -> bool:
+        """FFG 17 — the nation raids in round `rnd` (raiders arriving then)."""
+        return raid_turn(rs, rnd, nation)
+
+    def must_come_ashore(self, ctx: TurnContext) -> bool:
+        """FFG 18 — armies may stay at sea only in a raid turn or the first half of a major invasion."""
+        return must_come_ashore(ctx)
+
+    def after_movement(self, ctx: TurnContext) -> None:
+        """FFG 18, doubt 22 — armies still at sea that had to land are lost."""
+        invaders_left_at_sea(ctx)
 
     def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """FFG 41 — the rule 10.5 limit ends in round 8 and never shields a nation that attacked the
@@ -353,7 +387,7 @@ class Ffg2Hooks(ClassicHooks):
     def turn16_arrivals(self, rs: Ruleset, state: GameState, events: list) -> None:
         """Rule 10.7, then FFG 45 (the Saxons' turn-16 infantry)."""
         super().turn16_arrivals(rs, state, events)
-        if state.round == rs.c("max_rounds"):
+        if state.round == rs.const.max_rounds:
             turn16_saxons(rs, state, events)
 
     def subject_scores_half(self, rs: Ruleset, state: GameState, nation: str) -> bool:
