@@ -85,16 +85,9 @@ def _register(only: str | None = None) -> None:
         if module in _REGISTERED or (only is not None and module != only):
             continue
         _REGISTERED.add(module)
-        try:
-            mod = importlib.import_module(f"pbem.commands.{module}")
-        except ModuleNotFoundError as e:
-            if e.name != f"pbem.commands.{module}":
-                raise
-            continue
+        mod = importlib.import_module(f"pbem.commands.{module}")   # imported when first needed (start-up time)
         for name in names:
-            cmd = getattr(mod, name, None)
-            if isinstance(cmd, click.Command):
-                cli.add_command(cmd)
+            cli.add_command(getattr(mod, name))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -281,8 +281,8 @@ def archive_games(rs: Ruleset, folder: Path, games: list[RecordedGame], players:
     """Play the recorded games again through the store (create_game, record_orders, play_turn), so
     they are archived as real games are (up to the end of round `max_round`). Returns the game folders;
     a folder already there (an archive dir kept between runs) is used as it is."""
+    from pbem.service.play import play_turn as _play_turn
     from pbem.store.game import create_game
-    from pbem.store.turns import play_turn as _play_turn
 
     def play_turn(*args, **kw):
         t0, c0 = time.perf_counter(), time.process_time()

@@ -5,7 +5,7 @@
     pbem rules show classic --round 7        a turn: arrivals, invasions, leaders, boats, scoring
     pbem rules show classic --nation Saxons  a nation: code, colour, limits, start, landing, leaders, card
 
-Names are resolved by pbem.data.names (id, display name, alias or a 4+ letter prefix). Wherever the
+Names are resolved by pbem.orders.names (id, display name, alias or a 4+ letter prefix). Wherever the
 data shown rests on a doubt (ruleset.yaml `doubts`, inline `# doubt:` comments of the data files) a
 "doubt" line says so; doubts the rules text settles are printed as "settled".
 """
@@ -19,9 +19,9 @@ from typing import Any
 
 import click
 
-from pbem.data import names
 from pbem.data.loader import KNOWN_RULESETS, load, tables_for
 from pbem.errors import PbemError
+from pbem.orders import names
 from pbem.rules.ruleset import Ruleset
 
 WIDTH = 72

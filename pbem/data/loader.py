@@ -37,8 +37,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from pbem.data import data_path
-from pbem.data.names import normalize
 from pbem.errors import DataError
+from pbem.orders.names import normalize
 from pbem.rules.ruleset import (
     Arrival,
     Constants,

@@ -10,9 +10,12 @@ match decides, and more than one match there is an ambiguous name:
 3. a word of at least 4 letters that starts a word of the name (`Hardrada`, `Ocean`; `Mercia` is
    ambiguous and the error names North Mercia and South Mercia).
 
-Tiers 1 and 2 are those of the project's shared resolver, pbem.data.names (used when it is there);
-this module adds squashed spelling (`NorthMercia`), the word tier 3, the parser's error wording and a
-per-ruleset memo. Nothing matching is an `unknown-name` error with a did-you-mean (difflib) hint.
+This is the one place that decides how a typed name becomes an id: the orders parser, the CLI
+(`pbem check`, `odds`, `render`, `rules show`), conformance cases, typed-in positions and the ruleset
+loader (two names of one ruleset may not normalize alike) all use it. Nothing matching is an
+`unknown-name` error with a did-you-mean (difflib) hint; several matches an `ambiguous-name` error
+naming them (both PbemErrors whose `kind` is the ORDERS.md error kind, so the parser turns them into an
+OrderProblem).
 """
 
 from __future__ import annotations
@@ -23,8 +26,6 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pbem.data import names as _shared
-from pbem.data.names import per_ruleset
 from pbem.errors import PbemError
 
 KINDS = ("area", "sea", "nation", "leader")
@@ -105,6 +106,24 @@ class _Index:
         self.near: dict[tuple[str, tuple[str, ...], int], list[str]] = {}     # suggestions (difflib is slow)
 
 
+def per_ruleset(build):
+    """Memoise `build(ruleset)` per loaded ruleset object (rulesets are immutable and cached by the
+    loader, so identity is the key; the entry also holds the ruleset so its id cannot be reused)."""
+    cache: dict[int, tuple[object, object]] = {}
+
+    def get(ruleset):
+        hit = cache.get(id(ruleset))
+        if hit is not None and hit[0] is ruleset:
+            return hit[1]
+        if len(cache) > 16:
+            cache.clear()
+        value = build(ruleset)
+        cache[id(ruleset)] = (ruleset, value)
+        return value
+
+    return get
+
+
 _index = per_ruleset(lambda rs: _Index(rs))
 
 
@@ -147,25 +166,13 @@ def match(ruleset, text: str, kinds: str | Iterable[str] = PLACE) -> list[tuple[
     if memo_key in idx.memo:
         found = idx.memo[memo_key]
     else:
-        found = _shared_match(ruleset, idx, text, kinds) or _match(idx, q, kinds)
+        found = _match(idx, q, kinds)
         if len(idx.memo) > 4096:
             idx.memo.clear()
         idx.memo[memo_key] = found
     if raw_key:
         idx.raw[raw_key] = found
     return list(found)
-
-
-def _shared_match(ruleset, idx: _Index, text: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
-    fn = getattr(_shared, "matches", None)
-    if fn is None:
-        return []
-    try:
-        ids = fn(ruleset, text, kinds)
-    except (PbemError, ValueError, TypeError):
-        return []
-    found = {(idx.kind_of[i], i): idx.display[(idx.kind_of[i], i)] for i in ids if i in idx.kind_of}
-    return _pick(found)
 
 
 def _match(idx: _Index, q: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -25,7 +25,7 @@ def new_from_position(games_dir: Path | str, game_id: str, path: str | Path, *, 
     game = create_game(games_dir, game_id, ruleset=ruleset, players=players, player_specs=player_specs,
                        state=pos.state, source=f"{SOURCE} {Path(path).name}", position=pos.text, **kw)
     if pos.start == "end_of_round":
-        from pbem.store.turns import play_turn
+        from pbem.service.play import play_turn
 
         play_turn(game, step="end_round", orders={}, time=kw.get("time"))
     return game, pos
@@ -38,7 +38,7 @@ def set_position(game: Game, path: str | Path, *, who: str, why: str) -> tuple[i
     with game.lock():
         eid = game.moderate("position", who, why, state=pos.state, file=Path(path).name, position=pos.text)
         if pos.start == "end_of_round":
-            from pbem.store.turns import play_turn
+            from pbem.service.play import play_turn
 
             play_turn(game, step="end_round", orders={})
     return eid, pos

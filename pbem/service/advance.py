@@ -29,11 +29,11 @@ from pbem.service import decisions, moderator
 from pbem.service.book import build_book
 from pbem.service.gamerun import GameRun
 from pbem.service.outgoing import finish_pending, send_once
+from pbem.service.play import play_turn
 from pbem.service.welcome import send_welcome
 from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry
-from pbem.store.turns import play_turn
 
 Send = Callable[[EmailMessage], None]
 MAX_STEPS = 200

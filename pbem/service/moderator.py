@@ -119,7 +119,7 @@ def rollback(game: Game, who: str, why: str, entry_id: int, **tag) -> str:
 
 def position_before(game: Game, entry_id: int) -> GameState:
     """Re-adjudicate the log up to `entry_id` with the game's dice."""
-    from pbem.store.turns import default_adjudicate
+    from pbem.service.play import default_adjudicate
 
     rs = game.ruleset()
     state: GameState | None = None

@@ -21,9 +21,9 @@ from pbem.rules.dice import RecordedDice
 from pbem.rules.state import GameState
 from pbem.service.advance import worth_a_mail
 from pbem.service.book import voided_turns
+from pbem.service.play import default_adjudicate
 from pbem.store.game import Game, LogEntry
 from pbem.store.hashing import state_hash
-from pbem.store.turns import default_adjudicate
 
 
 @dataclass

@@ -3,7 +3,8 @@
 Modules:
   game       Game (open, settings, state, save_state, append, entries, lock, dice), create_game,
              resolve_game, start_position
-  turns      play_turn (adjudicate one step and log it), default_adjudicate, pending_orders
+  turns      turn entries: pending_orders, orders_block, orders_text_hash, dice_generation (the step
+             itself is adjudicated and logged by pbem.service.play.play_turn)
   replay     replay(game_dir, adjudicate=...) -> ReplayReport (first Divergence, readable)
   dicecheck  verify_dice, reveal_secret
   archive    export_game, import_game, open_source (a directory or an archive)

@@ -29,7 +29,7 @@ def changes_state(e: Any) -> bool:
 
 def state_after(game: Any, entries: list[Any], upto: int) -> GameState:
     """The position after log entry `upto` (see the module doc)."""
-    from pbem.store.turns import default_adjudicate
+    from pbem.service.play import default_adjudicate  # the engine, as play_turn ran it
 
     upto_entries = [e for e in entries if e.id <= upto]
     base = next((i for i in range(len(upto_entries) - 1, -1, -1) if _carries_state(upto_entries[i])), None)

@@ -22,9 +22,10 @@ from typing import Any
 from pbem.errors import PbemError
 from pbem.rules.dice import Faces, HmacDice, RecordedDice, RollRequest, commitment
 from pbem.rules.state import GameState
+from pbem.service.play import RecordingDice, resolve_adjudicator
 from pbem.store.game import STATE, Game, LogEntry
 from pbem.store.hashing import canonical, canonical_json, sha256_text, state_hash
-from pbem.store.turns import Adjudicator, RecordingDice, orders_text_hash, resolve_adjudicator
+from pbem.store.turns import Adjudicator, orders_text_hash
 from pbem.store.yamlio import SaveError, load_plain
 
 StartFn = Callable[[Any, str], GameState]

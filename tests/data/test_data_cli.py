@@ -149,10 +149,10 @@ def test_nation_romano_british_and_romans():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--nation", "Sax"], "did you mean Saxons?"),
-    (["--nation", "York"], "no nation called 'York'"),
-    (["--area", "Nort"], "'Nort' could be North Mercia (area) or North Sea (sea)"),
-    (["--area", "Esex"], "did you mean Essex"),
+    (["--nation", "Sax"], "Did you mean Saxons?"),
+    (["--nation", "York"], "York is an area, not a nation"),
+    (["--area", "Nort"], "'Nort' matches more than one area or sea: North Mercia, North Sea"),
+    (["--area", "Esex"], "Did you mean Essex"),
     (["--round", "17"], "no turn 17"),
     (["chess"], "unknown ruleset"),
     (["--override", "ruleset.constants.mvoe=3"], "did you mean move"),

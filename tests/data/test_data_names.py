@@ -1,20 +1,27 @@
-"""Issue 3 — the name resolver (pbem.data.names) shared by the CLI and the orders parser."""
+"""Issue 3, issue 15 item 6 — the one name resolver (pbem.orders.names) shared by the CLI, the ruleset
+loader, cases and the orders parser."""
 
 import pytest
 
 from pbem.data.loader import load
-from pbem.data.names import (
-    AmbiguousNameError,
-    NameLookupError,
-    UnknownNameError,
-    matches,
-    normalize,
-    resolve,
-    suggest,
-)
 from pbem.errors import OrderProblem, PbemError
+from pbem.orders import names
+from pbem.orders.names import (
+    KINDS,
+    AmbiguousName,
+    NameProblem,
+    UnknownName,
+    match,
+    normalize,
+    suggestions,
+)
 
 RS = load("classic")
+
+
+def resolve(rs, text, kinds=KINDS):
+    """Every kind of name unless told (the parser asks for areas and seas)."""
+    return names.resolve(rs, text, kinds)
 
 
 @pytest.mark.parametrize("text", ["south_mercia", "South Mercia", "SOUTH MERCIA", "  south   mercia ",
@@ -49,16 +56,16 @@ def test_unambiguous_prefix_of_four_letters():
 
 
 def test_prefix_shorter_than_four_letters_is_not_enough():
-    with pytest.raises(UnknownNameError) as e:
+    with pytest.raises(UnknownName) as e:
         resolve(RS, "Yor")
-    assert "York" in e.value.suggestions and "did you mean York?" in str(e.value)
+    assert "York" in e.value.candidates and "Did you mean York?" in str(e.value)
 
 
 def test_ambiguous_prefix_names_the_candidates():
-    with pytest.raises(AmbiguousNameError) as e:
+    with pytest.raises(AmbiguousName) as e:
         resolve(RS, "Nort")
     err = e.value
-    assert set(err.candidates) == {"north_mercia", "north_sea"}
+    assert set(err.candidates) == {"North Mercia", "North Sea"}
     assert "North Mercia" in str(err) and "North Sea" in str(err)
     assert err.kind == "ambiguous-name"
 
@@ -73,7 +80,7 @@ def test_kinds_restrict_the_search():
     assert resolve(RS, "Irish", kinds=("area", "sea")) == "irish_sea"
     assert resolve(RS, "Nort", kinds=("area",)) == "north_mercia"
     assert resolve(RS, "Nort", kinds=("sea",)) == "north_sea"
-    with pytest.raises(UnknownNameError) as e:
+    with pytest.raises(UnknownName) as e:
         resolve(RS, "York", kinds=("nation",))
     assert "nation" in str(e.value)
     with pytest.raises(ValueError):
@@ -81,45 +88,44 @@ def test_kinds_restrict_the_search():
 
 
 def test_unknown_name_says_did_you_mean():
-    with pytest.raises(UnknownNameError) as e:
+    with pytest.raises(UnknownName) as e:
         resolve(RS, "Esex")
     err = e.value
-    assert isinstance(err, PbemError) and isinstance(err, NameLookupError)
-    assert err.kind == "unknown-name" and err.suggestions[0] == "Essex"
-    assert err.hint.startswith("did you mean Essex") and "Esex" in err.message
-    assert "Sussex" not in err.hint
+    assert isinstance(err, PbemError) and isinstance(err, NameProblem)
+    assert err.kind == "unknown-name" and err.candidates[0] == "Essex"
+    assert err.hint.startswith("Did you mean Essex") and "Esex" in err.message
 
 
-def test_a_word_of_a_longer_name_suggests_the_names():
-    with pytest.raises(UnknownNameError) as e:
+def test_a_word_of_a_longer_name_is_ambiguous_and_names_them():
+    with pytest.raises(AmbiguousName) as e:
         resolve(RS, "Mercia")
-    assert {"North Mercia", "South Mercia"} <= set(e.value.suggestions)
+    assert set(e.value.candidates) == {"North Mercia", "South Mercia"}
 
 
 def test_nothing_close():
-    with pytest.raises(UnknownNameError) as e:
+    with pytest.raises(UnknownName) as e:
         resolve(RS, "Constantinople")
-    assert e.value.suggestions == ()
+    assert e.value.candidates == ()
 
 
 def test_empty_name():
-    with pytest.raises(UnknownNameError):
+    with pytest.raises(UnknownName):
         resolve(RS, "  ")
 
 
 def test_errors_become_order_problems():
     """The orders parser turns a lookup error into an OrderProblem of the same ORDERS.md kind."""
     for text, kind in (("Esex", "unknown-name"), ("Nort", "ambiguous-name")):
-        with pytest.raises(NameLookupError) as e:
+        with pytest.raises(NameProblem) as e:
             resolve(RS, text, kinds=("area", "sea"))
         p = OrderProblem(e.value.kind, 3, f"1 {text} -> Kent", e.value.message, e.value.hint)
         assert p.describe().startswith(f'line 3: "1 {text} -> Kent": {kind}: ')
 
 
-def test_matches_and_suggest():
-    assert matches(RS, "Nort", ("area", "sea")) == ("north_mercia", "north_sea")
-    assert matches(RS, "zzzz") == ()
-    assert suggest(RS, "Wesex")[0] == "Wessex"
+def test_match_and_suggestions():
+    assert match(RS, "Nort", ("area", "sea")) == [("area", "north_mercia"), ("sea", "north_sea")]
+    assert match(RS, "zzzz") == []
+    assert suggestions(RS, "Wesex")[0] == "Wessex"
 
 
 def test_normalize():

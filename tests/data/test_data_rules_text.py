@@ -62,7 +62,7 @@ def test_rule_2_11_england_is_the_remaining_twenty():
 
 
 def test_rule_2_11_clywd_as_spelled_in_the_rules():
-    from pbem.data.names import resolve
+    from pbem.orders.names import resolve
 
     assert resolve(RS, "Clywd") == "clwyd"
     assert "Clywd" in RS.areas["clwyd"].aliases

@@ -15,10 +15,10 @@ from pbem.position.file import read_position
 from pbem.position.game import export_position, new_from_position
 from pbem.rules.flow import votes_owed
 from pbem.rules.legal import vote_options
+from pbem.service.play import play_turn
 from pbem.store.dicecheck import verify_dice
 from pbem.store.game import Game, create_game
 from pbem.store.replay import replay
-from pbem.store.turns import play_turn
 
 ROUND9 = Path(__file__).parent / "round9.yaml"
 SECRET = bytes(range(32))

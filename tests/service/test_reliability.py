@@ -360,8 +360,9 @@ def test_8_a_refought_battle_gets_new_dice_after_a_rollback(tmp_path):
     from pbem.service import moderator
 
     moderator.rollback(g, "mod", "again", first.id)
-    play = __import__("pbem.store.turns", fromlist=["play_turn"]).play_turn
-    again = play(Game.open(g.path), "romans", orders={"romans": "8 Channel -> Kent\n"})
+    from pbem.service.play import play_turn
+
+    again = play_turn(Game.open(g.path), "romans", orders={"romans": "8 Channel -> Kent\n"})
     assert again.get("dice_generation") == 1
     old, new = first["dice"], again["dice"]
     assert set(old).isdisjoint(new), "labels name the rollback generation"

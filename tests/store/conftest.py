@@ -36,7 +36,7 @@ def fresh(tmp_path: Path) -> Game:
 @pytest.fixture
 def fake_engine(monkeypatch):
     """Make the CLI (default adjudicator) use the fake engine."""
-    import pbem.store.turns as turns
+    import pbem.service.play as play
 
-    monkeypatch.setattr(turns, "default_adjudicate", fake_adjudicate)
+    monkeypatch.setattr(play, "default_adjudicate", fake_adjudicate)
     return fake_adjudicate

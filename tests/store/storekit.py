@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pbem.rules.dice import RollRequest
 from pbem.rules.state import GameState, Stack
+from pbem.service.play import play_turn
 from pbem.store.game import Game, create_game
-from pbem.store.turns import play_turn
 
 SECRET = bytes(range(32))
 TIME = "2026-01-01T00:00:00Z"

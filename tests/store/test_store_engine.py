@@ -6,10 +6,10 @@ import pytest
 
 pytest.importorskip("pbem.rules.turn")
 
+from pbem.service.play import play_turn  # noqa: E402
 from pbem.store.dicecheck import verify_dice  # noqa: E402
 from pbem.store.game import create_game  # noqa: E402
 from pbem.store.replay import replay  # noqa: E402
-from pbem.store.turns import play_turn  # noqa: E402
 
 
 def test_engine_turns_log_and_replay(tmp_path):

@@ -13,6 +13,7 @@ from storekit import SECRET, TIME, fake_adjudicate, new_game, tiny_state
 
 from pbem.errors import GameError
 from pbem.rules.dice import commitment
+from pbem.service.play import play_turn
 from pbem.service.status import game_status
 from pbem.store.game import (
     Game,
@@ -23,7 +24,7 @@ from pbem.store.game import (
     start_position,
 )
 from pbem.store.hashing import state_hash
-from pbem.store.turns import pending_orders, play_turn
+from pbem.store.turns import pending_orders
 
 
 def test_layout_and_settings(fresh):

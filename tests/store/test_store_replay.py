@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from storekit import fake_adjudicate, tiny_state
 
+from pbem.service.play import play_turn
 from pbem.store.game import Game
 from pbem.store.replay import dict_diff, replay
-from pbem.store.turns import play_turn
 
 
 def _turn_with_dice(game: Game):
