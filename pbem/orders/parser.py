@@ -26,9 +26,12 @@ friendlier forms also accepted (documented for the README):
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import difflib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from pbem.errors import OrderProblem
@@ -572,10 +575,37 @@ def parse_line(text: str, ruleset, *, line: int = 0) -> Order:
     return dataclasses.replace(order, line=line, text=ln.original.strip())
 
 
+_SHARED_LINES: contextvars.ContextVar[tuple[object, dict[str, Order]] | None] = contextvars.ContextVar(
+    "pbem_shared_lines", default=None)
+
+
+@contextlib.contextmanager
+def lines_remembered() -> Iterator[None]:
+    """Within this block, parse_message remembers every line it read as an order, across messages
+    (replaying a game: six lines in ten come back in later turns). A line's order depends only on
+    the ruleset and its text; lines with problems are not shared (their hints depend on the message)."""
+    token = _SHARED_LINES.set((None, {}))
+    try:
+        yield
+    finally:
+        _SHARED_LINES.reset(token)
+
+
+def _shared_lines(ruleset) -> dict[str, Order]:
+    shared = _SHARED_LINES.get()
+    if shared is None:
+        return {}
+    if shared[0] is not ruleset:          # one ruleset a block (a game); another one starts afresh
+        shared = (ruleset, {})
+        _SHARED_LINES.set(shared)
+    return shared[1]
+
+
 def parse_message(text: str | bytes, ruleset, *, default_nation: str | None = None) -> ParsedMessage:
     """Read an orders message; see the module doc. Never raises on bad input."""
     pm = ParsedMessage()
     lp = LineParser(ruleset)
+    shared = _shared_lines(ruleset)
     current: str | None = None
     if default_nation is not None:
         current = default_nation if default_nation in ruleset.nations else names.resolve(
@@ -597,12 +627,16 @@ def parse_message(text: str | bytes, ruleset, *, default_nation: str | None = No
         try:
             hit = memo.get(ln.text)
             if hit is None:
+                hit = shared.get(ln.text)
+            if hit is None:
                 try:
                     hit = lp.parse(ln.text)
                 except _Bad as e:
                     hit = e
                 if len(memo) < 10000:
                     memo[ln.text] = hit
+                if not isinstance(hit, _Bad) and len(shared) < 20000:
+                    shared[ln.text] = hit
             if isinstance(hit, _Bad):
                 raise hit
             order = hit

@@ -189,7 +189,10 @@ def replay(game_dir: Any, *, adjudicate: Adjudicator | None = None, start: Start
     report = ReplayReport(game.id)
     entries = game.entries(cached=False) if fresh else game.entries(save_index=False)
     report.entries = len(entries)
-    div = _replay(game, entries, report, adjudicate, start, use_secret, progress)
+    from pbem.orders.parser import lines_remembered
+
+    with lines_remembered():      # each order line of the game is read once (they recur turn after turn)
+        div = _replay(game, entries, report, adjudicate, start, use_secret, progress)
     report.divergence = div or _check_log_end(game, log_hash, report)
     return report
 

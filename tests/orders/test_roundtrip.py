@@ -122,3 +122,23 @@ def test_canonical_examples():
         == "DEFEND North Mercia: RETREAT TO Hwicce AFTER ROUND 1"
     assert canonical(Losses(area="all", preference="cavalry_last"), RS) == "LOSSES ALL: CAVALRY LAST"
     assert canonical(Vote(nation="romano_british"), RS) == "VOTE Romano-British"
+
+
+def test_lines_remembered_across_messages_read_the_same():
+    """parser.lines_remembered (replay: a game's lines are read once): every message reads exactly as
+    alone; a line with a problem keeps its own message's hint (not shared)."""
+    from pbem.orders.parser import lines_remembered
+
+    rs = load("classic")
+    mails = ["Essex -> Kent\nPASS\n", "NATION Saxons\nEssex -> Kent\nVOTE Saxons\n", "Esex -> Kent\nZzzz -> Kent\n",
+             "Essex -> Kent\nEsex -> Kent\n", "3 Essex -> Kent\nPASS\n"]
+
+    def read(text):
+        pm = parse_message(text, rs, default_nation="saxons")
+        return [(ln.line, ln.text, ln.nation, ln.order, [(p.kind, p.message, p.hint) for p in ln.problems])
+                for ln in pm.lines]
+
+    alone = [read(m) for m in mails]
+    with lines_remembered():
+        together = [read(m) for m in mails + mails]
+    assert together == alone + alone

@@ -155,3 +155,17 @@ def test_state_yaml_behind_the_log_is_noted(played):
 ])
 def test_dict_diff(a, b, lines):
     assert dict_diff(a, b) == lines
+
+
+def test_replay_reads_the_log_cache_and_sees_an_entry_changed_since(played):
+    """Replay reads entries through .log-index.jsonl (writing nothing to it); a file changed after the
+    cache was written (same size, in place) is read again: its new ctime no longer matches."""
+    played.entries()
+    index = played.path / ".log-index.jsonl"
+    cached = index.read_bytes()
+    assert replay(played.path, adjudicate=fake_adjudicate).ok
+    assert index.read_bytes() == cached
+    turn, label, face, other = _change_die(played)
+    for fresh in (False, True):
+        d = replay(played.path, adjudicate=fake_adjudicate, fresh=fresh).divergence
+        assert (d.what, d.entry, d.label, d.expected, d.got) == ("dice", turn.id, label, other, face)
