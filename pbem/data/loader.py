@@ -60,7 +60,6 @@ REGIONS = ("wales", "scotland", "england")
 TERRAINS = ("clear", "hiland")
 ARRIVAL_KINDS = ("raider", "invader", "reinforcement")
 DOUBT_STATUSES = ("settled", "partly", "open")
-PLAYER_COUNTS = (3, 4, 5)          # 1.0: three, four or five players
 # list-valued facts of ruleset.yaml kept beside the constants -> Ruleset.lists / constants_list(key);
 # the value says what the list holds (checked on load)
 LIST_KEYS = {"south_of_york": "area", "rb_departure_areas": "area"}   # 10.5; ffg2: FFG 38
@@ -733,8 +732,8 @@ def _control(rc: _Ctx, nc: _Ctx, rs: dict, tn: dict, nations: dict[str, Nation])
     raw = rc.mapping(rs, "control", "")
     for n, table in raw.items():
         where = f"control.{n}"
-        if n not in PLAYER_COUNTS:
-            raise rc.fail(where, f"player count must be one of {', '.join(map(str, PLAYER_COUNTS))}")
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(nations):
+            raise rc.fail(where, f"player count must be a whole number from 1 to {len(nations)} (the nations)")
         if not isinstance(table, Mapping) or len(table) != n:
             raise rc.fail(where, f"must map {n} player colours to their nations")
         sets = {}
@@ -745,21 +744,24 @@ def _control(rc: _Ctx, nc: _Ctx, rs: dict, tn: dict, nations: dict[str, Nation])
             if listed.count(nid) != 1:
                 raise rc.fail(where, f"must list every nation exactly once; {nid} is listed {listed.count(nid)} times")
         control[int(n)] = MappingProxyType(sets)
-    if 4 not in control:
-        raise rc.fail("control.4", "missing")
+    if not control:
+        raise rc.fail("control", "missing: one table of player colours -> nations per player count")
+    # the table that names the nations' colours (nations.yaml colour_4p): the 4-player one when there is
+    # one (the classic rules, 1.0: three to five players), else the one of the most players
+    n_col = 4 if 4 in control else max(control)
     # the 4-player sets are attested in nations.yaml (13.0 table missing): both files must agree
     ref = nc.mapping(nc.mapping(tn, "control", "", required=False), "four_players", "control", required=False)
     for k, v in ref.items():
         if isinstance(v, list):
             nc.ids(v, f"control.four_players.{k}", nations, "nation")
     ref_sets = sorted(sorted(v) for k, v in ref.items() if isinstance(v, list))
-    if ref_sets and ref_sets != sorted(sorted(v) for v in control[4].values()):
-        raise rc.fail("control.4", "does not match nations.yaml control.four_players")
-    for colour, ns in control[4].items():   # a nation's colour (nations.yaml colour_4p.ah) is its 4-player set's
+    if ref_sets and ref_sets != sorted(sorted(v) for v in control[n_col].values()):
+        raise rc.fail(f"control.{n_col}", "does not match nations.yaml control.four_players")
+    for colour, ns in control[n_col].items():   # a nation's colour (nations.yaml colour_4p.ah) is its set's
         for nid in ns:
             if nations[nid].colour != colour:
                 raise nc.fail(f"nations.{nid}.colour_4p.ah",
-                              f"is {nations[nid].colour!r} but ruleset.yaml control.4 puts the {nid} in {colour}")
+                              f"is {nations[nid].colour!r} but ruleset.yaml control.{n_col} puts the {nid} in {colour}")
     return control
 
 

@@ -43,7 +43,7 @@ def first_round(rs: Ruleset, nation: str) -> int:
     Roman departure round for the Romano-British (10.5), else the first arrival of the Turn Record Chart."""
     if any(rs.nations[nation].start.values()):
         return 0
-    if nation == "romano_british":
+    if nation == rs.role("successor"):
         return rs.const.roman_departure_round
     rounds = [r for r, info in rs.rounds.items() for a in info.arrivals if a.nation == nation]
     return min(rounds) if rounds else rs.const.max_rounds + 1
@@ -124,7 +124,7 @@ def _pieces(rs: Ruleset, state: GameState, start: str, key_of, out: _Findings) -
                     out.error(key, f"{what} cannot be negative")
             if s.raiders > s.armies:
                 out.error(key, f"{s.raiders} raiders but only {s.armies} armies (raiders are armies, 7.1)")
-            if s.fort and nation != "romans":
+            if s.fort and nation != rs.role("empire"):
                 out.error(key, "only the Romans build forts (10.4)")
             if (s.fort or s.burhs) and not land:
                 out.error(key, "forts and burhs stand on land, not at sea")
@@ -157,16 +157,17 @@ def _arrived(rs: Ruleset, state: GameState, start: str, nation: str, key: str, o
     rnd = state.round
     first = first_round(rs, nation)
     name = rs.display(nation)
-    if nation == "romano_british":   # they take over from the Romans at the start of that round (10.5)
+    if nation == rs.role("successor"):   # they take over from the Romans at the start of that round (10.5)
         if rnd < first or (rnd == first and start == "round_start"):
             out.error(key, f"the {name} come in round {first}, when the Romans leave (10.5)")
         return
     if rnd < first or (rnd == first and not has_played(rs, nation, state.next_nation, start)):
         out.error(key, f"the {name} arrive in round {first} (the Turn Record Chart), at their turn; "
                        f"not yet in round {rnd}")
-    leave = rs.const.roman_departure_round
-    if nation == "romans" and (rnd > leave or (rnd == leave and start != "round_start")):
-        out.error(key, f"the Romans leave at the start of round {leave} (10.5)")
+    if nation == rs.role("empire"):
+        leave = rs.const.roman_departure_round
+        if rnd > leave or (rnd == leave and start != "round_start"):
+            out.error(key, f"the Romans leave at the start of round {leave} (10.5)")
 
 
 def _leaders(rs: Ruleset, state: GameState, start: str, key_of, out: _Findings) -> None:

@@ -1,4 +1,5 @@
-"""The map geometry shipped as package data (`pbem/data/geometry/areas.json`).
+"""The map geometry shipped as package data, in each ruleset's data folder: `pbem/data/<ruleset>/areas.json`
+(and coast.json), or a ruleset's `geometry.json` naming the board it changes (`base`) and the changes.
 
 Built once by `tools/geometry/build_areas.py` from the GSHHS coastline and hand-placed anchors; at
 runtime we only read the JSON (no Voronoi, no download). Coordinates are kilometres in a simple
@@ -50,14 +51,29 @@ def _polys(raw: list) -> tuple[tuple[np.ndarray, ...], ...]:
     return tuple(tuple(np.asarray(ring, dtype=float) for ring in poly) for poly in raw)
 
 
-def _ruleset_changes(raw: dict, ruleset_id: str) -> None:
-    """Apply pbem/data/<ruleset>/geometry.json, if there is one: `replace_vertex` (an area's corner point
-    replaced by a list of points: the FFG board's Cumbria-Lothian border) and `sea_borders` (index ->
-    a new line: the Irish | Icelandic Sea line meeting Skye)."""
-    path = resources.files("pbem").joinpath("data", ruleset_id, "geometry.json")
-    if not ruleset_id or not path.is_file():
-        return
-    changes = json.loads(path.read_text("utf-8"))
+DEFAULT_BOARD = "classic"
+"""The board drawn when no ruleset is given (layout helpers, tests): the only one with areas.json today."""
+
+
+def _read_board(name: str, ruleset_id: str) -> dict:
+    """`name` (areas.json) of the ruleset's folder; a ruleset without one has a geometry.json whose
+    `base` names the board it changes, and those changes are applied (`_apply_changes`)."""
+    folder = resources.files("pbem").joinpath("data", ruleset_id)
+    if folder.joinpath(name).is_file():
+        return json.loads(folder.joinpath(name).read_text("utf-8"))
+    changes_file = folder.joinpath("geometry.json")
+    if not changes_file.is_file():
+        raise FileNotFoundError(f"pbem/data/{ruleset_id}/ has neither {name} nor geometry.json")
+    changes = json.loads(changes_file.read_text("utf-8"))
+    raw = _read_board(name, changes["base"])
+    _apply_changes(raw, changes)
+    return raw
+
+
+def _apply_changes(raw: dict, changes: dict) -> None:
+    """A ruleset's geometry.json: `replace_vertex` (an area's corner point replaced by a list of points:
+    the FFG board's Cumbria-Lothian border) and `sea_borders` (index -> a new line: the Irish | Icelandic
+    Sea line meeting Skye)."""
     for rv in changes.get("replace_vertex", ()):
         for poly in raw["areas"][rv["area"]]["polygons"]:
             for r, ring in enumerate(poly):
@@ -71,10 +87,9 @@ def _ruleset_changes(raw: dict, ruleset_id: str) -> None:
 
 @cache
 def load_geometry(name: str = "areas.json", ruleset_id: str = "") -> Geometry:
-    """Read the committed geometry (cached: it never changes while the program runs), with the
-    ruleset's own changes (pbem/data/<ruleset>/geometry.json) when it has some."""
-    raw = json.loads(resources.files("pbem").joinpath("data", "geometry", name).read_text("utf-8"))
-    _ruleset_changes(raw, ruleset_id)
+    """Read the ruleset's committed geometry (cached: it never changes while the program runs):
+    pbem/data/<ruleset>/areas.json, or the board its geometry.json changes, with those changes."""
+    raw = _read_board(name, ruleset_id or DEFAULT_BOARD)
     areas = {a: Shape(a, tuple(v["anchor"]), _polys(v["polygons"])) for a, v in raw["areas"].items()}
     seas = {
         s: Shape(s, tuple(v["anchor"]), _polys(v["polygons"]), tuple(v["label"]))

@@ -179,7 +179,7 @@ def _stack_empty(stack: Any) -> bool:
 
 
 def _nation_rank(ruleset: Any) -> dict[str, int]:
-    order = list(_get(ruleset, "order_of_play", None) or []) or list(style.NATION_CODES)
+    order = list(_get(ruleset, "order_of_play", None) or [])
     return {n: i for i, n in enumerate(order)}
 
 
@@ -470,7 +470,7 @@ def _draw_legend(panel: Any, ruleset: Any) -> PanelSlots:
     y -= 0.036
     order = style.player_order(ruleset)
     groups: dict[str, list[str]] = {p: [] for p in order}
-    nations = list(style.nations_of(ruleset)) or list(style.NATION_CODES)
+    nations = list(style.nations_of(ruleset))
     rank = _nation_rank(ruleset)
     for n in sorted(nations, key=lambda n: (rank.get(n, 99), n)):
         p = style.player_of(n, ruleset)
@@ -730,7 +730,7 @@ def _vp_rows(ruleset: Any, state: Any, vp_table: Any) -> list[tuple[str, str, An
                 items.append((r[0], r[-1]))
     else:
         items = []
-    known = style.nations_of(ruleset) or style.NATION_CODES
+    known = style.nations_of(ruleset)
     for key, pts in items:
         key = str(key)
         if key in known:

@@ -1,6 +1,7 @@
 """Colours, codes and sizes of the map picture.
 
-Player colours: the four colours of the 4-player game (purple, green, red, blue) are drawn with
+Which nation is which player's colour, and its 2-letter code, come only from the ruleset (nations.yaml
+`colour`, `code`): a map is always drawn with one. Player colours: the four colours of the 4-player game (purple, green, red, blue) are drawn with
 Okabe-Ito colours, which stay distinct for the common kinds of colour blindness. Every counter also
 carries the nation's 2-letter code, so colour is never the only clue.
 """
@@ -49,23 +50,6 @@ def player_order(ruleset: Any = None) -> tuple[str, ...]:
     colours = tuple(c for c in (table or {}) if c in PLAYER_COLOURS)
     return colours or PLAYER_ORDER
 
-# the 4-player sets (AH classic); used when the ruleset does not say
-NATION_PLAYER = {
-    "romans": "purple", "romano_british": "purple", "scots": "purple", "dubliners": "purple",
-    "norwegians": "purple",
-    "welsh": "green", "caledonians": "green", "jutes": "green", "danes": "green",
-    "brigantes": "red", "irish": "red", "norsemen": "red", "saxons": "red",
-    "belgae": "blue", "picts": "blue", "angles": "blue", "normans": "blue",
-}
-
-# 2-letter codes, used when the ruleset gives none
-NATION_CODES = {
-    "romans": "RO", "romano_british": "RB", "belgae": "BE", "welsh": "WE", "brigantes": "BR",
-    "caledonians": "CA", "picts": "PI", "irish": "IR", "scots": "SC", "norsemen": "NS",
-    "dubliners": "DU", "danes": "DA", "norwegians": "NW", "jutes": "JU", "saxons": "SX",
-    "angles": "AN", "normans": "NO",
-}
-
 SEA = "#cfe3f1"
 SEA_BORDER = "#7fa7c6"
 SEA_TEXT = "#2b5b84"
@@ -97,11 +81,12 @@ def nations_of(ruleset: Any) -> dict:
 
 
 def player_of(nation: str, ruleset: Any = None) -> str | None:
-    """'purple' | 'green' | 'red' | 'blue' ('yellow' in ffg2), or None for an unknown nation."""
+    """The nation's player colour from nations.yaml ('purple' | 'green' | 'red' | 'blue', 'yellow' in
+    ffg2), or None for a nation the ruleset does not know or gives no player colour."""
     colour = _get(nations_of(ruleset).get(nation), "colour")
     if isinstance(colour, str) and colour.lower() in PLAYER_COLOURS:
         return colour.lower()
-    return NATION_PLAYER.get(nation)
+    return None
 
 
 def nation_colour(nation: str, ruleset: Any = None) -> str:
@@ -115,10 +100,12 @@ def nation_colour(nation: str, ruleset: Any = None) -> str:
 
 
 def nation_code(nation: str, ruleset: Any = None) -> str:
+    """The nation's 2-letter code from nations.yaml; for an id the ruleset does not know, its first two
+    letters (never a table of our own)."""
     code = _get(nations_of(ruleset).get(nation), "code")
     if isinstance(code, str) and code:
         return code
-    return NATION_CODES.get(nation, nation[:2].upper())
+    return nation[:2].upper()
 
 
 def nation_name(nation: str, ruleset: Any = None) -> str:

@@ -217,7 +217,7 @@ def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = 
     hooks = rs.hooks
     hooks.roman_departure(rs, state, events)
     subject = rs.role("overlord_subject")
-    if rnd == rs.const.angle_submission_ends and subject and state.subjects.get(subject) == rs.role("overlord"):
+    if subject and rnd == rs.const.angle_submission_ends and state.subjects.get(subject) == rs.role("overlord"):
         del state.subjects[subject]
         events.append(make("subjection_ended", round=rnd, nation=subject))
     king = kingship.round_start(rs, state, ballots or {}, events)

@@ -1,4 +1,4 @@
-"""The drawing agrees with the map data (pbem/data/geometry/areas.json vs the classic ruleset).
+"""The drawing agrees with the map data (pbem/data/classic/areas.json vs the classic ruleset).
 
 Rules checked (lengths in km of the projected map; 1 km is about 1.5 px in a 1600 px picture):
 * two land areas share a border of at least BORDER_MIN km exactly when the data says they are

@@ -199,7 +199,7 @@ def test_saved_stack_forms_and_plain_text_title(rs):
     for area, stacks in (("kent", st.areas["kent"]), ("essex", st.areas["essex"])):
         (c,) = stack_layout(area, stacks, rs)
         assert _share_of_colour(img, *pixel_of(c.x, c.y, 1600), style.nation_colour(c.nation, rs)) > 0.4
-    assert counter_label("saxons", {"armies": 3, "cavalry": 1}, None) == "SX 3+1c"
+    assert counter_label("saxons", {"armies": 3, "cavalry": 1}, rs) == f"{style.nation_code('saxons', rs)} 3+1c"
 
 
 def test_real_game_state(rs):
@@ -220,9 +220,13 @@ def test_okabe_ito_player_colours_and_contrast():
     assert len(set(style.PLAYER_COLOURS.values())) == len(style.PLAYER_COLOURS)
     for ruleset in ("classic", "ffg2"):   # each ruleset's four players: four distinct colours
         assert len({style.PLAYER_COLOURS[c] for c in style.player_order(load(ruleset))}) == 4
-    for nation, player in style.NATION_PLAYER.items():
-        assert style.nation_colour(nation) == style.PLAYER_COLOURS[player]
-    assert len(set(style.NATION_CODES.values())) == len(style.NATION_CODES) == 17
+    for ruleset in ("classic", "ffg2"):   # colours and codes only from the ruleset's nations.yaml
+        r = load(ruleset)
+        for nation, nat in r.nations.items():
+            assert style.nation_colour(nation, r) == style.PLAYER_COLOURS[nat.colour.lower()]
+            assert style.nation_code(nation, r) == nat.code
+        assert len({style.nation_code(n, r) for n in r.nations}) == len(r.nations) == 17
+    assert style.player_of("romans") is None   # no table of our own: a map is drawn with a ruleset
 
 
 def test_no_pyplot_in_render_code():

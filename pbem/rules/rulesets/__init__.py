@@ -9,7 +9,7 @@ from pbem.rules.rulesets.base import Hooks
 from pbem.rules.rulesets.classic import ClassicHooks
 from pbem.rules.rulesets.ffg2 import Ffg2Hooks
 
-HOOKS: dict[str, type[Hooks]] = {cls.name: cls for cls in (ClassicHooks, Ffg2Hooks)}
+HOOKS: dict[str, type[Hooks]] = {cls.name: cls for cls in (Hooks, ClassicHooks, Ffg2Hooks)}
 """ruleset.yaml `hooks:` -> the class whose instance plays that ruleset's special rules."""
 
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 class Hooks:
     """A ruleset's answers at the named points of the sequence of play; the plain engine's defaults."""
 
-    name = "base"
+    name = "base"   # ruleset.yaml `hooks: base`: the plain engine, none of the special rules
     constants_class: type[Constants] = Constants
     """the typed ruleset.yaml `constants` of this ruleset (rs.const)"""
 
