@@ -56,7 +56,7 @@ class Seen:
 
 def observe(ctx: TurnContext, seen: Seen, *, battles: bool = True) -> None:
     """Note the battles, raiders and land of the nation in the position now (after a movement)."""
-    from pbem.rules.battle import battle_order
+    from pbem.rules.battle import battle_areas
 
     rs, nation = ctx.rs, ctx.nation
     for area, st in ctx.state.areas.items():
@@ -67,7 +67,7 @@ def observe(ctx: TurnContext, seen: Seen, *, battles: bool = True) -> None:
         if s.raiders and rs.is_land(area):
             seen.raiders.add(area)
     if battles:
-        seen.battles.update(battle_order(ctx))
+        seen.battles.update(battle_areas(ctx))
 
 
 def _names(rs, areas) -> str:

@@ -376,9 +376,9 @@ def _lone_leaders_among_enemies(ctx: TurnContext) -> None:
     """Rule 9.2 (our reading where the rules are silent) — a leader that ends its move alone in an area
     held by another nation's armies cannot fight (9.0) and is eliminated, as if left alone in battle."""
     state, nation = ctx.state, ctx.nation
-    for area in list(state.areas):
-        own = state.get(area, nation)
-        if not own or own.fighters or not own.leaders:
+    for area, st in list(state.areas.items()):   # kill_leader adds and removes no stack
+        own = st.get(nation)
+        if own is None or not own.leaders or own.fighters:
             continue
         armed = [n for n in state.occupants(area) if n != nation]
         if armed:
