@@ -97,6 +97,13 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     settle = {o.area: o.line for o in ctx.own().of(Settle)} if may_settle else {}
     withdraw = {o.area: o.line for o in ctx.own().of(Withdraw)}
     all_back = True
+    for stacks in state.areas.values():
+        s = stacks.get(nation)
+        if s is not None and s.raiders:
+            break
+    else:
+        state.prune()   # no raider anywhere (most turns): nothing below would happen
+        return all_back
     # every area of the position now (raiders stopped on the way back may come to a later one)
     for area in list(state.areas):
         st = state.get(area, nation)

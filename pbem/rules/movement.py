@@ -199,10 +199,13 @@ def _check_leaders_never_alone(ctx: TurnContext, planned: list[PlannedMove]) -> 
     if not rs.feature("leader_never_alone"):
         return []
     units: dict[str, int] = defaultdict(int)
+    leaders: dict[str, str] = {}   # leader -> area (state.leaders_on_board, in the same pass)
     for area, st in state.areas.items():
         s = st.get(nation)
         if s:
             units[area] = s.armies + s.cavalry
+            for ld in s.leaders:
+                leaders[ld] = area
     after = dict(units)
     out_of: dict[str, Move] = {}
     moved: dict[str, Move] = {}
@@ -215,7 +218,7 @@ def _check_leaders_never_alone(ctx: TurnContext, planned: list[PlannedMove]) -> 
         after[m.path[-1]] = after.get(m.path[-1], 0) + m.count
         out_of[m.path[0]] = m
     problems = []
-    for leader, area in state.leaders_on_board(nation).items():
+    for leader, area in leaders.items():
         m = moved.get(leader)
         if m is not None:
             escorted = any(p.order.kind != "leader" and p.order.path == m.path for p in planned)
