@@ -146,15 +146,15 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
             break
         br += 1
         dr = _die_round(ctx, area)
-        a_faces = _roll(ctx, area, dr, attacker, a, d, defender)
-        d_faces = _roll(ctx, area, dr, defender, d, a, attacker)
+        a_faces, a_req = _roll(ctx, area, dr, attacker, a, d, defender)
+        d_faces, d_req = _roll(ctx, area, dr, defender, d, a, attacker)
         a_loss = casualties(ctx, area, d_faces, d, defender, a, attacker, defending=False)
         d_loss = casualties(ctx, area, a_faces, a, attacker, d, defender, defending=True)
         a_raiders = a.raiders > 0
         _apply_losses(ctx, area, attacker, a, a_loss, killer=defender, by_raiders=False)
         _apply_losses(ctx, area, defender, d, d_loss, killer=attacker, by_raiders=a_raiders)
         ctx.emit("battle_round", area=area, battle_round=br, cycle=ctx.cycle,
-                 dice={attacker: _labelled(ctx, area, dr, attacker, a_faces), defender: _labelled(ctx, area, dr, defender, d_faces)},
+                 dice={attacker: _labelled(a_req, a_faces), defender: _labelled(d_req, d_faces)},
                  losses={attacker: a_loss, defender: d_loss})
         _leaders_left_alone(ctx, area)
         if defender in waiting_submissions(ctx, "after a round of dice") and state.subjects.get(defender) == attacker:
@@ -195,8 +195,8 @@ def _order_lines(ctx: TurnContext, area: str) -> list[int]:
                   | {o.line for o in ctx.own().of(Battles) if area in o.areas})
 
 
-def _labelled(ctx, area, br, side, faces):
-    req = _request(ctx, area, br, side, 0)
+def _labelled(req: RollRequest, faces):
+    """The faces with their labels (the label names the round and side, not the count or targets)."""
     if isinstance(faces, dict):
         return {k: list(v) for k, v in faces.items()}
     return [{"label": req.label(i), "face": f} for i, f in enumerate(faces)]
@@ -219,12 +219,13 @@ def _target_kinds(target: Stack, roman: bool) -> list[str]:
 
 
 def _roll(ctx: TurnContext, area: str, br: int, side: str, stack: Stack, target: Stack, target_nation: str):
-    """One die per army, cavalry, fort and burh (8.0, 10.4), in the order cavalry, armies, forts."""
+    """One die per army, cavalry, fort and burh (8.0, 10.4), in the order cavalry, armies, forts.
+    Returns the faces and the request (its labels go into the battle_round event)."""
     req = _request(ctx, area, br, side, stack.fighters, _target_kinds(target, target_nation == ctx.rs.role("empire")))
     faces = ctx.dice.faces(req)
     if isinstance(faces, list) and any(not (1 <= f <= 6) for f in faces):
         raise ScriptError(f"die faces must be 1-6, got {faces}")
-    return faces
+    return faces, req
 
 
 def _modified(faces: list[int], stack: Stack, bonus: int, on_burhs: bool = False) -> list[int]:

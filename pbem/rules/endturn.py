@@ -105,8 +105,10 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
         state.prune()   # no raider anywhere (most turns): nothing below would happen
         return all_back
     # every area of the position now (raiders stopped on the way back may come to a later one)
-    for area in list(state.areas):
-        st = state.get(area, nation)
+    areas = state.areas
+    for area in list(areas):
+        stacks = areas.get(area)   # state.get, inlined: this loop asks every area
+        st = stacks.get(nation) if stacks is not None else None
         if not st or not st.raiders or not rs.is_land(area):
             continue
         if area in settle and area not in withdraw:

@@ -18,7 +18,7 @@ import math
 from pbem.errors import OrderProblem
 from pbem.rules.context import TurnContext
 from pbem.rules.orders import Place, PlaceLeader
-from pbem.rules.stacking import can_add
+from pbem.rules.stacking import Room
 
 
 def pieces_in_play(ctx: TurnContext, nation: str) -> tuple[int, int]:
@@ -142,22 +142,24 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
 
 
 def _may_place(ctx: TurnContext, nation: str, area: str, placed: list[str], eligible: list[str],
-               kind: str = "armies") -> bool:
-    if not can_add(ctx.rs, ctx.state, nation, area):
+               kind: str = "armies", room: Room | None = None) -> bool:
+    room = room or Room(ctx.rs, ctx.state, nation)   # 5.21 of this position, for every area asked
+    if not room.can_add(area):
         return False
     if area not in placed:
         return True
     if kind == "armies" and ctx.rs.feature("one_new_army_per_area"):
         return False   # FFG 10, doubt 4: never a second new infantry in one area (Arthur's cavalry may)
     # a second one here only if no unused area can take one (10.2)
-    return not any(a not in placed and can_add(ctx.rs, ctx.state, nation, a) for a in eligible)
+    return not any(a not in placed and room.can_add(a) for a in eligible)
 
 
 def _default_area(ctx: TurnContext, nation: str, placed: list[str], eligible: list[str],
                   kind: str = "armies") -> str | None:
     """Rule 10.2 default placement: an area not given one yet, the smallest stack first (ties by id);
     a second one only where stacking leaves no alternative."""
-    options = [a for a in eligible if _may_place(ctx, nation, a, placed, eligible, kind)]
+    room = Room(ctx.rs, ctx.state, nation)
+    options = [a for a in eligible if _may_place(ctx, nation, a, placed, eligible, kind, room)]
     return min(options, key=lambda a: (a in placed, ctx.state.stack(a, nation).units, a), default=None)
 
 

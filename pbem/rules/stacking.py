@@ -64,3 +64,24 @@ def can_add(rs: Ruleset, state: GameState, nation: str, area: str, n: int = 1, l
         counts[leaving] = max(0, counts[leaving] - n)
     counts[area] = counts.get(area, 0) + n
     return stacking_ok(rs, nation, {a: c for a, c in counts.items() if c > 0})
+
+
+class Room:
+    """Rule 5.21 asked of many areas of one position (population placement asks it of each area the
+    nation holds): `can_add` with the nation's counts, and the areas already over their plain limit,
+    worked out once. Only those areas and the one asked about can break 5.2, so `over_limit` of them
+    alone answers as it would for every area."""
+
+    def __init__(self, rs: Ruleset, state: GameState, nation: str) -> None:
+        self.rs, self.nation = rs, nation
+        self.counts = land_counts(rs, state, nation)
+        self.over = {a: c for a, c in self.counts.items()
+                     if (lim := normal_limit(rs, nation, a)) is not None and c > lim}
+
+    def can_add(self, area: str, n: int = 1) -> bool:
+        """`can_add(rs, state, nation, area, n)` of the position the room was made for."""
+        if not self.rs.is_land(area):
+            return True
+        counts = dict(self.over)
+        counts[area] = self.counts.get(area, 0) + n
+        return stacking_ok(self.rs, self.nation, counts)
