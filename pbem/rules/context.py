@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.rules.dice import Dice
-from pbem.rules.events import Event, make
+from pbem.rules.events import KINDS, Event, make
 from pbem.rules.orders import NationOrders
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
@@ -68,15 +68,21 @@ class TurnContext:
     standing_cache: dict[tuple[str, type], tuple[Any, Any, list]] = field(default_factory=dict, repr=False, compare=False)
     """(nation, order class) -> (sent orders, saved standing orders, the parsed list): battle.standing_orders."""
 
-    @property
-    def rs(self) -> Ruleset:
-        return self.ruleset
+    rs: Ruleset = field(init=False, repr=False, compare=False)
+    """The same ruleset under its short name: a plain attribute (not a property), as the rules read
+    it on nearly every check."""
+
+    def __post_init__(self) -> None:
+        self.rs = self.ruleset
 
     def own(self) -> NationOrders:
         return self.orders.get(self.nation) or NationOrders(self.nation)
 
     def emit(self, type_: str, **data: Any) -> Event:
         """Record an event of this turn (pbem.rules.events: an unknown kind or field raises at once)."""
-        ev = make(type_, round=self.state.round, turn=self.nation, **data)
+        cls = KINDS.get(type_)
+        if cls is None:
+            return make(type_, **data)   # raises: the kind is not in the catalog
+        ev = cls(round=self.state.round, turn=self.nation, **data)
         self.events.append(ev)
         return ev

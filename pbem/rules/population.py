@@ -112,6 +112,7 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
     wanted: list[tuple[str, Place | None]] = [(a, p) for p in places for a in p.areas][skip:None if limit is None else skip + limit]
     placed: list[str] = []
     used: set[int] = set()
+    room = Room(rs, ctx.state, nation)   # 5.21 of the position, kept up to date as armies are placed
     for area, p in wanted:
         if len(placed) >= new:
             break
@@ -120,30 +121,31 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
                                          f"new armies go only to areas the {rs.nations[nation].name} occupy (rule 10.2)",
                                          "occupied: " + ", ".join(rs.display(a) for a in eligible)))
             continue
-        if not _may_place(ctx, nation, area, placed, eligible, kind):
+        if not _may_place(ctx, nation, area, placed, eligible, room, kind):
             problems.append(OrderProblem("stacking", p.line if p else 0, p.text if p else "",
                                          f"no second army in {rs.display(area)} while other areas can take one (rule 10.2, 5.2)"))
             continue
         _put(ctx, nation, area, kind)
+        room.add(area)
         placed.append(area)
         if p is not None:
             used.add(p.line)
     # anything left: the default placement (the largest stacks' neighbours first would be a strategy;
     # the documented default is the order of the areas by size, smallest first, one each)
     while len(placed) < new:
-        area = _default_area(ctx, nation, placed, eligible, kind)
+        area = _default_area(ctx, nation, placed, eligible, room, kind)
         if area is None:
             break
         _put(ctx, nation, area, kind)
+        room.add(area)
         placed.append(area)
     if placed:
         ctx.emit("placed", nation=nation, areas=placed, lines=sorted(used), **({} if kind == "armies" else {"kind": kind}))
     return problems
 
 
-def _may_place(ctx: TurnContext, nation: str, area: str, placed: list[str], eligible: list[str],
-               kind: str = "armies", room: Room | None = None) -> bool:
-    room = room or Room(ctx.rs, ctx.state, nation)   # 5.21 of this position, for every area asked
+def _may_place(ctx: TurnContext, nation: str, area: str, placed: list[str], eligible: list[str], room: Room,
+               kind: str = "armies") -> bool:
     if not room.can_add(area):
         return False
     if area not in placed:
@@ -154,12 +156,11 @@ def _may_place(ctx: TurnContext, nation: str, area: str, placed: list[str], elig
     return not any(a not in placed and room.can_add(a) for a in eligible)
 
 
-def _default_area(ctx: TurnContext, nation: str, placed: list[str], eligible: list[str],
+def _default_area(ctx: TurnContext, nation: str, placed: list[str], eligible: list[str], room: Room,
                   kind: str = "armies") -> str | None:
     """Rule 10.2 default placement: an area not given one yet, the smallest stack first (ties by id);
     a second one only where stacking leaves no alternative."""
-    room = Room(ctx.rs, ctx.state, nation)
-    options = [a for a in eligible if _may_place(ctx, nation, a, placed, eligible, kind, room)]
+    options = [a for a in eligible if _may_place(ctx, nation, a, placed, eligible, room, kind)]
     return min(options, key=lambda a: (a in placed, ctx.state.stack(a, nation).units, a), default=None)
 
 

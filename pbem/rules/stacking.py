@@ -78,6 +78,17 @@ class Room:
         self.over = {a: c for a, c in self.counts.items()
                      if (lim := normal_limit(rs, nation, a)) is not None and c > lim}
 
+    def add(self, area: str, n: int = 1) -> None:
+        """`n` more of the nation's armies or cavalry now stand in `area` (the position changed so)."""
+        if not self.rs.is_land(area):
+            return
+        c = self.counts[area] = self.counts.get(area, 0) + n
+        lim = normal_limit(self.rs, self.nation, area)
+        if lim is not None and c > lim:
+            self.over[area] = c
+        else:
+            self.over.pop(area, None)
+
     def can_add(self, area: str, n: int = 1) -> bool:
         """`can_add(rs, state, nation, area, n)` of the position the room was made for."""
         if not self.rs.is_land(area):
