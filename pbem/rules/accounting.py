@@ -56,18 +56,18 @@ class Seen:
 
 def observe(ctx: TurnContext, seen: Seen, *, battles: bool = True) -> None:
     """Note the battles, raiders and land of the nation in the position now (after a movement)."""
-    from pbem.rules.battle import battle_order
+    from pbem.rules.battle import battle_areas
 
-    rs, nation = ctx.rs, ctx.nation
+    nation, is_land, held, raiders = ctx.nation, ctx.rs.is_land, seen.held, seen.raiders
     for area, st in ctx.state.areas.items():
         s = st.get(nation)
         if s is None:
             continue
-        seen.held.add(area)
-        if s.raiders and rs.is_land(area):
-            seen.raiders.add(area)
+        held.add(area)
+        if s.raiders and is_land(area):
+            raiders.add(area)
     if battles:
-        seen.battles.update(battle_order(ctx))
+        seen.battles.update(battle_areas(ctx))
 
 
 def _names(rs, areas) -> str:

@@ -39,8 +39,7 @@ KIND_ORDER = ("cavalry", "roman_armies", "armies", "forts")
 
 def battle_order(ctx: TurnContext) -> list[str]:
     """Battles are fought in the attacker's BATTLES order, else in the order of its moves."""
-    nation = ctx.nation   # only areas where the nation stands can hold its battles
-    areas = [a for a, st in ctx.state.areas.items() if nation in st and _is_battle(ctx, a)]
+    areas = battle_areas(ctx)
     ordered: list[str] = []
     for b in ctx.own().of(Battles):
         for a in b.areas:
@@ -51,6 +50,23 @@ def battle_order(ctx: TurnContext) -> list[str]:
             ordered.append(rec.dest)
     ordered += [a for a in areas if a not in ordered]
     return ordered
+
+
+def battle_areas(ctx: TurnContext) -> list[str]:
+    """Rule 8.0 — the land areas where the nation's armies or cavalry stand with another nation's
+    occupying pieces, in the position's order of areas (`_is_battle` of every area, in one pass:
+    this runs twice a movement cycle)."""
+    nation, is_land = ctx.nation, ctx.rs.is_land
+    out = []
+    for a, st in ctx.state.areas.items():
+        own = st.get(nation)   # only areas where the nation stands can hold its battles
+        if own is None or not (own.armies or own.cavalry) or not is_land(a):
+            continue
+        for n, s in st.items():
+            if n != nation and s.armies + s.cavalry + s.fort + s.burhs:
+                out.append(a)
+                break
+    return out
 
 
 def _is_battle(ctx: TurnContext, area: str) -> bool:
@@ -310,13 +326,26 @@ def loss_preference(ctx: TurnContext, nation: str, area: str) -> str:
 def standing_orders(ctx: TurnContext, nation: str, cls: type) -> list:
     """Standing orders of a nation: those in this adjudication's orders, then the saved ones.
     An order for the area itself comes before an ALL order."""
+    sent = ctx.orders.get(nation)
+    saved = ctx.state.standing.get(nation)
+    key = (nation, cls)
+    hit = ctx.standing_cache.get(key)
+    # the saved standing orders change only at the start of a turn (turn._keep_standing_orders):
+    # parsed once a turn, not once a battle round (they are frozen dataclasses, safe to share)
+    if hit is not None and hit[0] is sent and hit[1] == saved:
+        return hit[2]
+    found = _standing_orders(sent, saved, cls)
+    ctx.standing_cache[key] = (sent, dict(saved) if saved is not None else None, found)
+    return found
+
+
+def _standing_orders(sent, saved: dict | None, cls: type) -> list:
     from pbem.rules.orders import order_from_dict
 
     found = []
-    sent = ctx.orders.get(nation)
     if sent:
         found += [o for o in sent.of(cls)]
-    for d in ctx.state.standing.get(nation, {}).values():
+    for d in (saved or {}).values():
         o = order_from_dict(d)
         if isinstance(o, cls) and not any(getattr(x, "area", None) == getattr(o, "area", None) for x in found):
             found.append(o)
@@ -325,13 +354,15 @@ def standing_orders(ctx: TurnContext, nation: str, cls: type) -> list:
 
 
 def _apply_losses(ctx: TurnContext, area: str, nation: str, stack: Stack, loss: dict[str, int], killer: str, by_raiders: bool) -> None:
-    pref = loss_preference(ctx, nation, area)
+    pref = None   # asked only when an army dies (the LOSSES orders are looked up then)
     for kind, n in loss.items():
         for _ in range(n):
             if kind == "cavalry":
                 stack.cavalry -= 1
             elif kind in ("armies", "roman_armies"):
                 settlers = stack.armies - stack.raiders
+                if stack.raiders and pref is None:
+                    pref = loss_preference(ctx, nation, area)
                 if stack.raiders and (pref == "raiders_first" or settlers == 0):
                     stack.raiders -= 1
                 stack.armies -= 1

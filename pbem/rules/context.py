@@ -65,6 +65,8 @@ class TurnContext:
     battle_rounds: dict[tuple[str, int], int] = field(default_factory=dict)
     """(area, cycle) -> battle rounds fought there so far: numbers keep counting across the pairs of a
     battle and a later battle in the same area (8.4 withdrawal), so every die has its own label."""
+    standing_cache: dict[tuple[str, type], tuple[Any, Any, list]] = field(default_factory=dict, repr=False, compare=False)
+    """(nation, order class) -> (sent orders, saved standing orders, the parsed list): battle.standing_orders."""
 
     @property
     def rs(self) -> Ruleset:

@@ -97,9 +97,17 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     settle = {o.area: o.line for o in ctx.own().of(Settle)} if may_settle else {}
     withdraw = {o.area: o.line for o in ctx.own().of(Withdraw)}
     all_back = True
-    for area in [a for a in list(state.areas) if rs.is_land(a)]:
+    for stacks in state.areas.values():
+        s = stacks.get(nation)
+        if s is not None and s.raiders:
+            break
+    else:
+        state.prune()   # no raider anywhere (most turns): nothing below would happen
+        return all_back
+    # every area of the position now (raiders stopped on the way back may come to a later one)
+    for area in list(state.areas):
         st = state.get(area, nation)
-        if not st or not st.raiders:
+        if not st or not st.raiders or not rs.is_land(area):
             continue
         if area in settle and area not in withdraw:
             ctx.emit("settled", nation=nation, area=area, armies=st.raiders, line=settle[area])

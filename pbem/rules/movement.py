@@ -199,10 +199,13 @@ def _check_leaders_never_alone(ctx: TurnContext, planned: list[PlannedMove]) -> 
     if not rs.feature("leader_never_alone"):
         return []
     units: dict[str, int] = defaultdict(int)
+    leaders: dict[str, str] = {}   # leader -> area (state.leaders_on_board, in the same pass)
     for area, st in state.areas.items():
         s = st.get(nation)
         if s:
             units[area] = s.armies + s.cavalry
+            for ld in s.leaders:
+                leaders[ld] = area
     after = dict(units)
     out_of: dict[str, Move] = {}
     moved: dict[str, Move] = {}
@@ -215,7 +218,7 @@ def _check_leaders_never_alone(ctx: TurnContext, planned: list[PlannedMove]) -> 
         after[m.path[-1]] = after.get(m.path[-1], 0) + m.count
         out_of[m.path[0]] = m
     problems = []
-    for leader, area in state.leaders_on_board(nation).items():
+    for leader, area in leaders.items():
         m = moved.get(leader)
         if m is not None:
             escorted = any(p.order.kind != "leader" and p.order.path == m.path for p in planned)
@@ -376,9 +379,9 @@ def _lone_leaders_among_enemies(ctx: TurnContext) -> None:
     """Rule 9.2 (our reading where the rules are silent) — a leader that ends its move alone in an area
     held by another nation's armies cannot fight (9.0) and is eliminated, as if left alone in battle."""
     state, nation = ctx.state, ctx.nation
-    for area in list(state.areas):
-        own = state.get(area, nation)
-        if not own or own.fighters or not own.leaders:
+    for area, st in list(state.areas.items()):   # kill_leader adds and removes no stack
+        own = st.get(nation)
+        if own is None or not own.leaders or own.fighters:
             continue
         armed = [n for n in state.occupants(area) if n != nation]
         if armed:

@@ -44,7 +44,7 @@ def occupied_value(ctx: TurnContext, nation: str) -> float:
     total = 0.0
     for area, st in ctx.state.areas.items():
         s = st.get(nation)
-        if rs.is_land(area) and s and s.units:
+        if s and (s.armies or s.cavalry) and rs.is_land(area):
             total += rs.const.pop_hiland if rs.hiland(area) else rs.const.pop_clear
     return total
 

@@ -16,8 +16,15 @@ def normal_limit(rs: Ruleset, nation: str, area: str) -> int | None:
 
 
 def land_counts(rs: Ruleset, state: GameState, nation: str) -> dict[str, int]:
-    return {a: st[nation].units for a, st in state.areas.items()
-            if nation in st and st[nation].units and rs.is_land(a)}
+    """The nation's armies and cavalry in each land area where it has some (in the position's order)."""
+    out = {}
+    for a, st in state.areas.items():
+        s = st.get(nation)
+        if s is not None:
+            units = s.armies + s.cavalry
+            if units and rs.is_land(a):
+                out[a] = units
+    return out
 
 
 def over_limit(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> list[str]:

@@ -137,9 +137,9 @@ def invaders_left_at_sea(ctx: TurnContext) -> None:
     if not must_come_ashore(ctx):
         return
     state = ctx.state
-    for area in [a for a in list(state.areas) if ctx.rs.is_sea(a)]:
-        st = state.get(area, ctx.nation)
-        if st and (st.armies or st.cavalry or st.leaders):
+    for area, stacks in list(state.areas.items()):   # the loop empties stacks, removes none
+        st = stacks.get(ctx.nation)
+        if st and (st.armies or st.cavalry or st.leaders) and ctx.rs.is_sea(area):
             ctx.emit("lost_at_sea", nation=ctx.nation, sea=area, armies=st.armies, cavalry=st.cavalry,
                      leaders=list(st.leaders))
             state.dead_leaders.update(st.leaders)
