@@ -104,6 +104,28 @@ def _plain_copy(x: Any) -> Any:
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+class LedgerEntry(dict):
+    """One entry of the VP ledger (rule 14.3): history, read-only once written, so that copies of a
+    position share it (GameState.copy copies only the list; the ledger grows all game). Only flat
+    entries (scalar values) are made read-only (`ledger_entry`); others stay plain, copied dicts."""
+
+    __slots__ = ()
+
+    def _read_only(self, *args: Any, **kw: Any) -> Any:
+        raise TypeError("a VP ledger entry is history and cannot be changed (rule 14.3)")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = __ior__ = _read_only
+
+    def __reduce__(self) -> Any:      # copy.deepcopy and pickle build it whole, not key by key
+        return (LedgerEntry, (dict(self),))
+
+
+def ledger_entry(values: Any) -> dict[str, Any]:
+    """A LedgerEntry of the values when they are all scalars, else a plain dict of them."""
+    d = dict(values)
+    return LedgerEntry(d) if _SCALARS.issuperset(map(type, d.values())) else d
 _NO_STACKS: dict[str, Stack] = {}    # what an empty area holds (read only: never stored in a state)
 
 
@@ -196,15 +218,15 @@ class GameState:
         if not points:
             return
         self.vp[nation] = self.vp.get(nation, 0) + points
-        self.ledger.append({"round": self.round, "nation": nation, "points": points, "kind": kind,
-                            "reason": reason, "turn": nation_turn or self.next_nation})
+        self.ledger.append(LedgerEntry({"round": self.round, "nation": nation, "points": points, "kind": kind,
+                                        "reason": reason, "turn": nation_turn or self.next_nation}))
 
     def copy(self) -> GameState:
         """A deep copy, written out by hand (copy.deepcopy was the engine's hot spot): every container
         is new; the leaves (str, int, float, bool, None) are shared, which is safe as they are immutable.
-        So are the VP ledger's entries: `score()` appends new ones and nothing changes an entry once
-        written (rule 14.3: the ledger is history), so the copy's ledger is a new list of the same
-        entries (copying each entry was ~12 % of the engine: the ledger grows all game)."""
+        So are the VP ledger's read-only entries (LedgerEntry, rule 14.3: history): the copy's ledger
+        is a new list of the same entries (copying each entry was ~12 % of the engine: the ledger
+        grows all game); any other entry is copied."""
         new = GameState.__new__(GameState)
         d = new.__dict__
         d.update(self.__dict__)
@@ -213,7 +235,9 @@ class GameState:
         d["areas"] = {a: {n: st[n].copy() for n in sorted(st)} for a, st in sorted(self.areas.items())}
         d["population"] = dict(self.population)
         d["vp"] = dict(self.vp)
-        d["ledger"] = list(self.ledger)
+        ledger = self.ledger
+        d["ledger"] = (list(ledger) if set(map(type, ledger)) <= {LedgerEntry}
+                       else [e if type(e) is LedgerEntry else _plain_copy(e) for e in ledger])
         d["forts_built"] = set(self.forts_built)
         d["captured"] = {k: set(v) for k, v in self.captured.items()}
         d["raided_from"] = dict(self.raided_from)
@@ -262,7 +286,7 @@ class GameState:
             areas={a: {n: Stack.from_dict(s) for n, s in (nat or {}).items()} for a, nat in (d.get("areas") or {}).items()},
             population={k: float(v) for k, v in (d.get("population") or {}).items()},
             vp={k: int(v) for k, v in (d.get("vp") or {}).items()},
-            ledger=[dict(e) for e in d.get("ledger") or []],
+            ledger=[ledger_entry(e) for e in d.get("ledger") or []],
             forts_built=set(d.get("forts_built") or []),
             captured={k: set(v) for k, v in (d.get("captured") or {}).items()},
             raided_from=dict(d.get("raided_from") or {}),

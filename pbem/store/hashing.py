@@ -132,7 +132,8 @@ def state_hash(state: Any) -> str:
 class _LedgerText:
     """The canonical text of the last VP ledger encoded, with a copy of its entries: the next position
     of the game has the same entries and a few more (rule 14.3: the ledger only grows), so only the
-    new ones are encoded. The copies tell an entry changed in place (compared at C speed)."""
+    new ones are encoded. The copies tell an entry changed in place (compared at C speed; Python's
+    equality takes True for 1, which a ledger never holds: points and rounds are ints)."""
 
     def __init__(self) -> None:
         self.copies: list[dict[str, Any]] = []

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import copy
+import pickle
 
-from pbem.rules.state import GameState
+import pytest
+
+from pbem.rules.state import GameState, LedgerEntry
 
 
 def test_copy_equals_deepcopy(positions):
@@ -24,7 +27,9 @@ def test_copy_is_independent(positions):
     c.areas[area][nation].armies += 5
     c.areas[area][nation].leaders.append("x")
     c.areas["new_area"] = {}
-    c.ledger[0]["points"] = 999
+    assert c.ledger[0] is s.ledger[0]      # rule 14.3: history, shared by the copies, read-only
+    with pytest.raises(TypeError):
+        c.ledger[0]["points"] = 999
     c.ledger.append({"x": 1})
     c.vp["x"] = 1
     c.population["x"] = 1.0
@@ -46,3 +51,16 @@ def test_copy_of_nested_ledger_values():
     c = s.copy()
     c.ledger[0]["extra"]["a"].append(3)
     assert s.ledger[0]["extra"]["a"] == [1, 2]
+
+
+def test_ledger_entries_read_back_read_only_and_pickle():
+    s = GameState()
+    s.score("welsh", 2, "held Gwynedd", "holding")
+    e = s.ledger[0]
+    assert type(e) is LedgerEntry and e == pickle.loads(pickle.dumps(e)) == copy.deepcopy(e)
+    again = GameState.from_dict(s.to_dict())
+    assert type(again.ledger[0]) is LedgerEntry and again.to_dict() == s.to_dict()
+    assert type(s.to_dict()["ledger"][0]) is dict
+    for change in (lambda: e.update(points=3), lambda: e.pop("points"), lambda: e.setdefault("x", 1)):
+        with pytest.raises(TypeError):
+            change()

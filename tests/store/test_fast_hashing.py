@@ -45,7 +45,9 @@ def test_state_hash_of_a_game_state_is_the_hash_of_its_canonical_json():
     assert hashing.state_hash(st) == want(st)
     copy = st.copy()
     assert copy.ledger[0] is st.ledger[0] and hashing.state_hash(copy) == want(copy)
-    st.ledger[2]["points"] = 7             # nothing in the engine does this; the hash still sees it
+    st.ledger[2] = dict(st.ledger[2], points=7)    # a plain (mutable) entry in its place ...
+    assert hashing.state_hash(st) == want(st)
+    st.ledger[2]["points"] = 8                      # ... changed in place: the hash still sees it
     st.ledger[3] = {"round": 1, "nation": "romans", "points": 1.0, "kind": "x", "reason": "é", "turn": None}
     assert hashing.state_hash(st) == want(st) != hashing.state_hash(copy)
     st.ledger.clear()
