@@ -279,13 +279,12 @@ def allocate_hits(mods: list[int], left: dict[str, int], need: dict[str, int], h
     flags = list(fast or ()) + [False] * (len(mods) - len(fast or ()))
     pool = sorted(zip(mods, flags, strict=False), reverse=True)
 
-    def kills(die: tuple[int, bool], kind: str) -> bool:
-        m, is_fast = die
-        return m >= (need[kind] if need[kind] >= hard or not is_fast else need[kind] - fast_gain)
-
     def spend(kind: str, allow_hard: bool) -> None:
+        # the modified die a kill of this kind needs: a fast die needs `fast_gain` less, not below a 6
+        slow = need[kind]
+        quick = slow if slow >= hard else slow - fast_gain
         while left[kind] - killed[kind] > 0:
-            usable = [d for d in pool if kills(d, kind) and (allow_hard or d[0] < hard)]
+            usable = [d for d in pool if d[0] >= (quick if d[1] else slow) and (allow_hard or d[0] < hard)]
             if not usable:
                 return
             pool.remove(min(usable))
