@@ -67,6 +67,8 @@ class TurnContext:
     battle and a later battle in the same area (8.4 withdrawal), so every die has its own label."""
     standing_cache: dict[tuple[str, type], tuple[Any, Any, list]] = field(default_factory=dict, repr=False, compare=False)
     """(nation, order class) -> (sent orders, saved standing orders, the parsed list): battle.standing_orders."""
+    submit_cache: tuple[Any, list] | None = field(default=None, repr=False, compare=False)
+    """(the orders, every nation's SUBMIT TO orders in them): submission.waiting_submissions."""
 
     rs: Ruleset = field(init=False, repr=False, compare=False)
     """The same ruleset under its short name: a plain attribute (not a property), as the rules read

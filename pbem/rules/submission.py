@@ -70,15 +70,25 @@ def submit(ctx: TurnContext, nation: str, to: str, moment: str, line: int = 0) -
     _overlord_leaves(ctx, nation, to)
 
 
+def _submit_orders(ctx: TurnContext) -> list[tuple[str, list[Submit]]]:
+    """Every nation's SUBMIT TO orders in this turn's orders (nations without one left out), worked out
+    once a turn: they are asked for after every round of dice."""
+    cached = ctx.submit_cache
+    if cached is None or cached[0] is not ctx.orders:
+        found = [(nation, subs) for nation, orders in ctx.orders.items() if (subs := orders.of(Submit))]
+        cached = ctx.submit_cache = (ctx.orders, found)
+    return cached[1]
+
+
 def waiting_submissions(ctx: TurnContext, moment: str) -> list[str]:
     """Rule 11.1 — at one of the moments the rule names (after a movement phase, a round of dice, a
     battle), every other nation whose SUBMIT TO order is waiting submits if it now may. Returns the
     nations that submitted."""
     done = []
-    for nation, orders in ctx.orders.items():
+    for nation, submits in _submit_orders(ctx):
         if nation == ctx.nation:
             continue   # the nation whose turn it is submits at the start of its turn (turn._submission)
-        for o in orders.of(Submit):
+        for o in submits:
             if in_overlord_turn_only(ctx.rs, o.to) and ctx.nation != o.to:
                 continue   # FFG 35: to Rome only during the Roman turn
             if ctx.state.subjects.get(nation) != o.to and can_submit(ctx.rs, ctx.state, nation, o.to):
