@@ -1,4 +1,4 @@
-"""`pbem case run PATH...` — run conformance cases (shared/spec/CASES.md)."""
+"""`pbem case run PATH...` — run conformance cases (the case format: docs/CASES.md)."""
 
 from __future__ import annotations
 
