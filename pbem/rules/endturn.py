@@ -160,7 +160,11 @@ def overpopulation(ctx: TurnContext) -> None:
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     if overpopulation_exempt(ctx):
         return
-    land = {a: st[nation] for a, st in state.areas.items() if nation in st and st[nation].units and rs.is_land(a)}
+    land = {}   # the nation's stacks with armies or cavalry on land, in the position's order
+    for a, st in state.areas.items():
+        s = st.get(nation)
+        if s is not None and (s.armies or s.cavalry) and rs.is_land(a):
+            land[a] = s
     limit = rs.const.overpop_factor * len(land)
     excess = sum(s.units for s in land.values()) - limit
     if excess <= 0:
