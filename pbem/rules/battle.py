@@ -95,12 +95,14 @@ def fight(ctx: TurnContext, area: str, *, may_retreat: bool = True) -> None:
 
     `may_retreat=False` (a raider fighting its way back to sea, 8.4): the attacker does not retreat.
     """
+    pruned = False   # the last pair fought ended with state.prune() and nothing changed since
     for defender in [n for n in ctx.state.occupants(area) if n != ctx.nation]:
         own = ctx.state.get(area, ctx.nation)
         if not own or not own.units:
             break
-        _fight_pair(ctx, area, defender, may_retreat)
-    ctx.state.prune()
+        pruned = _fight_pair(ctx, area, defender, may_retreat)
+    if not pruned:
+        ctx.state.prune()
     if ctx.state.occupants(area) == [ctx.nation]:
         occupy(ctx, area)
 
@@ -122,11 +124,12 @@ def _die_round(ctx: TurnContext, area: str) -> int:
     return ctx.battle_rounds[key]
 
 
-def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = True) -> None:
+def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = True) -> bool:
     """Rules 8.0-8.1 — rounds of simultaneous dice until one side is gone or retreats.
 
     After each round the defender may retreat (8.2); if it does not, the attacker may (8.3). Attackers
-    that cannot retreat (their origin is held by another nation, or 5.21) stay and fight again."""
+    that cannot retreat (their origin is held by another nation, or 5.21) stay and fight again.
+    Returns True when the battle was fought (the position is pruned then), False when only announced."""
     _rs, state = ctx.rs, ctx.state
     attacker = ctx.nation
     ctx.emit("battle", area=area, attacker=attacker, defender=defender, cycle=ctx.cycle, lines=_order_lines(ctx, area))
@@ -135,7 +138,7 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
         # validation plays the turn without dice: the battle is announced, not fought
         ctx.emit("battle_end", area=area, attacker=attacker, defender=defender, rounds=0, outcome="not fought",
                  winner=None)
-        return
+        return False
     br = 0
     outcome = None
     split_done = False
@@ -187,6 +190,7 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
             outcome = "both destroyed" if not (a and a.fighters) else "undecided"
     winner = attacker if (a and a.fighters and not (d and d.fighters)) else (defender if d and d.fighters and not (a and a.fighters) else None)
     ctx.emit("battle_end", area=area, attacker=attacker, defender=defender, rounds=br, outcome=outcome, winner=winner)
+    return True
 
 
 def _order_lines(ctx: TurnContext, area: str) -> list[int]:
