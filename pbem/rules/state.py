@@ -232,7 +232,12 @@ class GameState:
         d.update(self.__dict__)
         # sorted: every turn starts from the same order of areas and nations, whether the position was
         # loaded from state.yaml or carried over in memory (replay), so the events come out the same
-        d["areas"] = {a: {n: st[n].copy() for n in sorted(st)} for a, st in sorted(self.areas.items())}
+        # (the areas are usually in order already and most hold one nation: those skip the sort)
+        areas = self.areas
+        names = sorted(areas)
+        d["areas"] = {a: ({n: s.copy() for n, s in st.items()} if len(st) < 2
+                          else {n: st[n].copy() for n in sorted(st)})
+                      for a, st in (areas.items() if names == list(areas) else ((a, areas[a]) for a in names))}
         d["population"] = dict(self.population)
         d["vp"] = dict(self.vp)
         ledger = self.ledger
@@ -254,10 +259,13 @@ class GameState:
         return new
 
     # --- serialisation ------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, copy_ledger: bool = True) -> dict[str, Any]:
+        """The saved position. `copy_ledger=False` puts the ledger's own entries in it, not copies:
+        for a reader that only encodes it (state hashing, pbem.store.hashing.state_json)."""
         areas = {}
         for a in sorted(self.areas):
-            st = {n: s.to_dict() for n, s in sorted(self.areas[a].items()) if not s.empty()}
+            st = self.areas[a]
+            st = {n: s.to_dict() for n, s in (st.items() if len(st) < 2 else sorted(st.items())) if not s.empty()}
             if st:
                 areas[a] = st
         d = {
@@ -265,7 +273,7 @@ class GameState:
             "areas": areas,
             "population": {k: v for k, v in sorted(self.population.items()) if v},
             "vp": dict(sorted(self.vp.items())),
-            "ledger": [dict(e) for e in self.ledger],
+            "ledger": [dict(e) for e in self.ledger] if copy_ledger else self.ledger,
             "forts_built": sorted(self.forts_built),
             "captured": {k: sorted(v) for k, v in sorted(self.captured.items()) if v},
             "raided_from": dict(sorted(self.raided_from.items())),

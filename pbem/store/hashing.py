@@ -164,7 +164,9 @@ def state_json(state: Any) -> str:
     """canonical_json(state.to_dict()), with the ledger's entries encoded one by one (the same text:
     canonical JSON of a list is its items' texts joined by commas, and the top-level keys are
     sorted, so the ledger's text goes between the keys before "ledger" and those after it)."""
-    d = state.to_dict()
+    from pbem.rules.state import GameState
+
+    d = state.to_dict(copy_ledger=False) if isinstance(state, GameState) else state.to_dict()
     ledger = getattr(state, "ledger", None)
     if not isinstance(d.get("ledger"), list) or not isinstance(ledger, list) or len(ledger) != len(d["ledger"]):
         return canonical_json(d)
