@@ -33,6 +33,7 @@ import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from pbem.errors import OrderProblem
 from pbem.orders import names
@@ -575,7 +576,7 @@ def parse_line(text: str, ruleset, *, line: int = 0) -> Order:
     return dataclasses.replace(order, line=line, text=ln.original.strip())
 
 
-_SHARED_LINES: contextvars.ContextVar[tuple[object, dict[str, Order]] | None] = contextvars.ContextVar(
+_SHARED_LINES: contextvars.ContextVar[tuple[object, dict[Any, Any]] | None] = contextvars.ContextVar(
     "pbem_shared_lines", default=None)
 
 
@@ -591,7 +592,8 @@ def lines_remembered() -> Iterator[None]:
         _SHARED_LINES.reset(token)
 
 
-def _shared_lines(ruleset) -> dict[str, Order]:
+def _shared_lines(ruleset) -> dict[Any, Any]:
+    """Line text -> Order, and (_MESSAGE, text, nation) -> ParsedMessage (parse_message)."""
     shared = _SHARED_LINES.get()
     if shared is None:
         return {}
@@ -602,7 +604,26 @@ def _shared_lines(ruleset) -> dict[str, Order]:
 
 
 def parse_message(text: str | bytes, ruleset, *, default_nation: str | None = None) -> ParsedMessage:
-    """Read an orders message; see the module doc. Never raises on bad input."""
+    """Read an orders message; see the module doc. Never raises on bad input. Within
+    lines_remembered() a message read before (the same text for the same nation) is not read again:
+    the same ParsedMessage comes back, for a reader that does not change it (replay: a third of a
+    game's orders texts come back, such as `VOTE` and `PASS` messages)."""
+    if _SHARED_LINES.get() is None:
+        return _parse_message(text, ruleset, default_nation)
+    messages = _shared_lines(ruleset)
+    key = (_MESSAGE, text, default_nation)
+    pm = messages.get(key)
+    if pm is None:
+        pm = _parse_message(text, ruleset, default_nation)
+        if len(messages) < 20000:
+            messages[key] = pm
+    return pm
+
+
+_MESSAGE = "message"   # a whole message's key among the lines remembered: (_MESSAGE, text, nation)
+
+
+def _parse_message(text: str | bytes, ruleset, default_nation: str | None) -> ParsedMessage:
     pm = ParsedMessage()
     lp = LineParser(ruleset)
     shared = _shared_lines(ruleset)
