@@ -142,3 +142,19 @@ def test_lines_remembered_across_messages_read_the_same():
     with lines_remembered():
         together = [read(m) for m in mails + mails]
     assert together == alone + alone
+
+
+def test_lines_remembered_read_a_message_once_per_nation():
+    """Within lines_remembered (replay) the same text for the same nation comes back as the message
+    read before; another nation's reading, or a read outside the block, is made afresh."""
+    from pbem.orders.parser import lines_remembered
+
+    rs = load("classic")
+    text = "Essex -> Kent\nPASS\n"
+    with lines_remembered():
+        first = parse_message(text, rs, default_nation="saxons")
+        assert parse_message(text, rs, default_nation="saxons") is first
+        other = parse_message(text, rs, default_nation="angles")
+        assert other is not first and other.nations == ["angles"]
+    alone = parse_message(text, rs, default_nation="saxons")
+    assert alone is not first and alone == first
