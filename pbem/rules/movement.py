@@ -190,6 +190,29 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
     return planned, problems
 
 
+def _units_after_moves(state: GameState, nation: str, planned: list[PlannedMove]
+                       ) -> tuple[dict[str, int], dict[str, int], dict[str, Move], dict[str, Move]]:
+    """The nation's armies and cavalry per area before the planned moves and after them, the last
+    planned move out of each area, and each moving leader's move (FFG 23 and FFG 36 ask both)."""
+    units: dict[str, int] = {}
+    for area, st in state.areas.items():
+        s = st.get(nation)
+        if s is not None:
+            units[area] = s.armies + s.cavalry
+    after = dict(units)
+    out_of: dict[str, Move] = {}
+    leaders_moved: dict[str, Move] = {}
+    for p in planned:
+        m = p.order
+        if m.kind == "leader":
+            leaders_moved[m.leader or ""] = m
+            continue
+        after[m.path[0]] = after.get(m.path[0], 0) - m.count
+        after[m.path[-1]] = after.get(m.path[-1], 0) + m.count
+        out_of[m.path[0]] = m
+    return units, after, out_of, leaders_moved
+
+
 def _check_leaders_never_alone(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderProblem]:
     """FFG 23 — a leader may never be in an area without its nation's armies: moving alone (not on its
     escort's path) it may pass only through areas its nation's units hold at the start of the movement,
@@ -198,27 +221,9 @@ def _check_leaders_never_alone(ctx: TurnContext, planned: list[PlannedMove]) -> 
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     if not rs.feature("leader_never_alone"):
         return []
-    units: dict[str, int] = defaultdict(int)
-    leaders: dict[str, str] = {}   # leader -> area (state.leaders_on_board, in the same pass)
-    for area, st in state.areas.items():
-        s = st.get(nation)
-        if s:
-            units[area] = s.armies + s.cavalry
-            for ld in s.leaders:
-                leaders[ld] = area
-    after = dict(units)
-    out_of: dict[str, Move] = {}
-    moved: dict[str, Move] = {}
-    for p in planned:
-        m = p.order
-        if m.kind == "leader":
-            moved[m.leader or ""] = m
-            continue
-        after[m.path[0]] = after.get(m.path[0], 0) - m.count
-        after[m.path[-1]] = after.get(m.path[-1], 0) + m.count
-        out_of[m.path[0]] = m
+    units, after, out_of, moved = _units_after_moves(state, nation, planned)
     problems = []
-    for leader, area in leaders.items():
+    for leader, area in state.leaders_on_board(nation).items():
         m = moved.get(leader)
         if m is not None:
             escorted = any(p.order.kind != "leader" and p.order.path == m.path for p in planned)
@@ -245,20 +250,11 @@ def _check_subject_vacating(ctx: TurnContext, planned: list[PlannedMove]) -> lis
     if not rs.feature("subject_may_not_vacate") or state.subjects.get(nation) != rs.role("empire") \
             or nation in rs.hooks.permitted_subjects(state):
         return []
-    leaving: dict[str, int] = defaultdict(int)
-    arriving: dict[str, int] = defaultdict(int)
-    last: dict[str, Move] = {}
-    for p in planned:
-        m = p.order
-        if m.kind != "leader":
-            leaving[m.path[0]] += m.count
-            arriving[m.path[-1]] += m.count
-            last[m.path[0]] = m
+    units, after, out_of, _ = _units_after_moves(state, nation, planned)
     problems = []
-    for area, n in leaving.items():
-        st = state.get(area, nation)
-        if rs.is_land(area) and st and st.armies + st.cavalry - n + arriving[area] <= 0:
-            problems.append(_problem("not-now", last[area], f"the {rs.nations[nation].name} are subject to the "
+    for area, m in out_of.items():
+        if rs.is_land(area) and area in units and after[area] <= 0:
+            problems.append(_problem("not-now", m, f"the {rs.nations[nation].name} are subject to the "
                                      f"{rs.display(rs.role('empire'))}: they may not leave {rs.display(area)} empty "
                                      "without the Romans' ALLOW (FFG 36)", f"keep one unit in {rs.display(area)}"))
     return problems

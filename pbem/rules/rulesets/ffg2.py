@@ -209,13 +209,19 @@ def capped_holdings(rs: Ruleset, nation: str, points: dict[str, int]) -> tuple[d
     if not rule:
         return points, 0
     base = sum(p for a, p in points.items() if rs.region(a) in rule["base"])
-    cap = base // 2
-    out, dropped, capped = {}, 0, 0
+    return _points_within(points, base // 2, lambda area: rs.region(area) in rule["capped"])
+
+
+def _points_within(points: dict[str, int], budget: int, counted=lambda area: True) -> tuple[dict[str, int], int]:
+    """Area points scored when the `counted` areas together may give at most `budget` points: taken in
+    area order, what is over the budget dropped from the last areas (the others score in full). Returns
+    the area points to score and how many points were dropped."""
+    out, dropped, taken = {}, 0, 0
     for area in sorted(points):
         p = points[area]
-        if rs.region(area) in rule["capped"]:
-            take = max(0, min(p, cap - capped))
-            capped += take
+        if counted(area):
+            take = max(0, min(p, budget - taken))
+            taken += take
             dropped += p - take
             if take:
                 out[area] = take
@@ -233,14 +239,7 @@ def subject_half_holdings(rs: Ruleset, state: GameState, nation: str) -> bool:
 def halved_holdings(points: dict[str, int]) -> tuple[dict[str, int], int]:
     """FFG 36 — half the holding points, halves up; the other half is dropped from the last areas.
     Returns the area points to score and how many points were dropped."""
-    keep = (sum(points.values()) + 1) // 2
-    out, taken = {}, 0
-    for area in sorted(points):
-        take = min(points[area], keep - taken)
-        taken += take
-        if take:
-            out[area] = take
-    return out, sum(points.values()) - taken
+    return _points_within(points, (sum(points.values()) + 1) // 2)
 
 
 def leader_escape(ctx: TurnContext, area: str, nation: str, leader: str) -> str | None:
