@@ -22,6 +22,7 @@ from pbem.rules.events import (
     Retreated,
     RetreatRefused,
     from_dicts,
+    units,
 )
 from pbem.rules.flow import votes_owed
 from pbem.rules.ruleset import Ruleset
@@ -80,12 +81,10 @@ def _lost(losses: Mapping[str, int]) -> str:
         return "nothing"
     parts = []
     for kind, n in losses.items():
-        if kind == "cavalry":
-            parts.append(f"{n} cavalry")
-        elif kind == "forts":
+        if kind == "forts":
             parts.append("the fort" if n == 1 else f"{n} forts and burhs")
         else:
-            parts.append(f"{n} {'army' if n == 1 else 'armies'}")
+            parts.append(units(n, kind))   # `1 army`, `3 armies`, `2 cavalry`
     return ", ".join(parts)
 
 
