@@ -121,8 +121,8 @@ def status(game: str, games_dir: str, as_json: bool, show_log: bool) -> None:
 @click.option("--recorded-dice", is_flag=True, help="Use the logged faces even when the secret is here.")
 @click.option("--check-start", is_flag=True, help="Also compare the logged start with the engine's start position.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Games replayed in parallel processes (many games).")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0,
+              help="Games replayed in parallel processes (many games); default 0: one per CPU.")
 @click.option("--fresh", is_flag=True, help="Parse every log file again, not through the parsed-log cache "
               "(.log-index.jsonl, used only for files unchanged since it was written).")
 @click.option("--log-hash", "log_hash", metavar="N:HASH",
@@ -162,7 +162,7 @@ def _replay_one(source: str, games_dir: str, recorded_dice: bool, check_start: b
     if check_start:
         from pbem.rules.turn import new_game_state as start
     with open_source(source, games_dir) as path:
-        game = Game.open(path)
+        game = Game.open(path, editable=False)
         n = game.last_entry_id()
         show = not quiet and n > 1
         with click.progressbar(length=n, label=f"replaying {game.id}", file=sys.stderr,

@@ -369,7 +369,7 @@ def _log_line(game: Game) -> str:
     that the log was cut short or changed (`pbem replay --log-hash N:H`)."""
     from pbem.store.loghash import log_end
 
-    n, h = log_end(game.path)
+    n, h = log_end(game)
     return f"\nLog: entry {n}, running hash {h}\n(check it later: pbem replay {game.id} --log-hash {n}:{h})\n"
 
 

@@ -14,6 +14,7 @@ Every file is written atomically (pbem.store.fs). See pbem/store/FORMAT.md for t
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import logging
 import os
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import filelock
+import orjson
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from pbem import __version__
@@ -39,13 +41,17 @@ from pbem.rules.events import Event, from_dicts
 from pbem.rules.state import GameState, Stack
 from pbem.store.fs import TEMP_PREFIX, atomic_write, clean_temp_files, create_exclusive
 from pbem.store.hashing import plain, state_hash
+from pbem.store.loghash import chain_hashes
 from pbem.store.yamlio import (
     SaveError,
     dump_roundtrip,
     dump_yaml,
     load_plain,
     load_roundtrip,
+    parse_plain,
     parse_roundtrip,
+    read_bytes,
+    utf8_text,
 )
 
 log = logging.getLogger("pbem.store")
@@ -119,6 +125,23 @@ class LogEntry:
     @property
     def name(self) -> str:
         return entry_name(self.id, self.kind)
+
+
+def _index_text(raw: Any) -> str | None:
+    """The entry as the log index keeps it (JSON), or None when JSON would not give it back as it is
+    (keys that are not strings, tuples, numbers JSON has not: such an entry is read from its file)."""
+    try:
+        text = orjson.dumps(raw).decode("utf-8")
+    except TypeError:
+        return None
+    return text if orjson.loads(text) == raw else None
+
+
+def _stat_key(d: os.DirEntry) -> list[int]:
+    """What the parsed-log cache trusts a file by: size, mtime, ctime (any write changes it; it cannot
+    be set back) and inode."""
+    st = d.stat()
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
 def entry_name(entry_id: int, kind: str) -> str:
@@ -290,21 +313,23 @@ def start_position(ruleset: Any, game_id: str) -> tuple[GameState, str]:
 
 
 # --- the game -----------------------------------------------------------------------------------------
-_SETTINGS_CACHE: dict[str, tuple[tuple, CommentedMap]] = {}
+_SETTINGS_CACHE: dict[tuple[str, bool], tuple[tuple, Any]] = {}
 
 
-def _settings_of(settings_path: Path, label: str) -> CommentedMap:
+def _settings_of(settings_path: Path, label: str, editable: bool = True) -> Any:
     """game.yaml, parsed and checked; a cron run opens a game many times, so the parse is cached per
-    file version (size, mtime, inode) and each caller gets its own copy."""
+    file version (size, mtime, inode) and each caller gets its own copy. Editable settings keep the
+    file's comments (ruamel's round-trip reader, pure Python); read-only ones are plain data from the
+    C reader (a replay of many games opens each once and writes nothing)."""
     st = settings_path.stat()
     key = (st.st_size, st.st_mtime_ns, st.st_ino)
-    hit = _SETTINGS_CACHE.get(label)
+    hit = _SETTINGS_CACHE.get((label, editable))
     if hit is None or hit[0] != key:
-        settings = load_roundtrip(settings_path, label)
+        settings = load_roundtrip(settings_path, label) if editable else load_plain(settings_path, label)
         validate_settings(settings, label)
         if len(_SETTINGS_CACHE) > 256:
             _SETTINGS_CACHE.clear()
-        _SETTINGS_CACHE[label] = hit = (key, settings)
+        _SETTINGS_CACHE[(label, editable)] = hit = (key, settings)
     return copy.deepcopy(hit[1])
 
 
@@ -313,18 +338,21 @@ class Game:
 
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT   # seconds a blocking lock() waits before "busy"
 
-    def __init__(self, path: Path, settings: CommentedMap) -> None:
+    def __init__(self, path: Path, settings: Any, *, editable: bool = True) -> None:
         self.path = path
         self.settings = settings
+        self.editable = editable
         self._state: GameState | None = None
         self._state_entry: int | None = None
         self._index: dict[str, Any] | None = None
         self._index_lines = 0
         self._parsed: dict[str, tuple[list[int], LogEntry]] = {}
+        self._file_sha: dict[str, tuple[list[int], str]] = {}     # log file -> (stat key, SHA-256 of its bytes)
 
     # --- opening ---------------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: Path | str) -> Game:
+    def open(cls, path: Path | str, *, editable: bool = True) -> Game:
+        """`editable=False`: settings as plain data, faster to read; save_settings() is refused."""
         path = Path(path)
         if not path.is_dir():
             raise GameError(f"no game directory {path}")
@@ -332,11 +360,11 @@ class Game:
         if not settings_path.is_file():
             raise GameError(f"{path} is not a game directory (no {SETTINGS})")
         label = str(settings_path)
-        settings = _settings_of(settings_path, label)
+        settings = _settings_of(settings_path, label, editable)
         if str(settings["id"]) != path.name:
             raise SaveError(label, "id", f"{settings['id']!r} is not the name of the game's folder ({path.name!r})",
                             hint="players write the id in GAME lines and subject tags: keep id and folder the same")
-        return cls(path, settings)
+        return cls(path, settings, editable=editable)
 
     def __repr__(self) -> str:
         return f"Game({str(self.path)!r})"
@@ -360,6 +388,8 @@ class Game:
 
     # --- settings ----------------------------------------------------------------------------------
     def save_settings(self) -> None:
+        if not self.editable:
+            raise RuntimeError(f"game {self.id} was opened read-only (Game.open(editable=False))")
         with self.lock():
             text = dump_roundtrip(self.settings)
             validate_settings(parse_roundtrip(text, self.label(SETTINGS)), self.label(SETTINGS))
@@ -473,6 +503,20 @@ class Game:
         out.sort()
         return out
 
+    def _log_dir_entries(self) -> list[tuple[int, str, os.DirEntry]]:
+        """The log's files in order, as directory entries (their stat is one call, no Path built)."""
+        logdir = self.path / LOG
+        if not logdir.is_dir():
+            raise GameError(f"{logdir}: missing (every game has a log)")
+        found = []
+        with os.scandir(logdir) as it:
+            for d in it:
+                m = ENTRY_NAME.match(d.name)
+                if m:
+                    found.append((int(m.group(1)), m.group(2), d))
+        found.sort(key=lambda t: (t[0], t[1]))
+        return found
+
     def last_entry_id(self) -> int:
         logdir = self.path / LOG
         try:
@@ -499,15 +543,8 @@ class Game:
                     out.append(parse_entry(load_plain(p, self.label(label)), eid, k, label, self.label(label)))
             return out
         logdir = self.path / LOG
-        if not logdir.is_dir():
-            raise GameError(f"{logdir}: missing (every game has a log)")
-        found = []
-        with os.scandir(logdir) as it:
-            for d in it:
-                m = ENTRY_NAME.match(d.name)
-                if m:
-                    found.append((int(m.group(1)), m.group(2), d))
-        found.sort(key=lambda t: (t[0], t[1]))
+        log_label = self.label(LOG)
+        found = self._log_dir_entries()
         memo = self._parsed
         index = None
         new_lines: list[str] = []
@@ -515,34 +552,62 @@ class Game:
         for eid, k, d in found:
             if kind is not None and k != kind:
                 continue
-            st = d.stat()
-            key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+            key = _stat_key(d)
             hit = memo.get(d.name)
             if hit is None or hit[0] != key:
                 label = f"{LOG}/{d.name}"
+                path_label = f"{log_label}{os.sep}{d.name}"      # self.label(label), without pathlib
                 if index is None:
                     index = self._read_index()
                 cached_line = index.get(d.name)
                 raw = None
                 if isinstance(cached_line, dict) and cached_line.get("key") == key and isinstance(cached_line.get("json"), str):
                     try:
-                        raw = json.loads(cached_line["json"])
+                        raw = orjson.loads(cached_line["json"])
                     except ValueError:
                         raw = None
+                    sha = cached_line.get("sha256")
+                    if raw is not None and isinstance(sha, str):
+                        self._file_sha[d.name] = (key, sha)
                 if raw is None:
-                    raw = load_plain(logdir / d.name, self.label(label))
+                    data = read_bytes(logdir / d.name, path_label)
+                    self._file_sha[d.name] = (key, hashlib.sha256(data).hexdigest())
+                    raw = parse_plain(utf8_text(data, path_label), path_label)
                     if save_index:
-                        text = json.dumps(raw, ensure_ascii=False, separators=(",", ":"))
-                        if json.loads(text) == raw:    # int keys and the like are not cached
-                            index[d.name] = {"key": key, "json": text}
-                            new_lines.append(json.dumps({"name": d.name, "key": key, "json": text}, ensure_ascii=False))
-                e = parse_entry(raw, eid, k, label, self.label(label))
+                        text = _index_text(raw)
+                        if text is not None:
+                            line = {"key": key, "json": text, "sha256": self._file_sha[d.name][1]}
+                            index[d.name] = line
+                            new_lines.append(orjson.dumps({"name": d.name, **line}).decode("utf-8"))
+                e = parse_entry(raw, eid, k, label, path_label)
                 memo[d.name] = hit = (key, e)
             e = hit[1]
             out.append(LogEntry(e.id, e.kind, e.time, dict(e.data), e.file))
         if new_lines:
             self._append_index(new_lines, len(found))
         return out
+
+    def running_hashes(self) -> list[tuple[int, str]]:
+        """The log's running hash after each entry (pbem.store.loghash). A file's SHA-256 is taken
+        from the parse of it this Game made or the log index, for the same size, mtime, ctime and
+        inode only (the cache's own rule); any other file is read again."""
+        known = self._file_sha
+        if not known:
+            self._read_index()
+        index = self._index or {}
+        digests = []
+        for eid, _kind, d in self._log_dir_entries():
+            key = _stat_key(d)
+            hit = known.get(d.name)
+            line = index.get(d.name)
+            if hit is not None and hit[0] == key:
+                digest = hit[1]
+            elif isinstance(line, dict) and line.get("key") == key and isinstance(line.get("sha256"), str):
+                digest = line["sha256"]
+            else:
+                digest = hashlib.sha256(read_bytes(Path(d.path), self.label(f"{LOG}/{d.name}"))).hexdigest()
+            digests.append((eid, digest))
+        return chain_hashes(digests)
 
     def _read_index(self) -> dict[str, Any]:
         """.log-index.jsonl: a `{"format": 1}` line, then one line per parsed entry (the last line
@@ -556,7 +621,7 @@ class Game:
             if lines and lines[0] == INDEX_HEAD:
                 for line in lines[1:]:
                     try:
-                        item = json.loads(line)
+                        item = orjson.loads(line)
                         self._index[item["name"]] = item
                     except (ValueError, KeyError, TypeError):
                         continue
@@ -569,7 +634,7 @@ class Game:
         path = self.path / INDEX
         try:
             if self._index_lines == 0 or self._index_lines + len(lines) > 2 * entries + 16:
-                body = [json.dumps({"name": n, **v}, ensure_ascii=False) for n, v in (self._index or {}).items()]
+                body = [orjson.dumps({"name": n, **v}).decode("utf-8") for n, v in (self._index or {}).items()]
                 fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=INDEX, dir=self.path)
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:
                     fh.write("\n".join([INDEX_HEAD, *body]) + "\n")

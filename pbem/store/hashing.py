@@ -16,6 +16,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
+
 
 def plain(x: Any) -> Any:
     """Events and states as plain YAML/JSON data: dicts, lists, str, int, float, bool, None."""
@@ -51,16 +53,36 @@ def _jsonable(x: Any) -> Any:
     return x
 
 
+# The one-call encoder (orjson: C speed, sorted keys, no spaces, UTF-8 as it is). Whatever it would
+# write differently from the canonical walk goes to the walk instead: dataclasses, datetimes and sets
+# (passed to `default`, which refuses them), non-string keys and integers beyond 64 bits (orjson
+# refuses them), and floats Python writes with an exponent (orjson writes 1e16 where Python has
+# 1e+16, and 0.000025 for 2.5e-05; see _odd_float_form). Non-finite floats are not data: JSON has no such number, the
+# walk refuses them and no reader lets one in (the log's JSON readers reject NaN and Infinity).
+_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+
+
 def _refuse(x: Any) -> Any:
     raise TypeError("not JSON")
 
 
-_DIRECT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False,
-                           default=_refuse).encode
-# where the direct encoding may differ from the canonical one: a key that was not a string (JSON
-# writes 3 as "3" but sorts it as a number; True as "true") or a float written with an exponent
-_ODD_KEY = re.compile(r'"(?:-?\d[^"]*|true|false|null)":')
-_EXPONENT = re.compile(r"\de[+-]")
+def _direct(x: Any) -> str:
+    return orjson.dumps(x, default=_refuse, option=_OPTIONS).decode("utf-8")
+
+
+_EXPONENT = re.compile(r"e[-+]?\d")     # orjson writes a small e; a literal first letter makes the scan fast
+
+
+def _odd_float_form(text: str) -> bool:
+    """Whether the text may hold a float whose text is not Python's: a fraction below 1e-4 written
+    out (0.0000...), or an exponent (a digit, e, a digit or sign). Strings that look so only cost
+    the slower walk."""
+    if "0.0000" in text:
+        return True
+    for m in _EXPONENT.finditer(text):
+        if text[m.start() - 1:m.start()].isdigit():
+            return True
+    return False
 
 
 def _ints_for_integral_floats(text: str) -> str | None:
@@ -93,15 +115,15 @@ def _ints_for_integral_floats(text: str) -> str | None:
 def canonical_json(x: Any) -> str:
     """Canonical JSON (see the module doc). Plain data (the states and events of the engine) is
     encoded in one call at C speed and its integral floats rewritten in the text; the slower walk
-    through plain() is taken for other types and where the text shows a non-string key, an exponent
+    through plain() is taken for other types, non-string keys, and where the text shows an exponent
     or a backslash. tests/store/test_fast_hashing.py checks that both give the same text."""
     try:
-        text: str | None = _DIRECT(x)
-    except (TypeError, ValueError):
+        text: str | None = _direct(x)
+    except TypeError:            # orjson.JSONEncodeError is a TypeError
         text = None
     if text is not None and ".0" in text:
         text = _ints_for_integral_floats(text)
-    if text is None or _ODD_KEY.search(text) or (("e+" in text or "e-" in text) and _EXPONENT.search(text)):
+    if text is None or _odd_float_form(text):
         text = json.dumps(_jsonable(plain(x)), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                           allow_nan=False)
     return text

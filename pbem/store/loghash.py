@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 
 def running_hashes(game_dir: Path) -> list[tuple[int, str]]:
@@ -20,17 +21,23 @@ def running_hashes(game_dir: Path) -> list[tuple[int, str]]:
 
     files = sorted((int(m.group(1)), p) for p in (Path(game_dir) / LOG).iterdir()
                    if (m := ENTRY_NAME.match(p.name)))
+    return chain_hashes([(eid, hashlib.sha256(p.read_bytes()).hexdigest()) for eid, p in files])
+
+
+def chain_hashes(digests: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """[(entry id, SHA-256 hex of the file's bytes)] in log order -> [(entry id, running hash)]."""
     out: list[tuple[int, str]] = []
     h = ""
-    for eid, p in files:
-        h = hashlib.sha256((h + hashlib.sha256(p.read_bytes()).hexdigest()).encode("ascii")).hexdigest()
+    for eid, digest in digests:
+        h = hashlib.sha256((h + digest).encode("ascii")).hexdigest()
         out.append((eid, h))
     return out
 
 
-def log_end(game_dir: Path) -> tuple[int, str]:
-    """(last entry id, its running hash); (0, '') for an empty log."""
-    hashes = running_hashes(game_dir)
+def log_end(game: Any) -> tuple[int, str]:
+    """(last entry id, its running hash) of an open Game (its file hashes cached, Game.running_hashes);
+    (0, '') for an empty log."""
+    hashes = game.running_hashes()
     return hashes[-1] if hashes else (0, "")
 
 

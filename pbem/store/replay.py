@@ -202,9 +202,7 @@ def _check_log_end(game: Game, expect: tuple[int, str] | None, report: ReplayRep
     printed; and every turn a mail was sent for (notices.json `turn:N`) must still be in the log."""
     import json
 
-    from pbem.store.loghash import running_hashes
-
-    hashes = dict(running_hashes(game.path))
+    hashes = dict(game.running_hashes())
     last = max(hashes, default=0)
     if last:
         report.notes.append(f"log ends at entry {last}, running hash {hashes[last]}")

@@ -9,6 +9,7 @@ the order of the sources. A game that cannot be opened is a failure too (`error`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,7 +79,7 @@ def replay_one(source: str, games_dir: str | Path = "games", *, use_secret: bool
         if check_start:
             from pbem.rules.turn import new_game_state as start
         with open_source(source, games_dir) as path:
-            report = replay(Game.open(path), start=start, use_secret=use_secret, fresh=fresh)
+            report = replay(Game.open(path, editable=False), start=start, use_secret=use_secret, fresh=fresh)
     except PbemError as e:
         res.error = str(e)
         return res
@@ -90,6 +91,14 @@ def replay_one(source: str, games_dir: str | Path = "games", *, use_secret: bool
     return res
 
 
+def cpus() -> int:
+    """The CPUs this process may run on (a container or taskset may allow fewer than the machine has)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def _worker(args: tuple[str, str, bool, bool, bool]) -> GameResult:
     source, games_dir, use_secret, check_start, fresh = args
     return replay_one(source, games_dir, use_secret=use_secret, check_start=check_start, fresh=fresh)
@@ -97,8 +106,11 @@ def _worker(args: tuple[str, str, bool, bool, bool]) -> GameResult:
 
 def replay_many(sources: list[str], games_dir: str | Path = "games", *, jobs: int = 1, use_secret: bool = True,
                 check_start: bool = False, fresh: bool = False) -> Iterator[GameResult]:
-    """Results in the order of `sources` (already expanded), as they are done."""
+    """Results in the order of `sources` (already expanded), as they are done. `jobs` 0: one process
+    per CPU this process may use."""
     work = [(s, str(games_dir), use_secret, check_start, fresh) for s in sources]
+    if jobs <= 0:
+        jobs = cpus()
     if jobs <= 1 or len(work) <= 1:
         for w in work:
             yield _worker(w)

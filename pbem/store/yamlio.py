@@ -96,15 +96,24 @@ def dump_roundtrip(data: Any) -> str:
     return buf.getvalue()
 
 
-def _read_text(path: Path, label: str) -> str:
+def read_bytes(path: Path, label: str) -> bytes:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes()
     except FileNotFoundError as e:
         raise SaveError(label, "-", "file missing") from e
-    except UnicodeDecodeError as e:
-        raise SaveError(label, "-", f"not UTF-8 text (byte {e.start})") from e
     except OSError as e:
         raise SaveError(label, "-", f"cannot read: {e.strerror or e}") from e
+
+
+def utf8_text(data: bytes, label: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SaveError(label, "-", f"not UTF-8 text (byte {e.start})") from e
+
+
+def _read_text(path: Path, label: str) -> str:
+    return utf8_text(read_bytes(path, label), label)
 
 
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)*([^\s#'\"\-][^:#]*?|'[^']*'|\"[^\"]*\")\s*:(?:\s|$)")

@@ -31,6 +31,31 @@ def test_direct_encoding_is_the_canonical_one(x):
     assert hashing.canonical_json(x) == walked(x)
 
 
+@settings(max_examples=3000, deadline=None)
+@given(hs.floats(allow_nan=False, allow_infinity=False) | hs.floats(-1e-3, 1e-3) | hs.floats(1e14, 1e18))
+def test_floats_are_written_as_python_writes_them(x):
+    """orjson writes 1e16 and 0.000025 where Python's JSON has 1e+16 and 2.5e-05: those go the
+    walk's way, so a hash never depends on the encoder."""
+    assert hashing.canonical_json([x, {"a": x}]) == walked([x, {"a": x}])
+
+
+def test_types_the_walk_treats_otherwise_take_the_walk():
+    import dataclasses
+    import enum
+
+    @dataclasses.dataclass
+    class Pair:
+        b: int
+        a: float
+
+    class Colour(enum.Enum):
+        RED = "red"
+
+    for x in ([Pair(1, 2.0)], {"k": frozenset({3, 1})}, {1: "int key", "1": "str key"}, [2**70, -(2**70)],
+              [2.5e-05, 1e16, 1e-7, 1e22, -0.0, 1e15], [Colour.RED], {"k": (1, 2.0)}):
+        assert hashing.canonical_json(x) == walked(x)
+
+
 def test_state_hash_of_a_game_state_is_the_hash_of_its_canonical_json():
     """Rule 14.3's ledger is encoded entry by entry (each entry's text remembered): the hash stays
     the SHA-256 of the whole position's canonical JSON, also after an entry is replaced or changed."""
