@@ -152,22 +152,34 @@ def state_hash(state: Any) -> str:
 
 
 class _LedgerText:
-    """The canonical text of the last VP ledger encoded, with a copy of its entries: the next position
-    of the game has the same entries and a few more (rule 14.3: the ledger only grows), so only the
-    new ones are encoded. The copies tell an entry changed in place (compared at C speed; Python's
-    equality takes True for 1, which a ledger never holds: points and rounds are ints)."""
+    """The canonical text of the last VP ledger encoded: the next position of the game has the same
+    entries and a few more (rule 14.3: the ledger only grows), so only the new ones are encoded.
+    An entry that is the same read-only LedgerEntry as before is unchanged (a copied position shares
+    them: the check is one identity comparison at C speed); any other entry is compared with a copy
+    of it taken when it was encoded (it may have been changed in place; Python's equality takes True
+    for 1, which a ledger never holds: points and rounds are ints)."""
 
     def __init__(self) -> None:
-        self.copies: list[dict[str, Any]] = []
+        self.entries: list[Any] = []     # the entries encoded (the objects themselves)
+        self.copies: list[Any] = []      # for each: None when read-only, else a copy of it
+        self.mutable = 0                 # how many entries are not read-only
         self.parts: list[str] = []
 
     def text(self, ledger: list[Any]) -> str:
-        n = len(self.copies)
-        if not (len(ledger) >= n and ledger[:n] == self.copies):
-            self.copies, self.parts, n = [], [], 0
+        from pbem.rules.state import LedgerEntry
+
+        n = len(self.entries)
+        same = len(ledger) >= n and ledger[:n] == self.entries   # identical objects compare without a look inside
+        if same and self.mutable:
+            same = all(c is None or c == e for e, c in zip(ledger, self.copies))
+        if not same:
+            self.entries, self.copies, self.parts, self.mutable, n = [], [], [], 0, 0
         for e in ledger[n:]:
             self.parts.append(canonical_json(e))
-            self.copies.append(_plain_copy(e))
+            self.entries.append(e)
+            frozen = type(e) is LedgerEntry
+            self.copies.append(None if frozen else _plain_copy(e))
+            self.mutable += not frozen
         return "[" + ",".join(self.parts) + "]"
 
 

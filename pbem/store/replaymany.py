@@ -99,6 +99,20 @@ def cpus() -> int:
         return os.cpu_count() or 1
 
 
+def _warm_up(source: str, games_dir: str | Path) -> None:
+    """Import the engine and load the first game's ruleset before the workers start: forked workers
+    inherit them instead of each doing it (~0.35 s a worker)."""
+    import pbem.store.replay  # noqa: F401 - imported for the workers
+
+    try:
+        from pbem.store.game import Game
+
+        if Path(source).is_dir():
+            Game.open(source, editable=False).ruleset()
+    except Exception:  # noqa: BLE001 - only a warm-up: the worker reports whatever is wrong
+        pass
+
+
 def _worker(args: tuple[str, str, bool, bool, bool]) -> GameResult:
     source, games_dir, use_secret, check_start, fresh = args
     return replay_one(source, games_dir, use_secret=use_secret, check_start=check_start, fresh=fresh)
@@ -117,5 +131,6 @@ def replay_many(sources: list[str], games_dir: str | Path = "games", *, jobs: in
         return
     from concurrent.futures import ProcessPoolExecutor
 
+    _warm_up(sources[0], games_dir)
     with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
         yield from pool.map(_worker, work, chunksize=1)
