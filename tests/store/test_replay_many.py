@@ -47,3 +47,19 @@ def test_one_divergent_game_among_many_exits_1(played, tmp_path, fake_engine):
 def test_one_game_keeps_the_full_report(played, fake_engine):
     r = run("replay", played.path, "-q")
     assert r.exit_code == 0 and "replay matches the log" in r.output
+
+
+def test_a_folder_is_replayed_by_one_process_per_cpu_by_default(played, tmp_path, fake_engine, monkeypatch):
+    """`pbem replay FOLDER` uses every CPU it may (-j 0, the default); -j 1 gives the same lines."""
+    from pbem.store import replaymany
+
+    for k in range(3):
+        shutil.copytree(played.path, tmp_path / "many" / str(k) / "t1")
+    sources = [str(tmp_path / "many" / str(k) / "t1") for k in range(3)]
+    pools = []
+    real = replaymany.cpus
+    monkeypatch.setattr(replaymany, "cpus", lambda: pools.append(real()) or 2)
+    by_default = [r.line() for r in replaymany.replay_many(sources)]
+    assert pools and pools[0] >= 1
+    assert by_default == [r.line() for r in replaymany.replay_many(sources, jobs=1)]
+    assert all(line.startswith("ok       game t1") for line in by_default)

@@ -169,3 +169,31 @@ def test_replay_reads_the_log_cache_and_sees_an_entry_changed_since(played):
     for fresh in (False, True):
         d = replay(played.path, adjudicate=fake_adjudicate, fresh=fresh).divergence
         assert (d.what, d.entry, d.label, d.expected, d.got) == ("dice", turn.id, label, other, face)
+
+
+def test_log_running_hash_from_the_cache_is_the_hash_of_the_files(played):
+    """Issue 18's running hash (every turn mail prints it) is taken from file hashes the log cache
+    keeps beside each parsed entry, trusted for the same size, times and inode only: it equals the
+    hash of the files read afresh, and a file changed in place since is hashed again."""
+    from pbem.store.loghash import running_hashes
+
+    played.entries()
+    assert '"sha256"' in (played.path / ".log-index.jsonl").read_text()
+    fresh = Game.open(played.path, editable=False)
+    fresh.entries(save_index=False)
+    before = fresh.running_hashes()
+    assert before == running_hashes(played.path)
+    _change_die(played)
+    again = Game.open(played.path, editable=False)
+    again.entries(save_index=False)
+    assert again.running_hashes() == running_hashes(played.path) == fresh.running_hashes() != before
+    assert Game.open(played.path).running_hashes() == running_hashes(played.path)   # no entries() read first
+
+
+def test_a_game_opened_read_only_has_plain_settings_and_cannot_save_them(played):
+    """Replay opens games read-only: game.yaml read by the C reader (no comments kept), the same values."""
+    ro, rw = Game.open(played.path, editable=False), Game.open(played.path)
+    assert type(ro.settings) is dict and ro.settings == rw.settings
+    with pytest.raises(RuntimeError, match="read-only"):
+        ro.save_settings()
+    assert replay(ro, adjudicate=fake_adjudicate).ok
