@@ -118,7 +118,7 @@ def _worker(args: tuple[str, str, bool, bool, bool]) -> GameResult:
     return replay_one(source, games_dir, use_secret=use_secret, check_start=check_start, fresh=fresh)
 
 
-def replay_many(sources: list[str], games_dir: str | Path = "games", *, jobs: int = 1, use_secret: bool = True,
+def replay_many(sources: list[str], games_dir: str | Path = "games", *, jobs: int = 0, use_secret: bool = True,
                 check_start: bool = False, fresh: bool = False) -> Iterator[GameResult]:
     """Results in the order of `sources` (already expanded), as they are done. `jobs` 0: one process
     per CPU this process may use."""
