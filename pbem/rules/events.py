@@ -15,7 +15,7 @@ always in the dict, even when its value is None (`battle_end.winner`, `moved.lea
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Protocol
 
 from pbem.errors import GameError
@@ -70,11 +70,30 @@ class Event:
 KINDS: dict[str, type[Event]] = {}
 
 
+def _slot_init(cls: type) -> Any:
+    """The dataclass's own __init__ (same keyword-only parameters, defaults and errors), but setting
+    each slot through its descriptor: a frozen dataclass sets every field with object.__setattr__,
+    which made building an event a third slower (the engine builds ~1 500 events a game)."""
+    fs = fields(cls)
+    if any(f.default_factory is not MISSING for f in fs) or hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__}: an event has no default factory nor __post_init__")
+    params = ", ".join(f.name if f.default is MISSING else f"{f.name}=_default_{f.name}" for f in fs)
+    body = "".join(f"\n    _set_{f.name}(self, {f.name})" for f in fs) or "\n    pass"
+    ns: dict[str, Any] = {f"_set_{f.name}": getattr(cls, f.name).__set__ for f in fs}
+    ns.update({f"_default_{f.name}": f.default for f in fs if f.default is not MISSING})
+    exec(f"def __init__(self, *, {params}) -> None:{body}" if params else f"def __init__(self) -> None:{body}", ns)
+    init = ns["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    return init
+
+
 def event(kind: str):
     """Register a catalog entry: a frozen, slotted dataclass with its kind and dict plan."""
 
     def wrap(cls):
         cls = dataclass(frozen=True, slots=True, kw_only=True)(cls)
+        cls.__init__ = _slot_init(cls)
         cls.KIND = kind
         cls._PLAN = tuple((f.name, f.default is None) for f in fields(cls))
         if kind in KINDS:

@@ -48,16 +48,21 @@ def ballots_from(orders: dict[str, NationOrders]) -> dict[str, str]:
     return out
 
 
-def step(rs: Ruleset, state: GameState, orders: dict[str, NationOrders], dice: Dice) -> Step:
-    """Play the next step: a round start, or the next nation's turn (then a round end if it was last)."""
+def step(rs: Ruleset, state: GameState, orders: dict[str, NationOrders], dice: Dice, *,
+         consume: bool = False) -> Step:
+    """Play the next step: a round start, or the next nation's turn (then a round end if it was last).
+
+    `state` stays as it was (the step works on a copy) unless the caller hands it over with `consume`
+    (it never uses that state again, nor anything in it): then the step works on it in place and
+    `Step.state` is that same object, saving a copy of the whole position every step."""
     if state.finished:
         return Step("finished", state, round=state.round)
-    if state.next_nation is None:
-        new, events = start_round(rs, state, ballots_from(orders))
-        return Step("round_start", new, events, round=state.round)
-    nation = state.next_nation
     rnd = state.round
-    result = play_nation_turn(rs, state, nation, orders, dice, strict=False)
+    if state.next_nation is None:
+        new, events = start_round(rs, state, ballots_from(orders), consume=consume)
+        return Step("round_start", new, events, round=rnd)
+    nation = state.next_nation
+    result = play_nation_turn(rs, state, nation, orders, dice, strict=False, consume=consume)
     new = result.state
     # orders the rules refuse are dropped, and the report says why (ORDERS.md "Replies")
     events = [make("order_dropped", round=rnd, turn=nation, nation=nation, line=p.line,
@@ -65,7 +70,7 @@ def step(rs: Ruleset, state: GameState, orders: dict[str, NationOrders], dice: D
     events += list(result.events)
     new.next_nation = next_nation_after(rs, new, nation)
     if new.next_nation is None:
-        new, end_events = end_round(rs, new)
+        new, end_events = end_round(rs, new, consume=True)   # `new` is this step's own position
         events += end_events
     return Step("nation_turn", new, events, result.problems, nation=nation, round=rnd)
 

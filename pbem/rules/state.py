@@ -1,6 +1,7 @@
 """The position: what stands where, saved population counts, scores, and the turn marker.
 
-Pure data. Engine functions take a state and return a new one (they work on `state.copy()`).
+Pure data. Engine functions take a state and return a new one (they work on `state.copy()`), unless
+the caller hands its state over (`consume`, pbem.rules.flow.step): then they work on it in place.
 """
 
 from __future__ import annotations
@@ -227,6 +228,23 @@ class GameState:
         self.ledger.append(LedgerEntry({"round": self.round, "nation": nation, "points": points, "kind": kind,
                                         "reason": reason, "turn": nation_turn or self.next_nation}))
 
+    def put_in_order(self) -> GameState:
+        """The areas, and the nations within each area, sorted in place: the order `copy()` gives its
+        copy, for an engine step that works on the caller's own position (handed over, `consume`).
+        Every turn starts from the same order whether the position was loaded or carried over, so
+        the events come out the same. Usually the areas are in order already and most hold one
+        nation: then nothing is rebuilt. Returns the state itself."""
+        areas = self.areas
+        names = sorted(areas)
+        if names != list(areas):
+            self.areas = areas = {a: areas[a] for a in names}
+        for a, st in areas.items():
+            if len(st) > 1:
+                order = sorted(st)
+                if order != list(st):
+                    areas[a] = {n: st[n] for n in order}
+        return self
+
     def copy(self) -> GameState:
         """A deep copy, written out by hand (copy.deepcopy was the engine's hot spot): every container
         is new; the leaves (str, int, float, bool, None) are shared, which is safe as they are immutable.
@@ -341,5 +359,6 @@ def _read_extras(d: dict[str, Any]) -> dict[str, Any]:
         v = d.get(name)
         if v:
             extras[name] = set(v) if isinstance(default, frozenset) else int(v)
-    extras.update(d.get("extras") or {})
+    # copied: an engine step handed this position (`consume`) must not change the mapping it was read from
+    extras.update({k: _plain_copy(v) for k, v in (d.get("extras") or {}).items()})
     return extras

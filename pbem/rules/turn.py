@@ -45,20 +45,33 @@ def new_game_state(rs: Ruleset, game_id: str = "game") -> GameState:
     return state
 
 
+def _working_state(state: GameState, consume: bool) -> GameState:
+    """The position a step works on: a copy, so that the caller's stays as it was (bots probing,
+    validation, previews), or, when the caller hands it over (`consume`: it never uses it again), the
+    caller's own, put in the order a copy would have (GameState.put_in_order)."""
+    return state.put_in_order() if consume else state.copy()
+
+
 def cycles(rs: Ruleset, state: GameState, nation: str) -> int:
     """Rule 7.3 — a major invasion gives two cycles of movement and battle."""
     return 2 if nation in rs.round_info(state.round).major_invasions else 1
 
 
 def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[str, NationOrders], dice: Dice, *,
-                     start: str = "population", stop: str = "end_of_turn", strict: bool = True) -> TurnResult:
+                     start: str = "population", stop: str = "end_of_turn", strict: bool = True,
+                     consume: bool = False) -> TurnResult:
     """Play one nation's turn (rule 4.1-4.5). With `strict`, any illegal order refuses the whole turn
     and the state is returned unchanged; otherwise illegal orders are dropped and reported, and every
     other order the turn did not use gets an `order_unused` event (pbem.rules.accounting).
 
+    The turn is played on a copy of `state`, unless the caller hands it over (`consume`: it will not
+    use it again; not with `strict`, which must be able to give back the position unchanged).
+
     Validation is this same function with neutral dice (pbem.rules.legal.validate): every order kind
     is judged on arrival as it will be when carried out."""
-    ctx = TurnContext(rs, state.copy(), nation, dict(orders), dice)
+    if consume and strict:
+        raise ValueError("a strict turn gives back the position unchanged: it cannot be handed over")
+    ctx = TurnContext(rs, _working_state(state, consume), nation, dict(orders), dice)
     ctx.state.next_nation = nation
     problems: list[OrderProblem] = []
     _keep_standing_orders(ctx)
@@ -209,11 +222,13 @@ def next_nation_after(rs: Ruleset, state: GameState, nation: str | None) -> str 
     return None
 
 
-def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = None) -> tuple[GameState, list[Event]]:
+def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = None, *,
+                consume: bool = False) -> tuple[GameState, list[Event]]:
     """The beginning of a game turn: Roman departure (10.5, turn 6; hook roman_departure), end of
     subjection (11.1, 11.2), King or Bretwalda (12.1-12.3), pieces changing kind (hook
-    round_start_conversions), turn-16 reinforcements (10.7; hook turn16_arrivals)."""
-    state = state.copy()
+    round_start_conversions), turn-16 reinforcements (10.7; hook turn16_arrivals). On a copy of
+    `state` unless it is handed over (`consume`)."""
+    state = _working_state(state, consume)
     events: list[Event] = [make("round_started", round=state.round)]
     rnd = state.round
     hooks = rs.hooks
@@ -242,9 +257,10 @@ def reinforce_at_sea(rs: Ruleset, state: GameState, events: list, nation: str, s
         events.append(make("reinforced", nation=nation, sea=sea, armies=n))
 
 
-def end_round(rs: Ruleset, state: GameState) -> tuple[GameState, list[dict]]:
-    """The end of a game turn: holdings (14.2), Limes (14.4), turn-16 King (12.5), game end (14.1)."""
-    state = state.copy()
+def end_round(rs: Ruleset, state: GameState, *, consume: bool = False) -> tuple[GameState, list[dict]]:
+    """The end of a game turn: holdings (14.2), Limes (14.4), turn-16 King (12.5), game end (14.1).
+    On a copy of `state` unless it is handed over (`consume`)."""
+    state = _working_state(state, consume)
     events: list[Event] = []
     scoring.score_holdings(rs, state, events)
     scoring.score_limes(rs, state, events)

@@ -3,7 +3,9 @@
 `play_turn` holds the game lock, asks the adjudicator (the engine, `default_adjudicate`: the turn
 entry's orders texts parsed, pbem.rules.flow.step with the game's dice) for the new position and the
 events, and has the store log a `turn` entry (events as the log keeps them, the dice rolled, hashes, the
-orders entries used) and save the state. `pbem replay` (pbem.store.replay) and the position re-derived
+orders entries used) and save the state. The adjudicator may work on the state it is given in place:
+the caller hands it over and never uses it again (play_turn's comes from Game.state, a copy).
+`pbem replay` (pbem.store.replay) and the position re-derived
 from the log (pbem.store.recover) run the same `default_adjudicate`.
 """
 
@@ -67,11 +69,15 @@ def default_adjudicate(ruleset: Any, state: GameState, entry: LogEntry, dice: Di
     orders among the orders used are the Bretwalda ballots); a `nation` step plays that nation's turn,
     dropping illegal orders (reported as `order_dropped` events), and when it was the last nation of the
     round also the end of the round. `end_round` is kept for logs written that way. The events come
-    back as the log keeps them (plain mappings, pbem.rules.events.to_dicts)."""
+    back as the log keeps them (plain mappings, pbem.rules.events.to_dicts).
+
+    `state` becomes the adjudicator's (flow.step with `consume`: the step works on it in place and
+    returns it, sparing a copy of the whole position): the caller must not use it again, nor anything
+    in it; a caller that still needs the position before the step passes `state.copy()`."""
     step = entry.get("step", "nation")
     orders = entry_orders(entry, ruleset)
     if step == "end_round":
-        state, events = turn.end_round(ruleset, state)
+        state, events = turn.end_round(ruleset, state, consume=True)
         return state, to_dicts(events)
     if step == "start_round" and state.next_nation is not None:
         raise GameError(f"the round has started already (the {state.next_nation} are to move)")
@@ -80,7 +86,7 @@ def default_adjudicate(ruleset: Any, state: GameState, entry: LogEntry, dice: Di
     generation = int(entry.get("dice_generation") or 0)
     if generation:
         dice = GenerationDice(dice, generation)
-    result = flow.step(ruleset, state, orders, dice)
+    result = flow.step(ruleset, state, orders, dice, consume=True)
     return result.state, to_dicts(result.events)   # the log keeps plain mappings (pbem.rules.events)
 
 
