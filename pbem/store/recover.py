@@ -48,7 +48,7 @@ def state_after(game: Any, entries: list[Any], upto: int) -> GameState:
         rs = rs or game.ruleset()
         dice = RecordedDice({str(k): int(v) for k, v in (e.get("dice") or {}).items()})
         try:
-            state, _ = default_adjudicate(rs, state.copy(), e, dice)
+            state, _ = default_adjudicate(rs, state, e, dice)   # handed over: the old position is not used again
         except GameError:
             raise
         except Exception as err:  # noqa: BLE001 - a damaged entry can make the engine fail anywhere

@@ -26,6 +26,9 @@ from pbem.rules.state import GameState
 from pbem.store.game import Game, LogEntry
 
 Adjudicator = Callable[[Any, GameState, LogEntry, Dice], tuple[GameState, list[dict[str, Any]]]]
+"""adjudicate(ruleset, state, turn entry, dice) -> (new position, events as plain mappings). The
+adjudicator may work on `state` in place and return it: the caller hands it over and must not use it
+again (pass `state.copy()` to keep it)."""
 STEPS = ("nation", "start_round", "end_round")
 
 
