@@ -283,29 +283,36 @@ class GameState:
         return new
 
     # --- serialisation ------------------------------------------------------------------------
-    def to_dict(self, *, copy_ledger: bool = True) -> dict[str, Any]:
-        """The saved position. `copy_ledger=False` puts the ledger's own entries in it, not copies:
-        for a reader that only encodes it (state hashing, pbem.store.hashing.state_json)."""
+    def to_dict(self, *, copy_ledger: bool = True, ordered: bool = True) -> dict[str, Any]:
+        """The saved position. `copy_ledger=False` puts the ledger's own entries in it, not copies, and
+        `ordered=False` leaves the keys of its mappings in any order (lists are still sorted): both for
+        a reader that only encodes it with sorted keys (state hashing, pbem.store.hashing.state_json)."""
+        arrange = sorted if ordered else _as_is
         areas = {}
-        for a in sorted(self.areas):
+        for a in arrange(self.areas):
             st = self.areas[a]
-            st = {n: s.to_dict() for n, s in (st.items() if len(st) < 2 else sorted(st.items())) if not s.empty()}
+            if len(st) == 1:        # most areas hold one nation: no sort, no inner mapping built
+                for n, s in st.items():
+                    if s.armies or s.cavalry or s.fort or s.burhs or s.leaders:     # not s.empty()
+                        areas[a] = {n: s.to_dict()}
+                continue
+            st = {n: s.to_dict() for n, s in (arrange(st.items())) if not s.empty()}
             if st:
                 areas[a] = st
         d = {
             "ruleset": self.ruleset, "game": self.game, "round": self.round, "next_nation": self.next_nation,
             "areas": areas,
-            "population": {k: v for k, v in sorted(self.population.items()) if v},
-            "vp": dict(sorted(self.vp.items())),
+            "population": {k: v for k, v in arrange(self.population.items()) if v},
+            "vp": dict(arrange(self.vp.items())),
             "ledger": [dict(e) for e in self.ledger] if copy_ledger else self.ledger,
             "forts_built": sorted(self.forts_built),
-            "captured": {k: sorted(v) for k, v in sorted(self.captured.items()) if v},
-            "raided_from": dict(sorted(self.raided_from.items())),
-            "subjects": dict(sorted(self.subjects.items())),
+            "captured": {k: sorted(v) for k, v in arrange(self.captured.items()) if v},
+            "raided_from": dict(arrange(self.raided_from.items())),
+            "subjects": dict(arrange(self.subjects.items())),
             "bretwalda": self.bretwalda, "kings": list(self.kings),
             "dead_leaders": sorted(self.dead_leaders),
-            "leader_killed_by": dict(sorted(self.leader_killed_by.items())),
-            "standing": {n: dict(sorted(v.items())) for n, v in sorted(self.standing.items()) if v},
+            "leader_killed_by": dict(arrange(self.leader_killed_by.items())),
+            "standing": {n: dict(arrange(v.items())) for n, v in arrange(self.standing.items()) if v},
             "finished": self.finished,
         }
         return _with_extras(d, self.extras)
@@ -334,20 +341,29 @@ class GameState:
         return st
 
 
+# each legacy record (LEGACY_EXTRAS) under the key it is written after
+_EXTRAS_AFTER: dict[str, list[tuple[str, Any, bool]]] = {}
+for _name, (_after, _default, _always) in LEGACY_EXTRAS.items():
+    _EXTRAS_AFTER.setdefault(_after, []).append((_name, _default, _always))
+
+
+def _as_is(x: Any) -> Any:
+    return x
+
+
 def _with_extras(d: dict[str, Any], extras: dict[str, Any]) -> dict[str, Any]:
     """The saved layout: each legacy record (LEGACY_EXTRAS) at its old place; any other record of the
     extras block under `extras` (sets as sorted lists), written only when there is one."""
     out: dict[str, Any] = {}
     for key, value in d.items():
         out[key] = value
-        for name, (after, default, always) in LEGACY_EXTRAS.items():
-            if after == key and (name in extras or always):
+        for name, default, always in _EXTRAS_AFTER.get(key, ()):
+            if name in extras or always:
                 v = extras.get(name, default)
                 out[name] = sorted(v) if isinstance(v, set | frozenset) else v
-    rest = {k: (sorted(v) if isinstance(v, set | frozenset) else v) for k, v in sorted(extras.items())
-            if k not in LEGACY_EXTRAS}
-    if rest:
-        out["extras"] = rest
+    if len(extras) > sum(k in extras for k in LEGACY_EXTRAS):
+        out["extras"] = {k: (sorted(v) if isinstance(v, set | frozenset) else v) for k, v in sorted(extras.items())
+                         if k not in LEGACY_EXTRAS}
     return out
 
 

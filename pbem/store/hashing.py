@@ -200,7 +200,7 @@ def state_json(state: Any) -> str:
     sorted, so the ledger's text goes between the keys before "ledger" and those after it)."""
     from pbem.rules.state import GameState
 
-    d = state.to_dict(copy_ledger=False) if isinstance(state, GameState) else state.to_dict()
+    d = state.to_dict(copy_ledger=False, ordered=False) if isinstance(state, GameState) else state.to_dict()
     ledger = getattr(state, "ledger", None)
     if not isinstance(d.get("ledger"), list) or not isinstance(ledger, list) or len(ledger) != len(d["ledger"]):
         return canonical_json(d)
