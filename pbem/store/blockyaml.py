@@ -245,7 +245,11 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict:
     return d
 
 
-_json_mapping = json.JSONDecoder(object_pairs_hook=_unique).decode
+def _no_constant(name: str) -> Any:
+    raise NotBlockStyle(f"{name} is not a number pbem writes")     # NaN, Infinity: JSON has no such number
+
+
+_json_mapping = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_no_constant).decode
 
 
 def _key_of(tok: str) -> Any:

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from pbem.errors import PbemError
 from pbem.rules.dice import Faces, HmacDice, RecordedDice, RollRequest, commitment
 from pbem.rules.state import GameState
@@ -399,9 +401,13 @@ def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders
 
     # 3. events: one canonical text each side (equal in a good log); when they differ, one by one
     #    (the most readable difference comes first)
+    #    A log written by pbem holds the events as the engine makes them (keys in the same order): when
+    #    both sides encode to the same bytes as they stand, types included, their canonical texts are
+    #    the same too, and only one is made.
     logged_events = e.get("events") or []
+    got_events = list(events)
     logged_text = canonical_json(logged_events)
-    if canonical_json(list(events)) != logged_text:
+    if not _same_bytes(logged_events, got_events) and canonical_json(got_events) != logged_text:
         logged = canonical(logged_events)
         got = canonical(list(events))
         for i in range(max(len(logged), len(got))):
@@ -435,6 +441,15 @@ def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders
         return Divergence("state", detail="the position after this step differs from the logged one",
                           expected=e.get("state_hash"), got=h, **base)
     return new_state
+
+
+def _same_bytes(a: Any, b: Any) -> bool:
+    """Whether two plain values encode to the same JSON, key order and types as they stand (False
+    when either cannot be encoded so: the canonical comparison decides)."""
+    try:
+        return orjson.dumps(a) == orjson.dumps(b)
+    except TypeError:
+        return False
 
 
 def _text_diff(a: str, b: str) -> list[str]:

@@ -15,6 +15,7 @@ A file that is not valid YAML raises SaveError naming the file, the key near the
 from __future__ import annotations
 
 import io
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -149,11 +150,26 @@ def parse_plain(text: str, label: str) -> Any:
     except blockyaml.NotBlockStyle:
         pass
     try:
-        return _SAFE.load(text)
+        value = _SAFE.load(text)
     except YAMLError as e:
         raise _yaml_error(label, text, e) from e
     except Exception as e:   # constructor errors that are not YAMLError subclasses (bad unicode, ...)
         raise SaveError(label, "-", f"not valid YAML: {e}") from e
+    _refuse_non_finite(value, label)
+    return value
+
+
+def _refuse_non_finite(x: Any, label: str) -> None:
+    """A save holds no .nan or .inf (JSON, and so the state and event hashes, have no such number):
+    a file that has one was not written by pbem and is refused."""
+    if isinstance(x, float) and not math.isfinite(x):
+        raise SaveError(label, "-", f"{x!r} is not a number a save can hold")
+    if isinstance(x, dict):
+        for v in x.values():
+            _refuse_non_finite(v, label)
+    elif isinstance(x, list):
+        for v in x:
+            _refuse_non_finite(v, label)
 
 
 def load_plain(path: Path, label: str | None = None) -> Any:
