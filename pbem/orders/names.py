@@ -135,13 +135,20 @@ def describe_kinds(kinds: Iterable[str]) -> str:
     return " or ".join(words) if words else "name"
 
 
+_KINDS_CHECKED: set[tuple[str, ...]] = set()     # the tuples of kinds seen already (a parse asks ~30 times a message)
+
+
 def _check_kinds(kinds: str | Iterable[str]) -> tuple[str, ...]:
+    if type(kinds) is tuple and kinds in _KINDS_CHECKED:
+        return kinds
     if isinstance(kinds, str):
         kinds = (kinds,)
     kinds = tuple(kinds)
     for k in kinds:
         if k not in KINDS:
             raise ValueError(f"unknown name kind {k!r}")
+    if len(_KINDS_CHECKED) < 64:
+        _KINDS_CHECKED.add(kinds)
     return kinds
 
 

@@ -573,7 +573,7 @@ def parse_line(text: str, ruleset, *, line: int = 0) -> Order:
         order = LineParser(ruleset).parse(ln.text)
     except _Bad as e:
         raise OrderError([OrderProblem(k, line, ln.quoted, m, h) for k, m, h in e.problems]) from None
-    return dataclasses.replace(order, line=line, text=ln.original.strip())
+    return _placed(order, line=line, text=ln.original.strip())
 
 
 _SHARED_LINES: contextvars.ContextVar[tuple[object, dict[Any, Any]] | None] = contextvars.ContextVar(
@@ -621,6 +621,17 @@ def parse_message(text: str | bytes, ruleset, *, default_nation: str | None = No
 
 
 _MESSAGE = "message"   # a whole message's key among the lines remembered: (_MESSAGE, text, nation)
+
+
+def _placed(order: Order, **where: Any) -> Order:
+    """dataclasses.replace(order, line=..., text=...) without running __init__ again: an order is a
+    frozen dataclass of plain fields with no __post_init__, read from a line parsed once and placed
+    at each line number it is written on (a game writes the same lines turn after turn)."""
+    new = object.__new__(type(order))
+    d = new.__dict__
+    d.update(order.__dict__)
+    d.update(where)
+    return new
 
 
 def _parse_message(text: str | bytes, ruleset, default_nation: str | None) -> ParsedMessage:
@@ -673,7 +684,7 @@ def _parse_message(text: str | bytes, ruleset, default_nation: str | None) -> Pa
                 bad_nation_line = ln.number
                 entry.nation = None
             continue
-        order = dataclasses.replace(order, line=ln.number, text=entry.text)
+        order = _placed(order, line=ln.number, text=entry.text)
         entry.order = order
         if isinstance(order, GameLine):
             if pm.game is not None and pm.game != order.game:
