@@ -373,9 +373,14 @@ def bench_replay(rs: Ruleset, games: list[RecordedGame], n: int, archive_dir: Pa
               f"process (-j 1): {_fmt(took1)} wall, {_fmt(cpu1)} CPU ({_fmt(cpu1 / n)} a game); "
               f"{len(dirs)} distinct bot game(s) archived through the store (create_game, record_orders, "
               f"play_turn), each copied to {max(1, n // len(dirs))} folder(s) with its log index rebuilt as a "
-              f"`pbem run` would; {bad} diverged; goal < 10 s")
+              f"`pbem run` would; {bad} diverged{_first_problem(res + res1)}; goal < 10 s")
     rows.append(Row(name, f"{_fmt(took)} ({_fmt(took / n)} a game)", detail, took, cpu=cpu))
     return rows
+
+
+def _first_problem(results: list) -> str:
+    bad = next((r for r in results if not r.ok), None)
+    return f" (the first: {bad.line()})" if bad is not None else ""
 
 
 def game_copies(dirs: list[Path], n: int, folder: Path) -> list[Path]:

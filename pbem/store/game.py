@@ -587,10 +587,14 @@ class Game:
             self._append_index(new_lines, len(found))
         return out
 
-    def running_hashes(self) -> list[tuple[int, str]]:
+    def running_hashes(self, *, cached: bool = True) -> list[tuple[int, str]]:
         """The log's running hash after each entry (pbem.store.loghash). A file's SHA-256 is taken
         from the parse of it this Game made or the log index, for the same size, mtime, ctime and
-        inode only (the cache's own rule); any other file is read again."""
+        inode only (the cache's own rule); any other file is read again (every file: cached=False)."""
+        if not cached:
+            from pbem.store.loghash import running_hashes
+
+            return running_hashes(self.path)
         known = self._file_sha
         if not known:
             self._read_index()

@@ -195,16 +195,17 @@ def replay(game_dir: Any, *, adjudicate: Adjudicator | None = None, start: Start
 
     with lines_remembered():      # each order line of the game is read once (they recur turn after turn)
         div = _replay(game, entries, report, adjudicate, start, use_secret, progress)
-    report.divergence = div or _check_log_end(game, log_hash, report)
+    report.divergence = div or _check_log_end(game, log_hash, report, fresh)
     return report
 
 
-def _check_log_end(game: Game, expect: tuple[int, str] | None, report: ReplayReport) -> Divergence | None:
+def _check_log_end(game: Game, expect: tuple[int, str] | None, report: ReplayReport,
+                   fresh: bool = False) -> Divergence | None:
     """The log's running hash (pbem.store.loghash): noted, and compared with the one a turn mail
     printed; and every turn a mail was sent for (notices.json `turn:N`) must still be in the log."""
     import json
 
-    hashes = dict(game.running_hashes())
+    hashes = dict(game.running_hashes(cached=not fresh))
     last = max(hashes, default=0)
     if last:
         report.notes.append(f"log ends at entry {last}, running hash {hashes[last]}")
