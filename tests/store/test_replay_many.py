@@ -63,3 +63,16 @@ def test_a_folder_is_replayed_by_one_process_per_cpu_by_default(played, tmp_path
     assert pools and pools[0] >= 1
     assert by_default == [r.line() for r in replaymany.replay_many(sources, jobs=1)]
     assert all(line.startswith("ok       game t1") for line in by_default)
+
+
+def test_the_bench_replays_distinct_copies_of_its_archived_games(played, tmp_path, fake_engine):
+    """Issue 20's replay benchmark reads n game folders (copies named after the game, each with its
+    own log index, rebuilt as a `pbem run` would), not one folder n times over."""
+    from pbem.bots.bench import DONE, game_copies
+    from pbem.store.replaymany import replay_many
+
+    copies = game_copies([played.path], 3, tmp_path / "copies")
+    assert len({str(p) for p in copies}) == 3 and all(p.name == played.path.name for p in copies)
+    assert all((p / ".log-index.jsonl").is_file() and (p / DONE).is_file() for p in copies)
+    assert all(r.ok for r in replay_many([str(p) for p in copies], jobs=1))
+    assert game_copies([played.path], 3, tmp_path / "copies") == copies     # kept for the next run
