@@ -103,6 +103,7 @@ class _Index:
         self.by_kinds: dict[tuple[str, ...], list[_Entry]] = {}
         self.memo: dict[tuple[str, tuple[str, ...]], list[tuple[str, str]]] = {}
         self.raw: dict[tuple[str, tuple[str, ...]], list[tuple[str, str]]] = {}   # by the text as written
+        self.resolved: dict[tuple[str, tuple[str, ...]], str] = {}   # text as written -> the one id it names
         self.near: dict[tuple[str, tuple[str, ...], int], list[str]] = {}     # suggestions (difflib is slow)
 
 
@@ -235,14 +236,20 @@ def resolve(ruleset, text: str, kinds: str | Iterable[str] = PLACE, *, suggest: 
     `.message`, `.hint` and `.candidates`, display names).
     """
     kinds = _check_kinds(kinds)
+    idx = _index(ruleset)
+    key = (text, kinds) if type(text) is str else None
+    hit = idx.resolved.get(key) if key else None     # the same spelling resolved before (a game repeats them)
+    if hit is not None:
+        return hit
     found = match(ruleset, text, kinds)
     if len(found) == 1:
+        if key and len(idx.resolved) < 4096:
+            idx.resolved[key] = found[0][1]
         return found[0][1]
     what = describe_kinds(kinds)
     shown = " ".join(str(text).split())
     if len(shown) > 60:
         shown = shown[:57] + "..."
-    idx = _index(ruleset)
     if found:
         names = tuple(idx.display[f] for f in found)
         return _raise_ambiguous(shown, what, names)
