@@ -492,16 +492,7 @@ class Game:
 
     # --- the log -----------------------------------------------------------------------------------
     def _entry_files(self) -> list[tuple[int, str, Path]]:
-        logdir = self.path / LOG
-        if not logdir.is_dir():
-            raise GameError(f"{logdir}: missing (every game has a log)")
-        out = []
-        for p in logdir.iterdir():
-            m = ENTRY_NAME.match(p.name)
-            if m:
-                out.append((int(m.group(1)), m.group(2), p))
-        out.sort()
-        return out
+        return [(eid, kind, Path(d.path)) for eid, kind, d in self._log_dir_entries()]
 
     def _log_dir_entries(self) -> list[tuple[int, str, os.DirEntry]]:
         """The log's files in order, as directory entries (their stat is one call, no Path built)."""
