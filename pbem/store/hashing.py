@@ -57,8 +57,9 @@ def _jsonable(x: Any) -> Any:
 # write differently from the canonical walk goes to the walk instead: dataclasses, datetimes and sets
 # (passed to `default`, which refuses them), non-string keys and integers beyond 64 bits (orjson
 # refuses them), and floats Python writes with an exponent (orjson writes 1e16 where Python has
-# 1e+16, and 0.000025 for 2.5e-05; see _odd_float_form). Non-finite floats are not data: JSON has no such number, the
-# walk refuses them and no reader of saves lets one in (pbem.store.yamlio, blockyaml, the log index).
+# 1e+16, and 0.000025 for 2.5e-05; see _odd_float_form). Non-finite floats are not data: JSON has
+# no such number, the walk refuses them and no reader of saves lets one in (pbem.store.yamlio,
+# blockyaml, the log index).
 _OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
 
 
