@@ -253,7 +253,9 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
     if isinstance(faces, dict):
         return _split_casualties(faces, roller, bonus, left, need, dict.fromkeys(KIND_ORDER, 0))
     mods = _modified(list(faces), roller, bonus, bool(rs.feature("leader_bonus_on_burhs")))
-    return allocate_hits(mods, left, need, hard, loss_preference(ctx, target_nation, area),
+    # LOSSES CAVALRY LAST only orders armies before cavalry: asked only of a target with both (most have no cavalry)
+    pref = loss_preference(ctx, target_nation, area) if target.cavalry and target.armies else "raiders_first"
+    return allocate_hits(mods, left, need, hard, pref,
                          fast=_fast_dice(rs, roller, roller_nation),
                          fast_gain=rs.const.hit - (rs.const.hit_fast or rs.const.hit))
 
