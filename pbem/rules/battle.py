@@ -283,17 +283,20 @@ def allocate_hits(mods: list[int], left: dict[str, int], need: dict[str, int], h
     difficult terrain) still needs the 6."""
     killed = dict.fromkeys(KIND_ORDER, 0)
     flags = list(fast or ()) + [False] * (len(mods) - len(fast or ()))
-    pool = sorted(zip(mods, flags, strict=False), reverse=True)
+    # ascending (die, fast flag): the first usable die of the pool is the lowest that can do the kill
+    pool = sorted(zip(mods, flags, strict=False))
 
     def spend(kind: str, allow_hard: bool) -> None:
         # the modified die a kill of this kind needs: a fast die needs `fast_gain` less, not below a 6
         slow = need[kind]
         quick = slow if slow >= hard else slow - fast_gain
         while left[kind] - killed[kind] > 0:
-            usable = [d for d in pool if d[0] >= (quick if d[1] else slow) and (allow_hard or d[0] < hard)]
-            if not usable:
+            for i, (f, is_fast) in enumerate(pool):
+                if f >= (quick if is_fast else slow) and (allow_hard or f < hard):
+                    del pool[i]    # the lowest die that kills: the higher ones stay for harder targets
+                    break
+            else:
                 return
-            pool.remove(min(usable))
             killed[kind] += 1
     spend("armies", allow_hard=False)
     hard_order = ["roman_armies", "armies", "cavalry"] if pref == "cavalry_last" else ["roman_armies", "cavalry", "armies"]
