@@ -59,8 +59,10 @@ def battle_areas(ctx: TurnContext) -> list[str]:
     nation, is_land = ctx.nation, ctx.rs.is_land
     out = []
     for a, st in ctx.state.areas.items():
-        own = st.get(nation)   # only areas where the nation stands can hold its battles
-        if own is None or not (own.armies or own.cavalry) or not is_land(a):
+        if nation not in st:   # only areas where the nation stands can hold its battles
+            continue
+        own = st[nation]
+        if not (own.armies or own.cavalry) or not is_land(a):
             continue
         for n, s in st.items():
             if n != nation and s.armies + s.cavalry + s.fort + s.burhs:
