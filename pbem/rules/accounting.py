@@ -60,9 +60,9 @@ def observe(ctx: TurnContext, seen: Seen, *, battles: bool = True) -> None:
 
     nation, is_land, held, raiders = ctx.nation, ctx.rs.is_land, seen.held, seen.raiders
     for area, st in ctx.state.areas.items():
-        s = st.get(nation)
-        if s is None:
+        if nation not in st:
             continue
+        s = st[nation]
         held.add(area)
         if s.raiders and is_land(area):
             raiders.add(area)

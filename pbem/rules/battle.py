@@ -59,8 +59,10 @@ def battle_areas(ctx: TurnContext) -> list[str]:
     nation, is_land = ctx.nation, ctx.rs.is_land
     out = []
     for a, st in ctx.state.areas.items():
-        own = st.get(nation)   # only areas where the nation stands can hold its battles
-        if own is None or not (own.armies or own.cavalry) or not is_land(a):
+        if nation not in st:   # only areas where the nation stands can hold its battles
+            continue
+        own = st[nation]
+        if not (own.armies or own.cavalry) or not is_land(a):
             continue
         for n, s in st.items():
             if n != nation and s.armies + s.cavalry + s.fort + s.burhs:
@@ -253,7 +255,9 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
     if isinstance(faces, dict):
         return _split_casualties(faces, roller, bonus, left, need, dict.fromkeys(KIND_ORDER, 0))
     mods = _modified(list(faces), roller, bonus, bool(rs.feature("leader_bonus_on_burhs")))
-    return allocate_hits(mods, left, need, hard, loss_preference(ctx, target_nation, area),
+    # LOSSES CAVALRY LAST only orders armies before cavalry: asked only of a target with both (most have no cavalry)
+    pref = loss_preference(ctx, target_nation, area) if target.cavalry and target.armies else "raiders_first"
+    return allocate_hits(mods, left, need, hard, pref,
                          fast=_fast_dice(rs, roller, roller_nation),
                          fast_gain=rs.const.hit - (rs.const.hit_fast or rs.const.hit))
 
@@ -281,17 +285,20 @@ def allocate_hits(mods: list[int], left: dict[str, int], need: dict[str, int], h
     difficult terrain) still needs the 6."""
     killed = dict.fromkeys(KIND_ORDER, 0)
     flags = list(fast or ()) + [False] * (len(mods) - len(fast or ()))
-    pool = sorted(zip(mods, flags, strict=False), reverse=True)
+    # ascending (die, fast flag): the first usable die of the pool is the lowest that can do the kill
+    pool = sorted(zip(mods, flags, strict=False))
 
     def spend(kind: str, allow_hard: bool) -> None:
         # the modified die a kill of this kind needs: a fast die needs `fast_gain` less, not below a 6
         slow = need[kind]
         quick = slow if slow >= hard else slow - fast_gain
         while left[kind] - killed[kind] > 0:
-            usable = [d for d in pool if d[0] >= (quick if d[1] else slow) and (allow_hard or d[0] < hard)]
-            if not usable:
+            for i, (f, is_fast) in enumerate(pool):
+                if f >= (quick if is_fast else slow) and (allow_hard or f < hard):
+                    del pool[i]    # the lowest die that kills: the higher ones stay for harder targets
+                    break
+            else:
                 return
-            pool.remove(min(usable))
             killed[kind] += 1
     spend("armies", allow_hard=False)
     hard_order = ["roman_armies", "armies", "cavalry"] if pref == "cavalry_last" else ["roman_armies", "cavalry", "armies"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RollRequest:
     """All the dice one side rolls in one round of one battle (rule 8.0: one per army, fort, burh)."""
 
@@ -26,6 +26,14 @@ class RollRequest:
     side: str          # the nation rolling
     count: int
     targets: tuple[str, ...] = ()   # kinds of opposing pieces this side may aim at (for scripted splits)
+
+    def __init__(self, game: str, round: int, nation: str, area: str, cycle: int, battle_round: int, side: str,
+                 count: int, targets: tuple[str, ...] = ()) -> None:
+        # the dataclass's parameters, but the fields written straight into the instance's dict: the
+        # frozen dataclass __init__ sets each through object.__setattr__ (a third of the cost; ~900 a game)
+        d = self.__dict__
+        d["game"], d["round"], d["nation"], d["area"], d["cycle"] = game, round, nation, area, cycle
+        d["battle_round"], d["side"], d["count"], d["targets"] = battle_round, side, count, targets
 
     def label(self, index: int) -> str:
         c = f"c{self.cycle}/" if self.cycle != 1 else ""

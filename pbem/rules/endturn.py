@@ -81,8 +81,8 @@ def raid_turn_raiders(ctx: TurnContext) -> None:
         return
     raiding = rs.hooks.raid_turn(rs, state.round, nation)
     for area, st in state.areas.items():
-        s = st.get(nation)
-        if s:
+        if nation in st:
+            s = st[nation]
             s.raiders = s.armies if raiding and rs.is_sea(area) else 0
 
 
@@ -98,8 +98,7 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     withdraw = {o.area: o.line for o in ctx.own().of(Withdraw)}
     all_back = True
     for stacks in state.areas.values():
-        s = stacks.get(nation)
-        if s is not None and s.raiders:
+        if nation in stacks and stacks[nation].raiders:
             break
     else:
         state.prune()   # no raider anywhere (most turns): nothing below would happen
@@ -162,9 +161,10 @@ def overpopulation(ctx: TurnContext) -> None:
         return
     land = {}   # the nation's stacks with armies or cavalry on land, in the position's order
     for a, st in state.areas.items():
-        s = st.get(nation)
-        if s is not None and (s.armies or s.cavalry) and rs.is_land(a):
-            land[a] = s
+        if nation in st:
+            s = st[nation]
+            if (s.armies or s.cavalry) and rs.is_land(a):
+                land[a] = s
     limit = rs.const.overpop_factor * len(land)
     excess = sum(s.units for s in land.values()) - limit
     if excess <= 0:

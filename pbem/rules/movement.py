@@ -196,8 +196,8 @@ def _units_after_moves(state: GameState, nation: str, planned: list[PlannedMove]
     planned move out of each area, and each moving leader's move (FFG 23 and FFG 36 ask both)."""
     units: dict[str, int] = {}
     for area, st in state.areas.items():
-        s = st.get(nation)
-        if s is not None:
+        if nation in st:
+            s = st[nation]
             units[area] = s.armies + s.cavalry
     after = dict(units)
     out_of: dict[str, Move] = {}
@@ -376,8 +376,10 @@ def _lone_leaders_among_enemies(ctx: TurnContext) -> None:
     held by another nation's armies cannot fight (9.0) and is eliminated, as if left alone in battle."""
     state, nation = ctx.state, ctx.nation
     for area, st in list(state.areas.items()):   # kill_leader adds and removes no stack
-        own = st.get(nation)
-        if own is None or not own.leaders or own.fighters:
+        if nation not in st:
+            continue
+        own = st[nation]
+        if not own.leaders or own.fighters:
             continue
         armed = [n for n in state.occupants(area) if n != nation]
         if armed:

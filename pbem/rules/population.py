@@ -25,8 +25,8 @@ def pieces_in_play(ctx: TurnContext, nation: str) -> tuple[int, int]:
     """(armies, cavalry) of the nation on the board, at sea included."""
     armies = cav = 0
     for st in ctx.state.areas.values():
-        s = st.get(nation)
-        if s:
+        if nation in st:
+            s = st[nation]
             armies += s.armies
             cav += s.cavalry
     return armies, cav
@@ -43,9 +43,10 @@ def occupied_value(ctx: TurnContext, nation: str) -> float:
     rs = ctx.rs
     total = 0.0
     for area, st in ctx.state.areas.items():
-        s = st.get(nation)
-        if s and (s.armies or s.cavalry) and rs.is_land(area):
-            total += rs.const.pop_hiland if rs.hiland(area) else rs.const.pop_clear
+        if nation in st:
+            s = st[nation]
+            if (s.armies or s.cavalry) and rs.is_land(area):
+                total += rs.const.pop_hiland if rs.hiland(area) else rs.const.pop_clear
     return total
 
 

@@ -19,8 +19,8 @@ def land_counts(rs: Ruleset, state: GameState, nation: str) -> dict[str, int]:
     """The nation's armies and cavalry in each land area where it has some (in the position's order)."""
     out = {}
     for a, st in state.areas.items():
-        s = st.get(nation)
-        if s is not None:
+        if nation in st:
+            s = st[nation]
             units = s.armies + s.cavalry
             if units and rs.is_land(a):
                 out[a] = units

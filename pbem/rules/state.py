@@ -208,9 +208,8 @@ class GameState:
         out = {}
         if nation is not None:     # one look-up an area (the same order: one stack an area)
             for a, st in self.areas.items():
-                s = st.get(nation)
-                if s is not None and s.leaders:
-                    for ld in s.leaders:
+                if nation in st:
+                    for ld in st[nation].leaders:
                         out[ld] = a
             return out
         for a, st in self.areas.items():

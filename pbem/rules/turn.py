@@ -204,9 +204,10 @@ def _submission(ctx: TurnContext) -> list[OrderProblem]:
 def has_something_to_do(rs: Ruleset, state: GameState, nation: str) -> bool:
     """Rule 4.0 — a nation with no pieces on the board and no arrivals this turn is skipped."""
     for stacks in state.areas.values():   # units_of or leaders_on_board, stopping at the first piece
-        s = stacks.get(nation)
-        if s is not None and (s.armies or s.cavalry or s.leaders):
-            return True
+        if nation in stacks:
+            s = stacks[nation]
+            if s.armies or s.cavalry or s.leaders:
+                return True
     rnd = rs.round_info(state.round)
     if any(a.nation == nation for a in rnd.arrivals):
         return True
