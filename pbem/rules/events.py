@@ -539,10 +539,12 @@ class LostAtSea(Event):
     leaders: list[str]
 
     def describe(self, names: Names) -> str | None:
-        what = ", ".join(x for x in (f"{self.armies} armies" if self.armies else "",
-                                     f"{self.cavalry} cavalry" if self.cavalry else "",
+        what = ", ".join(x for x in (units(self.armies, "armies") if self.armies else "",
+                                     units(self.cavalry, "cavalry") if self.cavalry else "",
                                      *(names.display(ld) for ld in self.leaders)) if x)
-        return f"{_n(names, self.nation)}: {what} left in the {names.display(self.sea)} are lost: invaders must come ashore (FFG 18)"
+        verb = "is" if self.armies + self.cavalry + len(self.leaders) == 1 else "are"
+        return (f"{_n(names, self.nation)}: {what} left in the {names.display(self.sea)} {verb} lost: invaders must "
+                "come ashore (FFG 18)")
 
 
 # --- the end of a nation's turn ---------------------------------------------------------------------------
