@@ -103,7 +103,6 @@ class _Index:
         self.by_kinds: dict[tuple[str, ...], list[_Entry]] = {}
         self.memo: dict[tuple[str, tuple[str, ...]], list[tuple[str, str]]] = {}
         self.raw: dict[tuple[str, tuple[str, ...]], list[tuple[str, str]]] = {}   # by the text as written
-        self.resolved: dict[tuple[str, tuple[str, ...]], str] = {}   # text as written -> the one id it names
         self.near: dict[tuple[str, tuple[str, ...], int], list[str]] = {}     # suggestions (difflib is slow)
 
 
@@ -159,12 +158,15 @@ def _pick(ids: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
 
 def match(ruleset, text: str, kinds: str | Iterable[str] = PLACE) -> list[tuple[str, str]]:
     """All (kind, id) the text could mean in the first tier that matches anything (see module doc)."""
-    kinds = _check_kinds(kinds)
-    idx = _index(ruleset)
+    return list(_found(_index(ruleset), text, _check_kinds(kinds)))
+
+
+def _found(idx: _Index, text: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
+    """match() without the copy: the remembered list itself, for a reader that does not change it."""
     raw_key = (text, kinds) if type(text) is str else None
     hit = idx.raw.get(raw_key) if raw_key else None   # the same spelling again (normalize: half the parse)
     if hit is not None:
-        return list(hit)
+        return hit
     q = normalize(text)
     if not q:
         return []
@@ -180,7 +182,7 @@ def match(ruleset, text: str, kinds: str | Iterable[str] = PLACE) -> list[tuple[
         idx.memo[memo_key] = found
     if raw_key:
         idx.raw[raw_key] = found
-    return list(found)
+    return found
 
 
 def _match(idx: _Index, q: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -237,14 +239,8 @@ def resolve(ruleset, text: str, kinds: str | Iterable[str] = PLACE, *, suggest: 
     """
     kinds = _check_kinds(kinds)
     idx = _index(ruleset)
-    key = (text, kinds) if type(text) is str else None
-    hit = idx.resolved.get(key) if key else None     # the same spelling resolved before (a game repeats them)
-    if hit is not None:
-        return hit
-    found = match(ruleset, text, kinds)
+    found = _found(idx, text, kinds)      # the spelling's remembered answer (a game repeats them)
     if len(found) == 1:
-        if key and len(idx.resolved) < 4096:
-            idx.resolved[key] = found[0][1]
         return found[0][1]
     what = describe_kinds(kinds)
     shown = " ".join(str(text).split())
