@@ -96,13 +96,13 @@ LEGACY_EXTRAS: dict[str, tuple[str, Any, bool]] = {
 }
 
 
-def _plain_copy(x: Any) -> Any:
+def plain_copy(x: Any) -> Any:
     """Deep copy of plain data (dicts, lists, sets of scalars); anything else goes to copy.deepcopy."""
     t = type(x)
     if t is dict:
-        return {k: (v if type(v) in _SCALARS else _plain_copy(v)) for k, v in x.items()}
+        return {k: (v if type(v) in _SCALARS else plain_copy(v)) for k, v in x.items()}
     if t is list:
-        return [v if type(v) in _SCALARS else _plain_copy(v) for v in x]
+        return [v if type(v) in _SCALARS else plain_copy(v) for v in x]
     if t in _SCALARS:
         return x
     if t is set:
@@ -265,7 +265,7 @@ class GameState:
         d["vp"] = dict(self.vp)
         ledger = self.ledger
         d["ledger"] = (list(ledger) if set(map(type, ledger)) <= {LedgerEntry}
-                       else [e if type(e) is LedgerEntry else _plain_copy(e) for e in ledger])
+                       else [e if type(e) is LedgerEntry else plain_copy(e) for e in ledger])
         d["forts_built"] = set(self.forts_built)
         d["captured"] = {k: set(v) for k, v in self.captured.items()}
         d["raided_from"] = dict(self.raided_from)
@@ -273,8 +273,8 @@ class GameState:
         d["kings"] = list(self.kings)
         d["dead_leaders"] = set(self.dead_leaders)
         d["leader_killed_by"] = dict(self.leader_killed_by)
-        d["standing"] = {k: _plain_copy(v) for k, v in self.standing.items()}
-        d["extras"] = {k: _plain_copy(v) for k, v in self.extras.items()}
+        d["standing"] = {k: plain_copy(v) for k, v in self.standing.items()}
+        d["extras"] = {k: plain_copy(v) for k, v in self.extras.items()}
         for k, v in d.items():
             # a field added later without a line above is still copied deeply
             if k not in _COPIED and not isinstance(v, _IMMUTABLE):
@@ -360,9 +360,10 @@ def _with_extras(d: dict[str, Any], extras: dict[str, Any]) -> dict[str, Any]:
             if name in extras or always:
                 v = extras.get(name, default)
                 out[name] = sorted(v) if isinstance(v, set | frozenset) else v
-    if len(extras) > sum(k in extras for k in LEGACY_EXTRAS):
-        out["extras"] = {k: (sorted(v) if isinstance(v, set | frozenset) else v) for k, v in sorted(extras.items())
-                         if k not in LEGACY_EXTRAS}
+    rest = {k: (sorted(v) if isinstance(v, set | frozenset) else v) for k, v in sorted(extras.items())
+            if k not in LEGACY_EXTRAS}
+    if rest:
+        out["extras"] = rest
     return out
 
 
@@ -375,5 +376,5 @@ def _read_extras(d: dict[str, Any]) -> dict[str, Any]:
         if v:
             extras[name] = set(v) if isinstance(default, frozenset) else int(v)
     # copied: an engine step handed this position (`consume`) must not change the mapping it was read from
-    extras.update({k: _plain_copy(v) for k, v in (d.get("extras") or {}).items()})
+    extras.update({k: plain_copy(v) for k, v in (d.get("extras") or {}).items()})
     return extras

@@ -167,7 +167,7 @@ class _LedgerText:
         self.parts: list[str] = []
 
     def text(self, ledger: list[Any]) -> str:
-        from pbem.rules.state import LedgerEntry
+        from pbem.rules.state import LedgerEntry, plain_copy
 
         n = len(self.entries)
         same = len(ledger) >= n and ledger[:n] == self.entries   # identical objects compare without a look inside
@@ -179,17 +179,9 @@ class _LedgerText:
             self.parts.append(canonical_json(e))
             self.entries.append(e)
             frozen = type(e) is LedgerEntry
-            self.copies.append(None if frozen else _plain_copy(e))
+            self.copies.append(None if frozen else plain_copy(e))
             self.mutable += not frozen
         return "[" + ",".join(self.parts) + "]"
-
-
-def _plain_copy(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _plain_copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_plain_copy(v) for v in x]
-    return x
 
 
 _LEDGER = _LedgerText()
