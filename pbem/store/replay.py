@@ -401,16 +401,15 @@ def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders
         return Divergence("error", detail=f"adjudication failed: {type(err).__name__}: {err}", **base)
 
     # 3. events: one canonical text each side (equal in a good log); when they differ, one by one
-    #    (the most readable difference comes first)
-    #    A log written by pbem holds the events as the engine makes them (keys in the same order): when
-    #    both sides encode to the same bytes as they stand, types included, their canonical texts are
-    #    the same too, and only one is made.
+    #    (the most readable difference comes first). A log written by pbem holds the events as the
+    #    engine makes them (keys in the same order): when both sides encode to the same bytes as they
+    #    stand, types included, their canonical texts are the same too, and only one is made.
     logged_events = e.get("events") or []
     got_events = list(events)
     logged_text = canonical_json(logged_events)
     if not _same_bytes(logged_events, got_events) and canonical_json(got_events) != logged_text:
         logged = canonical(logged_events)
-        got = canonical(list(events))
+        got = canonical(got_events)
         for i in range(max(len(logged), len(got))):
             x = logged[i] if i < len(logged) else None
             y = got[i] if i < len(got) else None
