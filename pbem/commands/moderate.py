@@ -22,7 +22,7 @@ def moderate(game: str, action: str, args: tuple[str, ...], games_dir: str, why:
     replace PLAYER ADDRESS [TOKEN] | observer add|remove ADDRESS | preview | position FILE.
 
     Every action is an entry in the game log with who and why. `rollback ENTRY` returns to the
-    position before that turn entry (`pbem status GAME` lists them). `position FILE` replaces the
+    position before that turn entry (`pbem status GAME --log` lists them). `position FILE` replaces the
     position with a corrected position file (docs/POSITIONS.md; command line only, not by mail).
     """
     g = Game.open(resolve_game(game, games_dir))
