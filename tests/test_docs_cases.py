@@ -26,9 +26,9 @@ def test_guide_example_passes(index, tmp_path):
 def test_moderate_help_names_the_option_that_lists_the_log():
     from click.testing import CliRunner
 
-    from pbem.cli import main
+    from pbem.cli import cli
 
-    out = CliRunner().invoke(main, ["moderate", "--help"]).output
+    out = CliRunner().invoke(cli, ["moderate", "--help"]).output
     assert "pbem status GAME --log" in " ".join(out.split())
 
 
