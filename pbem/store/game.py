@@ -42,6 +42,7 @@ from pbem.rules.state import GameState, Stack
 from pbem.store.fs import TEMP_PREFIX, atomic_write, clean_temp_files, create_exclusive
 from pbem.store.hashing import plain, state_hash
 from pbem.store.loghash import chain_hashes
+from pbem.store.settings_keys import OPTION_VALUES, check_hand_edits
 from pbem.store.yamlio import (
     SaveError,
     dump_roundtrip,
@@ -178,10 +179,6 @@ def _need(settings: Mapping, key: str, label: str, types: type | tuple[type, ...
     return value
 
 
-OPTION_VALUES = {"nmr": ("hold", "bot"), "decisions": ("default", "wait")}
-"""game.yaml `options` with a fixed set of values (see docs/MODERATORS.md)."""
-
-
 def validate_settings(settings: Any, label: str) -> None:
     """Check a loaded game.yaml; raise SaveError naming the file and the key."""
     if not isinstance(settings, Mapping):
@@ -205,6 +202,7 @@ def validate_settings(settings: Any, label: str) -> None:
         key = "ruleset" if e.file == ruleset_id or e.key == "ruleset" else f"overrides ({e.key})"
         raise SaveError(label, key, e.message) from e
     players = _need(settings, "players", label, list, "a list of players")
+    check_hand_edits(settings, label, (c for table in rs.control.values() for c in table))
     names = set()
     owner: dict[str, str] = {}
     for i, p in enumerate(players):
