@@ -25,7 +25,7 @@ COMMAND_MODULES = {
     "rules": ["rules"],
     "store": ["new", "status", "replay", "export", "import_", "reveal", "verify_dice"],
     "render": ["render", "report"],
-    "bots": ["selfplay", "bench"],
+    "bots": ["selfplay", "bench", "pace"],
     "moderate": ["moderate"],
     "odds": ["odds"],
     "site": ["site"],

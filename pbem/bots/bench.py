@@ -35,10 +35,12 @@ from pbem.store.replaymany import cpus
 SIZES = {
     # games timed for the engine, mails parsed, folder size, archived games replayed (distinct ones
     # archived through the store, each up to `replay_rounds` rounds)
-    "tiny": {"games": 1, "mails": 20, "folder": 20, "replay": 1, "archive": 1, "replay_rounds": 1, "idle": 3},
-    "small": {"games": 3, "mails": 200, "folder": 200, "replay": 10, "archive": 2, "replay_rounds": 16, "idle": 20},
+    "tiny": {"games": 1, "mails": 20, "folder": 20, "replay": 1, "archive": 1, "replay_rounds": 1, "idle": 3,
+             "pace": 0},
+    "small": {"games": 3, "mails": 200, "folder": 200, "replay": 10, "archive": 2, "replay_rounds": 16, "idle": 20,
+              "pace": 1},
     "full": {"games": 10, "mails": 1000, "folder": 1000, "replay": 100, "archive": 10, "replay_rounds": 16,
-             "idle": 100},
+             "idle": 100, "pace": 2},
 }
 
 
@@ -474,6 +476,31 @@ def bench_idle_run(n: int, runs: int = 5) -> Row:
                wall, cpu=cpu)
 
 
+def bench_pace(rs: Ruleset, games: int, seed: int = 1) -> list[Row]:
+    """Calendar days per whole game by mail, per way of playing (pbem.bots.pace, issue 32)."""
+    from pbem.bots.pace import STYLES, PaceSettings, assumptions, simulate
+
+    rows = []
+    for style in STYLES:
+        name = f"pace: a whole game by mail, orders sent {'when asked' if style == 'asked' else 'ahead for the round'}"
+        if games < 1:
+            rows.append(Row(name, "skipped", "not asked for at this size", skipped=True))
+            continue
+        s = PaceSettings(ruleset=rs.id, style=style)
+        t0, c0 = time.perf_counter(), time.process_time()
+        results = simulate(s, games, seed)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        days = statistics.fmean(r.days for r in results)
+        sent = statistics.fmean(r.mails_sent for r in results)
+        received = statistics.fmean(r.mails_received for r in results)
+        nmr = statistics.fmean(r.nmr for r in results)
+        rows.append(Row(name, f"{days:.1f} days a game, {sent:.0f} mails sent / {received:.0f} received per player",
+                        f"{games} simulated {rs.id} game(s) through `pbem run` on a simulated clock, "
+                        f"{nmr:.1f} missed deadlines a game; {assumptions(s)}; simulation took {_fmt(wall)}",
+                        wall, cpu=cpu))
+    return rows
+
+
 def run_bench(rs: Ruleset, size: str = "full", *, seed: int = 1, archive_dir: Path | None = None,
               progress: Callable[[str], None] | None = None, **override: int) -> BenchReport:
     """Run every benchmark; `override` replaces figures of the size (games, mails, folder, replay, ...)."""
@@ -506,6 +533,8 @@ def run_bench(rs: Ruleset, size: str = "full", *, seed: int = 1, archive_dir: Pa
     except Exception as e:  # noqa: BLE001 - report, never fail the bench
         report.rows.append(Row(f"idle `pbem run` on {cfg['idle']} waiting games", "skipped",
                                f"{type(e).__name__}: {e}", skipped=True))
+    say("pace of a game by mail (simulated players)")
+    report.rows += bench_pace(rs, cfg["pace"], seed)
     return report
 
 

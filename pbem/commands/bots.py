@@ -165,3 +165,38 @@ def bench(size: str, games: int | None, mails: int | None, folder: int | None, r
         previous = write.read_text(encoding="utf-8") if write.exists() else ""
         write.write_text(benchmarks_md(report, previous), encoding="utf-8")
         click.echo(f"written: {write}")
+
+
+@click.command()
+@click.option("--games", type=int, default=1, show_default=True, help="Games simulated per way of playing.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--ruleset", "ruleset_id", default="classic", show_default=True)
+@click.option("--players", type=int, default=4, show_default=True)
+@click.option("--style", type=click.Choice(["asked", "ahead", "both"]), default="both", show_default=True,
+              help="asked: each nation's orders when it is asked; ahead: a player's orders for all their "
+                   "nations still to come in the round in one mail.")
+@click.option("--mean-hours", type=float, default=8.0, show_default=True, help="Mean answer delay while awake.")
+@click.option("--miss", type=float, default=0.03, show_default=True, help="Chance a request goes unanswered.")
+@click.option("--turn-hours", type=float, default=72.0, show_default=True, help="The game's turn deadline.")
+def pace(games: int, seed: int, ruleset_id: str, players: int, style: str, mean_hours: float, miss: float,
+         turn_hours: float) -> None:
+    """Simulate whole games by mail on a simulated clock and print the calendar days per game and the
+    mails per player (simulated players answer after a realistic delay, sleep at night in their own
+    time zones and now and then miss a deadline; every mail goes through the real `pbem run`)."""
+    from pbem.bots.pace import STYLES, PaceSettings, assumptions, simulate_game, summary_line
+
+    rs = _ruleset(ruleset_id)
+    if players not in rs.control:
+        raise click.BadParameter(f"{rs.id} has no table for {players} players", param_hint="--players")
+    if games < 1 or not 0 <= miss < 1 or mean_hours <= 0 or turn_hours <= 0:
+        raise click.BadParameter("--games >= 1, 0 <= --miss < 1, positive hours")
+    for st in (STYLES if style == "both" else (style,)):
+        s = PaceSettings(players=players, ruleset=rs.id, style=st, mean_hours=mean_hours, miss=miss,
+                         turn_hours=turn_hours, reminder_hours=min(24.0, turn_hours / 3))
+        with click.progressbar(length=games, label=f"{st}: {games} game(s)", file=sys.stderr) as bar:
+            results = []
+            for i in range(games):
+                results.append(simulate_game(s, seed + i))
+                bar.update(1)
+        click.echo(summary_line(results))
+    click.echo("Assumptions: " + assumptions(s))
