@@ -140,7 +140,7 @@ class _Table:
         self.seen_outbox: set[str] = set()
         self.mail_no = 0
 
-    def read_outbox(self, now: datetime) -> list[tuple[datetime, str]]:
+    def read_outbox(self, now: datetime) -> list[tuple[datetime, str, tuple[str, ...]]]:
         """Deliver the judge's new mails; return the answers the requests among them call for."""
         answers = []
         outbox = self.dir / "outbox"
@@ -165,11 +165,12 @@ class _Table:
                 if self.rng.random() < self.s.miss:
                     t.missed += 1
                     continue
-                answers.append((answer_time(now, t.utc_offset, self.rng, self.s), name))
+                answers.append((answer_time(now, t.utc_offset, self.rng, self.s), name, asked_nations(subject)))
         return answers
 
-    def write_orders(self, player: str, now: datetime) -> bool:
-        """The player answers with what is owed to them now; False when nothing is."""
+    def write_orders(self, player: str, now: datetime, asked: tuple[str, ...] = ()) -> bool:
+        """The player answers with what is owed to them now (`asked`: the nations the request named,
+        as the mail wrote them); False when nothing is."""
         from pbem.rules.flow import votes_owed
         from pbem.rules.legal import vote_options
         from pbem.store.game import Game
@@ -186,11 +187,11 @@ class _Table:
                     if n in vote_options(rs, state):
                         parts.append(f"NATION {rs.display(n)}\nVOTE {rs.display(n)}\n")
         elif state.next_nation in mine:
-            nations = [state.next_nation]
-            if self.s.style == "ahead":
-                order = list(rs.order_of_play)
-                later = order[order.index(state.next_nation) + 1:]
-                nations += [n for n in later if n in mine]
+            order = list(rs.order_of_play)
+            later = [n for n in order[order.index(state.next_nation) + 1:] if n in mine]
+            named = {a.lower() for a in asked}
+            nations = [state.next_nation] + [n for n in later if self.s.style == "ahead"
+                                             or rs.display(n).lower() in named]
             for n in nations:
                 parts.append(_orders_now(rs, state, n, seed=f"{self.game_id}:{state.round}:{n}:{self.mail_no}"))
         if not parts:
@@ -222,6 +223,12 @@ class _Table:
         return _next_tick(min(times), self.s.cron_minutes) if times else None
 
 
+def asked_nations(subject: str) -> tuple[str, ...]:
+    """The nations a request's subject names ("[g] your orders for the Jutes, Saxons")."""
+    m = re.search(r" for the (.+?)(?:: please correct)?$", subject)
+    return tuple(n.strip() for n in m.group(1).split(",")) if m else ()
+
+
 def _orders_now(rs, state, nation: str, seed: str) -> str:
     """The greedy bot's orders for `nation` written against today's position, as a player who sends
     the orders of a nation whose turn is still to come does (they are checked again at its turn)."""
@@ -245,7 +252,7 @@ def simulate_game(s: PaceSettings, seed: int = 1, *, games_dir: Path | None = No
     with tempfile.TemporaryDirectory(prefix="pbem-pace-") as tmp:
         root = Path(games_dir) if games_dir else Path(tmp)
         table = _Table(root, f"pace{seed}", s, seed, start)
-        answers: list[tuple[datetime, int, str]] = []      # (when, order of scheduling, player)
+        answers: list[tuple] = []      # (when, order of scheduling, player, the nations asked for)
         n = 0
         now, runs = start, 0
         end = start + timedelta(days=s.max_days)
@@ -254,9 +261,9 @@ def simulate_game(s: PaceSettings, seed: int = 1, *, games_dir: Path | None = No
             runs += 1
             if report.errors:
                 raise RuntimeError(f"pbem run failed at {now.isoformat()}: {report.errors}")
-            for when, player in table.read_outbox(now):
+            for when, player, asked in table.read_outbox(now):
                 n += 1
-                heapq.heappush(answers, (when, n, player))
+                heapq.heappush(answers, (when, n, player, asked))
             game = Game.open(table.dir)
             if game.state.finished:
                 break
@@ -268,8 +275,8 @@ def simulate_game(s: PaceSettings, seed: int = 1, *, games_dir: Path | None = No
                 break
             now = max(min(later), now + timedelta(minutes=s.cron_minutes))
             while answers and answers[0][0] <= now:
-                when, _, player = heapq.heappop(answers)
-                table.write_orders(player, when)
+                when, _, player, asked = heapq.heappop(answers)
+                table.write_orders(player, when, asked)
         game = Game.open(table.dir)
         from pbem.store.clock import nmr_counts
 

@@ -32,3 +32,11 @@ def test_a_short_simulation_plays_turns_and_is_repeatable(tmp_path):
     assert sum(p.sent for p in a.players) > 0 and a.runs > 1
     assert not a.finished and a.rounds >= 1
     assert all(p.received >= p.asked for p in a.players)
+
+
+def test_the_nations_a_request_names():
+    from pbem.bots.pace import asked_nations
+
+    assert asked_nations("[g1] your orders for the Jutes, Saxons") == ("Jutes", "Saxons")
+    assert asked_nations("[g1] Reminder: your orders for the Welsh") == ("Welsh",)
+    assert asked_nations("[g1] your orders for the Picts: please correct") == ("Picts",)
