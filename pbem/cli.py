@@ -29,6 +29,7 @@ COMMAND_MODULES = {
     "moderate": ["moderate"],
     "odds": ["odds"],
     "site": ["site"],
+    "prune": ["prune"],
 }
 
 

@@ -93,12 +93,21 @@ def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
 @click.option("--log", "show_log", is_flag=True, help="Also list the log: the entry numbers that `pbem moderate "
               "GAME rollback ENTRY` and `pbem render/report --round --nation` refer to.")
-def status(game: str, games_dir: str, as_json: bool, show_log: bool) -> None:
+@click.option("--disk", "show_disk", is_flag=True, help="Also show what the game folder holds on disk, by part "
+              "(what `pbem prune` may trim).")
+def status(game: str, games_dir: str, as_json: bool, show_log: bool, show_disk: bool) -> None:
     """Round, nation to move, orders in, deadline and scores."""
     from pbem.service.status import game_status
 
     g = _open(game, games_dir)
     st = game_status(g)
+    if show_disk and not as_json:
+        from pbem.store.retention import disk_usage
+
+        click.echo(f"on disk ({g.path}):")
+        for line in disk_usage(g.path).lines():
+            click.echo(line)
+        click.echo("")
     if show_log and not as_json:
         rs = g.ruleset()
         for e in g.entries():
