@@ -9,8 +9,9 @@ retreat question) after a realistic delay:
   within a few hours, a few take a day or more);
 - each player lives in a time zone and sleeps from 23:00 to 07:00 local time: an answer that would
   fall in the night is written in the morning, a little after waking;
-- with the probability `miss` a player lets a request go unanswered (the prompt and its reminder):
-  the judge's no-orders rule plays that nation at its deadline.
+- with the probability `miss` a player overlooks a request; the reminder then brings an answer with
+  the probability `reminder_answer` (after the same kind of delay, so it may still come too late);
+  otherwise the judge's no-orders rule plays that nation at its deadline.
 
 Their orders are the greedy bot's, written as text (pbem.bots.bot_orders) against the position when
 they answer, so they go through the parser, the validator and the adjudicator like a person's. Two
@@ -53,7 +54,8 @@ class PaceSettings:
     style: str = "asked"
     mean_hours: float = 8.0          # mean answer delay while awake
     spread: float = 1.0              # sigma of the log-normal delay
-    miss: float = 0.03               # chance a request is left unanswered
+    miss: float = 0.05               # chance a request is overlooked
+    reminder_answer: float = 0.5     # chance the reminder of an overlooked request is answered
     cron_minutes: int = 10
     turn_hours: float = 72.0
     reminder_hours: float = 24.0
@@ -67,7 +69,7 @@ class PlayerTally:
     sent: int = 0                    # order mails the player wrote
     received: int = 0                # mails the judge sent them
     asked: int = 0                   # of which requests (prompts, reminders, corrections)
-    missed: int = 0                  # requests left unanswered on purpose
+    missed: int = 0                  # requests overlooked (the reminder may still bring an answer)
 
 
 @dataclass
@@ -138,6 +140,7 @@ class _Table:
         self.tally = {p["name"]: PlayerTally(p["name"], ZONES[i % len(ZONES)]) for i, p in enumerate(game.players())}
         self.by_address = {p["address"]: p["name"] for p in game.players()}
         self.seen_outbox: set[str] = set()
+        self.overlooked: set[tuple[str, str]] = set()      # (player, subject without "Reminder: ")
         self.mail_no = 0
 
     def read_outbox(self, now: datetime) -> list[tuple[datetime, str, tuple[str, ...]]]:
@@ -160,10 +163,15 @@ class _Table:
                 if not ASKING.search(subject):
                     continue
                 t.asked += 1
-                if subject.lower().count("reminder:"):
-                    continue     # the answer to the prompt is on its way, or the player chose to miss
-                if self.rng.random() < self.s.miss:
+                request = subject.replace("Reminder: ", "")
+                if "Reminder: " in subject:
+                    # the answer to the prompt is on its way, unless the player overlooked it
+                    if (name, request) not in self.overlooked or self.rng.random() >= self.s.reminder_answer:
+                        continue
+                    self.overlooked.discard((name, request))
+                elif self.rng.random() < self.s.miss:
                     t.missed += 1
+                    self.overlooked.add((name, request))
                     continue
                 answers.append((answer_time(now, t.utc_offset, self.rng, self.s), name, asked_nations(subject)))
         return answers
@@ -303,7 +311,8 @@ def assumptions(s: PaceSettings) -> str:
     """The simulated players' behaviour, in one sentence (printed beside every figure)."""
     zones = ", ".join(f"UTC{z:+d}" for z in ZONES[: s.players])
     return (f"players answer each request after a log-normal delay (mean {s.mean_hours:g} h, sigma {s.spread:g}), "
-            f"asleep 23:00-07:00 local ({zones}), {100 * s.miss:g} % of requests left unanswered; cron every "
+            f"asleep 23:00-07:00 local ({zones}), {100 * s.miss:g} % of requests overlooked, of which "
+            f"{100 * s.reminder_answer:g} % answered after the reminder; cron every "
             f"{s.cron_minutes} min; deadlines {s.turn_hours:g} h, reminder {s.reminder_hours:g} h before")
 
 

@@ -176,7 +176,8 @@ def bench(size: str, games: int | None, mails: int | None, folder: int | None, r
               help="asked: each nation's orders when it is asked; ahead: a player's orders for all their "
                    "nations still to come in the round in one mail.")
 @click.option("--mean-hours", type=float, default=8.0, show_default=True, help="Mean answer delay while awake.")
-@click.option("--miss", type=float, default=0.03, show_default=True, help="Chance a request goes unanswered.")
+@click.option("--miss", type=float, default=0.05, show_default=True, help="Chance a request is overlooked "
+              "(half of them are answered after the reminder).")
 @click.option("--turn-hours", type=float, default=72.0, show_default=True, help="The game's turn deadline.")
 def pace(games: int, seed: int, ruleset_id: str, players: int, style: str, mean_hours: float, miss: float,
          turn_hours: float) -> None:
