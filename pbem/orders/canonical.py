@@ -121,7 +121,7 @@ def canonical(order: Order, ruleset) -> str:
 
 
 def canonical_lines(orders: Iterable[Order] | NationOrders, ruleset) -> list[str]:
-    """The canonical lines of a nation's orders, `SECOND MOVEMENT` put in where a cycle-2 move needs it."""
+    """The canonical lines of a nation's orders, `SECOND MOVEMENT` put in where a cycle-2 move or STAY needs it."""
     if isinstance(orders, NationOrders):
         orders = orders.orders
     out: list[str] = []
@@ -129,7 +129,7 @@ def canonical_lines(orders: Iterable[Order] | NationOrders, ruleset) -> list[str
     for o in orders:
         if isinstance(o, SecondMovement):
             second = True
-        elif isinstance(o, Move) and o.cycle == 2 and not second:
+        elif isinstance(o, (Move, Stay)) and o.cycle == 2 and not second:
             out.append("SECOND MOVEMENT")
             second = True
         out.append(canonical(o, ruleset))

@@ -713,7 +713,7 @@ def _parse_message(text: str | bytes, ruleset, default_nation: str | None) -> Pa
             continue
         if isinstance(order, SecondMovement):
             cycles[current] = 2
-        elif isinstance(order, Move) and cycles.get(current, 1) != 1:
+        elif isinstance(order, (Move, Stay)) and cycles.get(current, 1) != 1:
             order = dataclasses.replace(order, cycle=cycles[current])
             entry.order = order
         if current not in sections:

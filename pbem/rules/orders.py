@@ -50,10 +50,15 @@ class Move(Order):
 
 @dataclass(frozen=True)
 class Stay(Order):
-    """STAY N <sea> — armies at sea stay there (rule 7.11(3))."""
+    """STAY N <sea> — armies at sea stay there (rule 7.11(3)).
+
+    `cycle` is 2 for a STAY after SECOND MOVEMENT (major invasion, rule 7.3): it is judged against the
+    position of the second movement (FFG 18: there the invaders may not stay at sea).
+    """
 
     count: int
     sea: str
+    cycle: int = 1
 
 
 @dataclass(frozen=True)

@@ -98,16 +98,18 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     moves = own.of(Move)
     stays = own.of(Stay)
     move_problems: list[OrderProblem] = []
-    if n_cycles == 1 and any(m.cycle == 2 for m in moves):
-        bad = next(m for m in moves if m.cycle == 2)
+    if n_cycles == 1 and any(o.cycle == 2 for o in moves + stays):
+        bad = next(o for o in sorted(moves + stays, key=lambda o: o.line or 0) if o.cycle == 2)
         move_problems.append(OrderProblem("not-now", bad.line, bad.text, f"the {rs.nations[nation].name} have no major invasion this turn (rule 7.3)"))
         if strict:
             return TurnResult(state, [], problems + move_problems)
         moves = [m for m in moves if m.cycle == 1]
+        stays = [s for s in stays if s.cycle == 1]
     for c in range(1, n_cycles + 1):
         ctx.cycle = c
         if start in ("population", "movement"):
-            planned, cycle_problems = movement.plan_cycle(ctx, [m for m in moves if m.cycle == c], stays if c == 1 else [])
+            planned, cycle_problems = movement.plan_cycle(ctx, [m for m in moves if m.cycle == c],
+                                                           [s for s in stays if s.cycle == c])   # 7.3, FFG 18
             if cycle_problems:
                 move_problems += cycle_problems
                 if strict:
