@@ -423,7 +423,7 @@ def defender_retreat_problem(ctx: TurnContext, area: str, defender: str, target:
         return "defenders never retreat out to sea (8.2)"
     if target not in rs.areas[area].land and target not in rs.areas[area].straits:
         return f"{rs.display(target)} does not border {rs.display(area)}"
-    if target in attacker_origins(ctx, area):
+    if target in rs.hooks.retreat_barred_origins(ctx, area, attacker_origins(ctx, area)):
         return f"the attackers came from {rs.display(target)} (8.2)"
     there = [n for n in state.nations_in(target)]
     if there and there != [defender]:

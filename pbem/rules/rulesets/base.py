@@ -100,6 +100,11 @@ class Hooks:
     def battle_begins(self, ctx: TurnContext, defender: str) -> None:
         """Rule 8.0 — the nation to move attacks `defender` (nothing to remember here)."""
 
+    def retreat_barred_origins(self, ctx: TurnContext, area: str, origins: list[str]) -> list[str]:
+        """Rule 8.2 — the areas the defender may not retreat into because attackers came from them:
+        `origins`, where the attacker's groups that stopped in the battle area entered from."""
+        return origins
+
     def leader_escape(self, ctx: TurnContext, area: str, nation: str, leader: str) -> str | None:
         """Rule 9.2 — a leader left alone with enemy armies dies; returns where it escaped to (never)."""
         return None

@@ -260,6 +260,17 @@ def leader_escape(ctx: TurnContext, area: str, nation: str, leader: str) -> str 
     return to
 
 
+def overrun_origins(ctx: TurnContext, area: str) -> list[str]:
+    """FFG 29 — the areas from which the attacker's armies of this movement entered the battle area on
+    their way through it (they overran it without stopping: rule 5.3); empty without the feature
+    `retreat_barred_by_overrunners`."""
+    if not ctx.rs.feature("retreat_barred_by_overrunners"):
+        return []
+    return [m.path[i - 1] for m in ctx.moves
+            if m.nation == ctx.nation and m.kind != "leader" and m.cycle == ctx.cycle and not m.withdrawal
+            for i in range(1, len(m.path) - 1) if m.path[i] == area]
+
+
 def note_attack_on_romano_british(ctx: TurnContext, defender: str) -> None:
     """FFG 41, 52 — remember the nations that attacked the Romano-British (the R-B may then attack them
     before round 8, and score their card line for such a nation's armies if it had submitted to Rome)."""
@@ -357,6 +368,10 @@ class Ffg2Hooks(ClassicHooks):
             return super().shielded_from_successor(rs, state, nation)
         return (super().shielded_from_successor(rs, state, nation) and state.round < until
                 and not attacked_romano_british_first(state, nation))
+
+    def retreat_barred_origins(self, ctx: TurnContext, area: str, origins: list[str]) -> list[str]:
+        """FFG 29 — nor into an area from which attacking armies overran through the battle area."""
+        return origins + overrun_origins(ctx, area)
 
     def battle_begins(self, ctx: TurnContext, defender: str) -> None:
         """FFG 41, 52 — remember the nations that attacked the Romano-British."""
