@@ -471,6 +471,8 @@ def _defender_retreats(ctx: TurnContext, area: str, defender: str, br: int) -> b
                 continue
             armies = min(count, d.armies)
             part = Stack(armies=armies, cavalry=count - armies, raiders=min(d.raiders, armies))
+            if not state.nations_in(target):   # an empty area entered in another nation's turn (FFG 51)
+                ctx.entered_by_others.setdefault(defender, set()).add(target)
             _move_units(ctx, area, target, defender, part, whole=not moved)
             ctx.emit("retreated", area=area, nation=defender, to=target, count=count, side="defender")
             moved = True

@@ -114,6 +114,10 @@ class Hooks:
         """Rule 7.13 — may the nation's raiders settle (SETTLE) this turn?"""
         return True
 
+    def captures_in_other_turn(self, ctx: TurnContext) -> None:
+        """Rule 4.5 — captures score in the capturing nation's own turn only: the empty areas other
+        nations entered in this turn (ctx.entered_by_others) score nothing."""
+
     def after_nation_turn(self, ctx: TurnContext) -> None:
         """Rule 4.5 — the ruleset's own steps after the turn's points, before overpopulation (none)."""
 

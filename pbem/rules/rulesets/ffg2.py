@@ -271,6 +271,21 @@ def overrun_origins(ctx: TurnContext, area: str) -> list[str]:
             for i in range(1, len(m.path) - 1) if m.path[i] == area]
 
 
+def captures_in_other_turn(ctx: TurnContext) -> None:
+    """FFG 51 — a land is captured when only that nation's units are in it at any moment of the round:
+    the empty areas other nations entered in this turn (a defender's retreat) score their capture points
+    as in their own turn (feature `captures_in_any_turn`). The empire's capture points (Roman card,
+    rounds 1-3) are earned in its own turn only, so it is left out, a subject's captures for it too."""
+    if not ctx.rs.feature("captures_in_any_turn"):
+        return
+    from pbem.rules.scoring import capture_scorer, score_capture_areas
+
+    empire = ctx.rs.role("empire")
+    for nation in sorted(ctx.entered_by_others):
+        if nation != ctx.nation and capture_scorer(ctx.rs, ctx.state, nation)[0] != empire:
+            score_capture_areas(ctx, nation, ctx.entered_by_others[nation])
+
+
 def note_attack_on_romano_british(ctx: TurnContext, defender: str) -> None:
     """FFG 41, 52 — remember the nations that attacked the Romano-British (the R-B may then attack them
     before round 8, and score their card line for such a nation's armies if it had submitted to Rome)."""
@@ -384,6 +399,10 @@ class Ffg2Hooks(ClassicHooks):
     def raiders_may_settle(self, ctx: TurnContext) -> bool:
         """FFG 43 — in round 11 every Danish raider must go back to sea (no SETTLE)."""
         return not must_return_to_sea(ctx)
+
+    def captures_in_other_turn(self, ctx: TurnContext) -> None:
+        """FFG 51 — an empty area entered in another nation's turn is captured too."""
+        captures_in_other_turn(ctx)
 
     def after_nation_turn(self, ctx: TurnContext) -> None:
         """FFG 32 (legion withdrawal, end of the Roman turn 2), then the classic turn-14 steps."""
