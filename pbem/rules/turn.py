@@ -143,8 +143,11 @@ def end_of_nation_turn(ctx: TurnContext) -> None:
     classic 12.4 Canute, then 10.6 the Danish withdrawal), overpopulation (6.0) last: the rules give no
     order for the turn-14 steps; we judge Canute on the position the Danes made and count
     overpopulation on what stays in Britain."""
+    held = ctx.rs.hooks.captures_held_at_withdrawal(ctx)
     all_back = endturn.withdraw_raiders(ctx)
     ctx.state.raided_from.pop(ctx.nation, None)
+    if held is not None:
+        ctx.entered = held
     scoring.score_captures(ctx)
     scoring.score_kills(ctx, all_back)
     ctx.rs.hooks.after_nation_turn(ctx)

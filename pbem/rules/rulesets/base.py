@@ -110,6 +110,11 @@ class Hooks:
         return None
 
     # --- end of the nation turn (rules 7.13, 10.6, 12.4) ---------------------------------------------
+    def captures_held_at_withdrawal(self, ctx: TurnContext) -> set[str] | None:
+        """Rule 14.3 — the areas whose capture points the turn scores, when they are those the nation
+        holds as the raider withdrawal begins (None: the areas it entered during the turn)."""
+        return None
+
     def raiders_may_settle(self, ctx: TurnContext) -> bool:
         """Rule 7.13 — may the nation's raiders settle (SETTLE) this turn?"""
         return True

@@ -154,6 +154,19 @@ def must_return_to_sea(ctx: TurnContext) -> bool:
     return bool(ctx.rs.feature("danes_must_return_to_sea")) and ctx.nation == "danes" and ctx.state.round == rnd
 
 
+def captures_held_at_withdrawal(ctx: TurnContext) -> set[str] | None:
+    """FFG 43, doubt 23 — the Danish card of round 11 pays 2 for every area the Danes hold (sole
+    occupant) when their Raider Withdrawal begins, not for the areas entered during the turn (feature
+    `danes_capture_at_withdrawal`); once per area per game as every capture (FFG 51)."""
+    if not (ctx.rs.feature("danes_capture_at_withdrawal") and must_return_to_sea(ctx)):
+        return None
+    from pbem.rules.scoring import sole_occupant
+
+    state = ctx.state
+    return {a for a, stacks in state.areas.items()
+            if ctx.nation in stacks and ctx.rs.is_land(a) and sole_occupant(state, a) == ctx.nation}
+
+
 def rb_cavalry_become_infantry(rs: Ruleset, state: GameState, events: list) -> None:
     """FFG 40 — at the start of round 8 (Arthur leaves) the Romano-British cavalry become infantry;
     the cavalry counters may serve as infantry beyond the usual 8 (so the converted armies are kept
@@ -395,6 +408,10 @@ class Ffg2Hooks(ClassicHooks):
     def leader_escape(self, ctx: TurnContext, area: str, nation: str, leader: str) -> str | None:
         """FFG 23 — a leader whose last army is lost first retreats to an adjacent area of its own."""
         return leader_escape(ctx, area, nation, leader)
+
+    def captures_held_at_withdrawal(self, ctx: TurnContext) -> set[str] | None:
+        """FFG 43 — Danes, round 11: 2 for every area held as the Raider Withdrawal begins."""
+        return captures_held_at_withdrawal(ctx)
 
     def raiders_may_settle(self, ctx: TurnContext) -> bool:
         """FFG 43 — in round 11 every Danish raider must go back to sea (no SETTLE)."""
