@@ -31,7 +31,16 @@ from pbem.rules.orders import NationOrders
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.scoring import winners
 from pbem.rules.state import GameState, Stack
-from pbem.rules.turn import STARTS, STOPS, end_round, new_game_state, play_nation_turn, start_round
+from pbem.rules.turn import (
+    STARTS,
+    STOPS,
+    close_round,
+    crowns_owed,
+    end_round,
+    new_game_state,
+    play_nation_turn,
+    start_round,
+)
 
 TOP_KEYS = {"id", "rules", "cite", "round", "nation", "start", "stop", "setup", "state", "orders", "dice", "expect",
             "description", "notes", "play", "players"}
@@ -263,6 +272,9 @@ def _play_round(case: _Case, state: GameState, orders: dict[str, NationOrders], 
     if stop == "end_of_round":
         state, evs = end_round(rs, state)
         events += evs
+        if crowns_owed(state):   # FFG 56: step 2 of the round's end, the crowns, with the VOTE orders
+            state, evs = close_round(rs, state, ballots_from(orders))
+            events += evs
     return state, events, []
 
 

@@ -241,8 +241,8 @@ def summary_text(rs: Ruleset) -> list[str]:
 
     if sc.get("crowns_at_end"):   # FFG 56: judged at the end of the round, no Bretwalda in a King round
         body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the end of turns "
-                     f"{turns(r - 1 for r in sc['bretwalda_rounds'])}.", 2)
-        body += wrap(f"King: {pts('king')} and an army; end of turns {turns(r - 1 for r in sc['king_rounds'])}.", 2)
+                     f"{turns(sc['bretwalda_rounds'])}, after the holdings.", 2)
+        body += wrap(f"King: {pts('king')} and an army; end of turns {turns(sc['king_rounds'])}, after the holdings.", 2)
     else:
         no_king = [r for r in sc["king_rounds"] if r not in sc["bretwalda_rounds"]]
         body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the start of turns {turns(sc['bretwalda_rounds'])}"

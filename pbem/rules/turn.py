@@ -243,14 +243,38 @@ def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = 
     if subject and rnd == rs.const.angle_submission_ends and state.subjects.get(subject) == rs.role("overlord"):
         del state.subjects[subject]
         events.append(make("subjection_ended", round=rnd, nation=subject))
-    king = kingship.round_start(rs, state, ballots or {}, events)
+    _king_army(rs, state, kingship.round_start(rs, state, ballots or {}, events), events)
+    hooks.round_start_conversions(rs, state, events)
+    hooks.turn16_arrivals(rs, state, events)
+    state.next_nation = next_nation_after(rs, state, None)
+    return state, events
+
+
+def _king_army(rs: Ruleset, state: GameState, king: str | None, events: list) -> None:
+    """Rule 12.3 — the new King gets an extra army, placed as population increase."""
     if king:
         ctx = TurnContext(rs, state, king, {}, None)  # type: ignore[arg-type]
         population.place_new_armies(ctx, king, 1 if population.free_armies(ctx, king) else 0, [])
         events += ctx.events
-    hooks.round_start_conversions(rs, state, events)
-    hooks.turn16_arrivals(rs, state, events)
-    state.next_nation = next_nation_after(rs, state, None)
+
+
+CROWNS_OWED = "crowns_owed"   # GameState.extras: the round whose closing step 2 (crowns, FFG 56) is still to play
+
+
+def crowns_owed(state: GameState) -> bool:
+    """FFG 56 — the turns of the round and its holdings are played; its crowns (step 2) are not yet."""
+    return state.extras.get(CROWNS_OWED) == state.round
+
+
+def close_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = None, *,
+                consume: bool = False) -> tuple[GameState, list[Event]]:
+    """FFG 56 — step 2 of the end of a crown round: Bretwalda (with the VOTE orders) or King, then the
+    round is over. On a copy of `state` unless it is handed over (`consume`)."""
+    state = _working_state(state, consume)
+    events: list[Event] = []
+    del state.extras[CROWNS_OWED]
+    _king_army(rs, state, kingship.round_end(rs, state, ballots or {}, events), events)
+    _next_round(rs, state, events)
     return state, events
 
 
@@ -265,6 +289,8 @@ def reinforce_at_sea(rs: Ruleset, state: GameState, events: list, nation: str, s
 
 def end_round(rs: Ruleset, state: GameState, *, consume: bool = False) -> tuple[GameState, list[dict]]:
     """The end of a game turn: holdings (14.2), Limes (14.4), turn-16 King (12.5), game end (14.1).
+    Where the ruleset judges the crowns at the end of the round (FFG 56) the round stays open after the
+    holdings, its crowns owed (`crowns_owed`): `close_round` plays them with the votes, then ends it.
     On a copy of `state` unless it is handed over (`consume`)."""
     state = _working_state(state, consume)
     events: list[Event] = []
@@ -276,11 +302,20 @@ def end_round(rs: Ruleset, state: GameState, *, consume: bool = False) -> tuple[
         state.next_nation = None
         events.append(make("game_over", round=state.round, vp=dict(state.vp)))
         return state, events
+    state.next_nation = None
+    if kingship.crowns_at_end(rs) and kingship.crown_round(rs, state.round):
+        state.extras[CROWNS_OWED] = state.round   # FFG 56: step 2 (the crowns) is the next step
+        return state, events
+    _next_round(rs, state, events)
+    return state, events
+
+
+def _next_round(rs: Ruleset, state: GameState, events: list) -> None:
+    """Rule 4.0 — the game turn is over: the next one is to start."""
     state.round += 1
     rs.hooks.round_ended(state)   # 11.1: ALLOW lasts one game turn
     state.next_nation = None
     events.append(make("round_ended", round=state.round - 1))
-    return state, events
 
 
 def add_stack(state: GameState, area: str, nation: str, stack: Stack) -> None:
