@@ -39,6 +39,9 @@ class Hooks:
     def permit_subject(self, state: GameState, nation: str) -> None:
         """Rule 11.1 — ALLOW <nation>: the permission holds for the rest of the game turn (not kept here)."""
 
+    def nation_submitted(self, rs: Ruleset, state: GameState, nation: str, to: str) -> None:
+        """Rule 11.1 — `nation` has just submitted to `to` (nothing more to remember here)."""
+
     def round_ended(self, state: GameState) -> None:
         """Rule 4.0 — the end of a game turn: records that last one game turn are cleared (none)."""
 
@@ -92,6 +95,10 @@ class Hooks:
     def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """Rule 10.5 — the successor nation may not attack `nation` (no such limit here)."""
         return False
+
+    def successor_shield_reason(self, rs: Ruleset, nation: str) -> str:
+        """Rule 10.5 — the reply when the successor attacks a nation `shielded_from_successor`."""
+        return f"the {rs.nations[rs.role('successor')].name} may not attack the {rs.nations[nation].name} (rule 10.5)"
 
     def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
         """Rule 8.0 — the die rolls that kill (ordinary armies, hard targets) in a battle in `area`."""

@@ -17,6 +17,7 @@ from pbem.rules.rulesets.classic import ClassicConstants, ClassicHooks, remove_a
 from pbem.rules.state import GameState
 
 ATTACKED_SUCCESSOR = "attacked_romano_british"   # GameState.extras: who attacked the R-B (FFG 41, 52)
+SUBMITTED_TO_EMPIRE = "submitted_to_rome"        # GameState.extras: who ever submitted to Rome (FFG 41)
 
 
 def roman_reinforcements(ctx: TurnContext) -> bool:
@@ -306,6 +307,19 @@ def note_attack_on_romano_british(ctx: TurnContext, defender: str) -> None:
         ctx.state.extras.setdefault(ATTACKED_SUCCESSOR, set()).add(ctx.nation)
 
 
+def note_submission_to_empire(rs: Ruleset, state: GameState, nation: str, to: str) -> None:
+    """FFG 41 — remember every nation that submits to Rome (the Romano-British may not attack it before
+    round 8, even after the subjection ended with the Roman departure or a revolt). A sorted list: the
+    saved position reads it back as it was written."""
+    if to == rs.role("empire") and rs.feature("rb_attack_limit_until"):
+        state.extras[SUBMITTED_TO_EMPIRE] = sorted({*state.extras.get(SUBMITTED_TO_EMPIRE, ()), nation})
+
+
+def submitted_to_empire(rs: Ruleset, state: GameState, nation: str) -> bool:
+    """FFG 41, doubt 24 — the nation submitted to Rome at some time in this game (or is subject to it)."""
+    return nation in state.extras.get(SUBMITTED_TO_EMPIRE, ()) or state.subjects.get(nation) == rs.role("empire")
+
+
 def attacked_romano_british_first(state: GameState, nation: str) -> bool:
     """FFG 41 — the nation attacked the Romano-British, so the round-8 limit no longer shields it."""
     return nation in state.extras.get(ATTACKED_SUCCESSOR, ())
@@ -388,18 +402,27 @@ class Ffg2Hooks(ClassicHooks):
         """FFG 18, doubt 22 — armies still at sea that had to land are lost."""
         invaders_left_at_sea(ctx)
 
+    def nation_submitted(self, rs: Ruleset, state: GameState, nation: str, to: str) -> None:
+        """FFG 41 — the position remembers who submitted to Rome."""
+        note_submission_to_empire(rs, state, nation, to)
+
     def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
-        """FFG 41 — the rule 10.5 limit ends in round 8 and never shields a nation that attacked the
-        Romano-British first."""
+        """FFG 41, doubt 24 — before round 8 the Romano-British may not attack a nation that submitted to
+        Rome (not the fixed list of rule 10.5), unless it attacked them first."""
         until = rs.feature("rb_attack_limit_until")
         if not until:
             return super().shielded_from_successor(rs, state, nation)
-        return (super().shielded_from_successor(rs, state, nation) and state.round < until
+        return (submitted_to_empire(rs, state, nation) and state.round < until
                 and not attacked_romano_british_first(state, nation))
 
     def retreat_barred_origins(self, ctx: TurnContext, area: str, origins: list[str]) -> list[str]:
         """FFG 29 — nor into an area from which attacking armies overran through the battle area."""
         return origins + overrun_origins(ctx, area)
+
+    def successor_shield_reason(self, rs: Ruleset, nation: str) -> str:
+        """FFG 41 — the reply names the nation and why it is shielded."""
+        return (f"the Romano-British may not attack the {rs.nations[nation].name}: they submitted to Rome "
+                f"(FFG 41: not before round {rs.feature('rb_attack_limit_until')}, unless they attacked the Romano-British first)")
 
     def battle_begins(self, ctx: TurnContext, defender: str) -> None:
         """FFG 41, 52 — remember the nations that attacked the Romano-British."""
