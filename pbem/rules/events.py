@@ -599,6 +599,18 @@ class Overpopulation(Event):
         return f"{_n(names, self.nation)}: overpopulation removes " + _places(names, self.removed)
 
 
+@event("overstacked")
+class Overstacked(Event):
+    """FFG 39, doubt 25 — units still over the stacking limits at the end of the movement phase (they
+    entered ignoring stacking and did not move on) are removed (area -> count)."""
+
+    nation: str
+    removed: dict[str, int]
+
+    def describe(self, names: Names) -> str | None:
+        return f"{_n(names, self.nation)}: over the stacking limits after the movement, removed " + _places(names, self.removed)
+
+
 # --- victory points -----------------------------------------------------------------------------------------
 @event("scored")
 class Scored(Event):

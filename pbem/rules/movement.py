@@ -323,6 +323,9 @@ def _check_stacking(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderP
     bad = over_limit(rs, nation, counts)
     if not bad:
         return []
+    if (rs.hooks.excess_stacking_removed(rs) and over_limit(rs, nation, land_counts(rs, state, nation))
+            and not any(p.order.kind != "leader" and p.order.path[-1] in bad for p in planned)):
+        return []   # over the limits before the movement, and not by these moves: the excess goes after it
     culprit = None
     for p in planned:
         if p.order.path[-1] in bad and p.order.kind != "leader":

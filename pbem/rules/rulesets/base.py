@@ -92,6 +92,12 @@ class Hooks:
         """Rule 5.2 — the plain stacking limit for one land area (None: no limit)."""
         return rs.const.stack_hiland if rs.hiland(area) else rs.const.stack_clear
 
+    def excess_stacking_removed(self, rs: Ruleset) -> bool:
+        """Rule 15.1 — a nation already over the stacking limits when its movement starts (pieces that
+        entered ignoring them) may leave them so, its excess removed after the movement (hook
+        after_movement)? No: such a movement is refused as any other break of 5.2."""
+        return False
+
     def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """Rule 10.5 — the successor nation may not attack `nation` (no such limit here)."""
         return False

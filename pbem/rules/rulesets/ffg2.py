@@ -168,6 +168,33 @@ def captures_held_at_withdrawal(ctx: TurnContext) -> set[str] | None:
             if ctx.nation in stacks and ctx.rs.is_land(a) and sole_occupant(state, a) == ctx.nation}
 
 
+def remove_overstacked(ctx: TurnContext) -> None:
+    """FFG 39 (and 34), doubt 25 — units that entered ignoring stacking (Arthur's cavalry, Boudicca's
+    army) may move on; what is still over the limits at the end of the movement phase (15.1) is
+    removed: one unit at a time from the breaking area nearest its limit (then by name), ordinary
+    armies before cavalry, until the stacks are within the limits (feature `overstacked_removed`).
+    Moves that themselves bring units into a breaking area are refused as ever (movement.py)."""
+    if not ctx.rs.feature("overstacked_removed"):
+        return
+    from pbem.rules.stacking import land_counts, normal_limit, over_limit
+
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    counts = land_counts(rs, state, nation)
+    removed: dict[str, int] = {}
+    while bad := over_limit(rs, nation, counts):
+        area = min(bad, key=lambda a: (counts[a] - (normal_limit(rs, nation, a) or 0), a))
+        s = state.areas[area][nation]
+        if s.armies:
+            s.armies -= 1
+            s.raiders = min(s.raiders, s.armies)
+        else:
+            s.cavalry -= 1
+        counts[area] -= 1
+        removed[area] = removed.get(area, 0) + 1
+    if removed:
+        ctx.emit("overstacked", nation=nation, removed=removed)
+
+
 def rb_cavalry_become_infantry(rs: Ruleset, state: GameState, events: list) -> None:
     """FFG 40 — at the start of round 8 (Arthur leaves) the Romano-British cavalry become infantry;
     the cavalry counters may serve as infantry beyond the usual 8 (so the converted armies are kept
@@ -399,8 +426,15 @@ class Ffg2Hooks(ClassicHooks):
         return must_come_ashore(ctx)
 
     def after_movement(self, ctx: TurnContext) -> None:
-        """FFG 18, doubt 22 — armies still at sea that had to land are lost."""
+        """FFG 18, doubt 22 — armies still at sea that had to land are lost; FFG 39, doubt 25 — what is
+        still over the stacking limits is removed."""
         invaders_left_at_sea(ctx)
+        remove_overstacked(ctx)
+
+    def excess_stacking_removed(self, rs: Ruleset) -> bool:
+        """FFG 39, doubt 25 — a nation over the limits by an entry ignoring stacking is not refused its
+        movement: the excess is removed after it (feature `overstacked_removed`)."""
+        return bool(rs.feature("overstacked_removed"))
 
     def nation_submitted(self, rs: Ruleset, state: GameState, nation: str, to: str) -> None:
         """FFG 41 — the position remembers who submitted to Rome."""
