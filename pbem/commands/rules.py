@@ -603,6 +603,29 @@ def _order_key(rs: Ruleset) -> str:
     return "ah"
 
 
+UNIT_OF_KIND = {"armies": "army", "cavalry": "cavalry unit"}
+
+
+def kill_line(rs: Ruleset, k) -> str:
+    """One kill line of a card (14.3): the points, per what, of whom, when (FFG 52: in whose turn)."""
+    when = _turn_word(k.rounds)
+    if k.own_turn_only:
+        when += ", in its own turn only"
+    if k.not_own_turn_rounds:
+        when += f", not in its own turn {turns(k.not_own_turn_rounds)}"
+    if k.kind in UNIT_OF_KIND:
+        if k.of_attacking_subjects:
+            whose = f"a nation subject to the {rs.display(rs.role('empire'))} that attacked them"
+        elif k.of is None:
+            whose = "any other nation"
+        else:
+            whose = listing(rs, sorted(k.of, key=rs.order_of_play.index))
+        return f"Kill: {k.points} per {UNIT_OF_KIND[k.kind]} of {whose} ({when})"
+    if k.kind == "roman_forts":
+        return f"Kill: {k.points} per Roman fort ({when})"
+    return f"Kill: {k.points} per leader {listing(rs, sorted(k.leaders, key=rs.display))} ({when})"
+
+
 def card_lines(rs: Ruleset, ident: str) -> list[str]:
     card = rs.vp.get(ident)
     out: list[str] = []
@@ -624,14 +647,7 @@ def card_lines(rs: Ruleset, ident: str) -> list[str]:
     if card.limes:
         out += wrap(f"Limes, end of turn {rs.scoring['limes_round']}: {_by_value(rs, card.limes)}", 2, 4)
     for k in card.kills:
-        when = _turn_word(k.rounds)
-        if k.kind == "armies":
-            whose = "any other nation's" if k.of is None else listing(rs, sorted(k.of, key=rs.order_of_play.index))
-            out += wrap(f"Kill: {k.points} per army of {whose} ({when})", 2, 4)
-        elif k.kind == "roman_forts":
-            out += wrap(f"Kill: {k.points} per Roman fort ({when})", 2, 4)
-        else:
-            out += wrap(f"Kill: {k.points} per leader {listing(rs, sorted(k.leaders, key=rs.display))} ({when})", 2, 4)
+        out += wrap(kill_line(rs, k), 2, 4)
     if ident in rs.scoring.get("king_turn16", {}):
         leader = rs.scoring.get("king_turn16_leaders", {}).get(ident)
         who = f" ({rs.display(leader)})" if leader else ""
