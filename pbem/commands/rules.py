@@ -277,6 +277,7 @@ def summary_text(rs: Ruleset) -> list[str]:
         for colour, ns in rs.control[players].items():
             body += wrap(f"{colour}: {listing(rs, ns)}", 4, 4)
     _section(lines, "Control of nations (13.0):", body)
+    _section(lines, "Optional rules (16.0; game.yaml options: <name>: true):", optional_rule_lines(rs))
 
     body = []
     for d in rs.doubts:
@@ -601,6 +602,18 @@ def _order_key(rs: Ruleset) -> str:
             if ref.startswith("nations.order_of_play."):
                 return ref.split(".")[2]
     return "ah"
+
+
+def optional_rule_lines(rs: Ruleset) -> list[str]:
+    """The ruleset's optional rules (in play or not, option name, what they do) and the variants it
+    cannot play, with why."""
+    body: list[str] = []
+    for key, r in rs.optional_rules.items():
+        state = "in play" if r["play"] else "not in play"
+        body += wrap(f"{r['rule']} {r['name']} [{state}; option {key}]: {r['text']}", 2, 4)
+    for r in rs.not_playable:
+        body += wrap(f"{r['rule']} {r['name']} [not playable]: {r['why']}", 2, 4)
+    return body
 
 
 UNIT_OF_KIND = {"armies": "army", "cavalry": "cavalry unit"}

@@ -14,6 +14,7 @@ from pbem.rules.orders import (
     Allow,
     Attack,
     Battles,
+    Brittany,
     ClearDefend,
     Defend,
     Disband,
@@ -68,6 +69,8 @@ def canonical(order: Order, ruleset) -> str:
             return f"STAY {order.count} {_n(rs, order.sea)}"
         case SecondMovement():
             return "SECOND MOVEMENT"
+        case Brittany():
+            return f"BRITTANY {order.count} {_n(rs, order.area)}"
         case Battles():
             return f"BATTLES {_list(rs, order.areas)}"
         case Attack(mode="retreat_after"):

@@ -67,6 +67,14 @@ class SecondMovement(Order):
 
 
 @dataclass(frozen=True)
+class Brittany(Order):
+    """BRITTANY N A — N armies in A leave for Brittany before the movement (optional rule 16.251)."""
+
+    count: int
+    area: str
+
+
+@dataclass(frozen=True)
 class Battles(Order):
     """BATTLES A, B ... — the order in which this nation's battles are fought."""
 
@@ -211,7 +219,7 @@ class NationOrders:
 
 
 ORDER_TYPES = {cls.__name__: cls for cls in (
-    Place, PlaceLeader, Move, Stay, SecondMovement, Battles, Attack, Withdraw, Settle, Disband, Vote, Submit,
+    Place, PlaceLeader, Move, Stay, SecondMovement, Brittany, Battles, Attack, Withdraw, Settle, Disband, Vote, Submit,
     Allow, Pass, Defend, ClearDefend, Losses, GameLine, NationLine, TokenLine)}
 
 

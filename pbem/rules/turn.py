@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import OrderProblem
-from pbem.rules import accounting, battle, endturn, kingship, movement, population, scoring
+from pbem.rules import accounting, battle, endturn, kingship, movement, optional_rules, population, scoring
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
 from pbem.rules.events import Event, make
@@ -91,6 +91,11 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     problems += _submission(ctx)
     if problems and strict:
         return TurnResult(state, [], problems)
+    if start in ("population", "movement"):
+        optional_rules.pict_raiders(ctx)            # 16.1 (optional): every Pict army a raider in turns 4-5
+        problems += optional_rules.brittany(ctx)   # 16.251 (optional): before the movement
+        if problems and strict:
+            return TurnResult(state, [], problems)
     seen = accounting.Seen()
     accounting.observe(ctx, seen, battles=False)
     own = ctx.own()
@@ -120,6 +125,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
                     planned = []
             movement.execute_cycle(ctx, planned)
             rs.hooks.after_movement(ctx)   # FFG 18: who had to land and did not is lost
+            optional_rules.brittany_roll(ctx)   # 16.251 (optional): after the movement of turn 7
             waiting_submissions(ctx, "after a movement phase")   # 11.1
             if stop == "after_movement":
                 return TurnResult(ctx.state, ctx.events, problems + move_problems)
