@@ -63,3 +63,12 @@ def test_classic_keeps_the_crowns_at_the_start_of_the_round():
     st = GameState(ruleset="classic", game="t", round=8)
     st, _ = end_round(rs, st)
     assert st.round == 9 and st.extras == {} and votes_owed(rs, st)
+
+
+def test_the_report_says_the_end_of_the_round_is_next():
+    from pbem.report.facts import build_report, next_options
+
+    st, events = end_round(FFG, position(8, {"essex": {"saxons": 1}, "kent": {"saxons": 1}, "york": {"angles": 1}}))
+    report = build_report(FFG, st, events, {"id": "t"}, played="angles", round_played=8)
+    assert report["next"]["line"].startswith("the end of round 8: its Bretwalda or King")
+    assert next_options(FFG, st)[0].startswith("Bretwalda vote owed by:")
