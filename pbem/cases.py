@@ -31,10 +31,19 @@ from pbem.rules.orders import NationOrders
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.scoring import winners
 from pbem.rules.state import GameState, Stack
-from pbem.rules.turn import STARTS, STOPS, end_round, new_game_state, play_nation_turn, start_round
+from pbem.rules.turn import (
+    STARTS,
+    STOPS,
+    close_round,
+    crowns_owed,
+    end_round,
+    new_game_state,
+    play_nation_turn,
+    start_round,
+)
 
 TOP_KEYS = {"id", "rules", "cite", "round", "nation", "start", "stop", "setup", "state", "orders", "dice", "expect",
-            "description", "notes", "play", "players"}
+            "description", "notes", "play", "players", "options"}
 EXPECT_KEYS = {"accepted", "rejected", "line", "map", "vp", "eliminated", "population", "bretwalda", "king",
                "game_over", "winner"}
 ROUND_STARTS = ("round_start", "nation_turn", "end_of_round")
@@ -69,10 +78,17 @@ class _Case:
             if key not in data:
                 self.fail(key, "missing")
         rules = data["rules"]
+        options = data.get("options") or []
+        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+            self.fail("options", "must be a list of optional rule names (game.yaml options)")
         try:
-            self.rs: Ruleset = load(str(rules))
+            known = load(str(rules)).optional_rules
+            self.rs: Ruleset = load(str(rules), {f"ruleset.optional_rules.{o}.play": True for o in options if o in known})
         except PbemError as e:
             self.fail("rules", str(e))
+        for o in options:
+            if o not in known:
+                self.fail("options", f"{o!r} is not an optional rule of {rules} ({', '.join(known) or 'none'})")
         starts, stops = (ROUND_STARTS, ROUND_STOPS) if self.whole_round else (STARTS, STOPS)
         if data["start"] not in starts:
             self.fail("start", f"must be one of {', '.join(STARTS + ROUND_STARTS)}")
@@ -263,6 +279,9 @@ def _play_round(case: _Case, state: GameState, orders: dict[str, NationOrders], 
     if stop == "end_of_round":
         state, evs = end_round(rs, state)
         events += evs
+        if crowns_owed(state):   # FFG 56: step 2 of the round's end, the crowns, with the VOTE orders
+            state, evs = close_round(rs, state, ballots_from(orders))
+            events += evs
     return state, events, []
 
 

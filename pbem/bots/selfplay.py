@@ -2,7 +2,7 @@
 checked by validate() and adjudicated by pbem.rules.flow.play_game with HmacDice from the seed.
 
 Game `seed` uses the dice secret sha256(`selfplay-<seed>`) and game id `selfplay-<seed>`, so a game is
-reproduced by its seed alone (`pbem selfplay --games 1 --seed <seed> --bot ... --check`).
+reproduced by its seed alone (`pbem selfplay --games 1 --seed <seed> --bot ... --ruleset ... --check`).
 """
 
 from __future__ import annotations
@@ -286,7 +286,8 @@ class BotGame:
             "players": self.players,
             "game": self.game_id,
             "dice_secret": self.secret.hex(),
-            "reproduce": f"pbem selfplay --games 1 --seed {self.seed} --bot {self.bot} --players {self.players} --check",
+            "reproduce": (f"pbem selfplay --games 1 --seed {self.seed} --bot {self.bot} --players {self.players} "
+                          f"--ruleset {self.rs.id} --check"),
             "violations": list(self.violations),
             "step": None if step is None else {"kind": step.kind, "round": step.round, "nation": step.nation,
                                                "events": to_dicts(step.events)},

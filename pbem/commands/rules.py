@@ -241,8 +241,8 @@ def summary_text(rs: Ruleset) -> list[str]:
 
     if sc.get("crowns_at_end"):   # FFG 56: judged at the end of the round, no Bretwalda in a King round
         body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the end of turns "
-                     f"{turns(r - 1 for r in sc['bretwalda_rounds'])}.", 2)
-        body += wrap(f"King: {pts('king')} and an army; end of turns {turns(r - 1 for r in sc['king_rounds'])}.", 2)
+                     f"{turns(sc['bretwalda_rounds'])}, after the holdings.", 2)
+        body += wrap(f"King: {pts('king')} and an army; end of turns {turns(sc['king_rounds'])}, after the holdings.", 2)
     else:
         no_king = [r for r in sc["king_rounds"] if r not in sc["bretwalda_rounds"]]
         body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the start of turns {turns(sc['bretwalda_rounds'])}"
@@ -277,6 +277,7 @@ def summary_text(rs: Ruleset) -> list[str]:
         for colour, ns in rs.control[players].items():
             body += wrap(f"{colour}: {listing(rs, ns)}", 4, 4)
     _section(lines, "Control of nations (13.0):", body)
+    _section(lines, "Optional rules (16.0; game.yaml options: <name>: true):", optional_rule_lines(rs))
 
     body = []
     for d in rs.doubts:
@@ -603,6 +604,41 @@ def _order_key(rs: Ruleset) -> str:
     return "ah"
 
 
+def optional_rule_lines(rs: Ruleset) -> list[str]:
+    """The ruleset's optional rules (in play or not, option name, what they do) and the variants it
+    cannot play, with why."""
+    body: list[str] = []
+    for key, r in rs.optional_rules.items():
+        state = "in play" if r["play"] else "not in play"
+        body += wrap(f"{r['rule']} {r['name']} [{state}; option {key}]: {r['text']}", 2, 4)
+    for r in rs.not_playable:
+        body += wrap(f"{r['rule']} {r['name']} [not playable]: {r['why']}", 2, 4)
+    return body
+
+
+UNIT_OF_KIND = {"armies": "army", "cavalry": "cavalry unit"}
+
+
+def kill_line(rs: Ruleset, k) -> str:
+    """One kill line of a card (14.3): the points, per what, of whom, when (FFG 52: in whose turn)."""
+    when = _turn_word(k.rounds)
+    if k.own_turn_only:
+        when += ", in its own turn only"
+    if k.not_own_turn_rounds:
+        when += f", not in its own turn {turns(k.not_own_turn_rounds)}"
+    if k.kind in UNIT_OF_KIND:
+        if k.of_attacking_subjects:
+            whose = f"a nation subject to the {rs.display(rs.role('empire'))} that attacked them"
+        elif k.of is None:
+            whose = "any other nation"
+        else:
+            whose = listing(rs, sorted(k.of, key=rs.order_of_play.index))
+        return f"Kill: {k.points} per {UNIT_OF_KIND[k.kind]} of {whose} ({when})"
+    if k.kind == "roman_forts":
+        return f"Kill: {k.points} per Roman fort ({when})"
+    return f"Kill: {k.points} per leader {listing(rs, sorted(k.leaders, key=rs.display))} ({when})"
+
+
 def card_lines(rs: Ruleset, ident: str) -> list[str]:
     card = rs.vp.get(ident)
     out: list[str] = []
@@ -624,14 +660,7 @@ def card_lines(rs: Ruleset, ident: str) -> list[str]:
     if card.limes:
         out += wrap(f"Limes, end of turn {rs.scoring['limes_round']}: {_by_value(rs, card.limes)}", 2, 4)
     for k in card.kills:
-        when = _turn_word(k.rounds)
-        if k.kind == "armies":
-            whose = "any other nation's" if k.of is None else listing(rs, sorted(k.of, key=rs.order_of_play.index))
-            out += wrap(f"Kill: {k.points} per army of {whose} ({when})", 2, 4)
-        elif k.kind == "roman_forts":
-            out += wrap(f"Kill: {k.points} per Roman fort ({when})", 2, 4)
-        else:
-            out += wrap(f"Kill: {k.points} per leader {listing(rs, sorted(k.leaders, key=rs.display))} ({when})", 2, 4)
+        out += wrap(kill_line(rs, k), 2, 4)
     if ident in rs.scoring.get("king_turn16", {}):
         leader = rs.scoring.get("king_turn16_leaders", {}).get(ident)
         who = f" ({rs.display(leader)})" if leader else ""

@@ -559,6 +559,7 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
     doubts = _doubts(rc, rs, t)
     settled = _settled(rc, rs, notes)
     features = dict(rc.mapping(rs, "features", "", required=False))
+    optional, not_playable = _optional_rules(rc, rs, features)
     roles = _roles(rc, rs, {"area": areas, "sea": seas, "nation": nations, "leader": leaders})
     extras = _extras(ctxs["timeline"], t, nations, max_rounds)
     _unique_names(rc, areas, seas, nations, leaders)
@@ -592,7 +593,34 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
         roles=MappingProxyType(roles),
         const=const,
         hooks_name=hooks_name,
+        optional_rules=MappingProxyType(optional),
+        not_playable=not_playable,
     )
+
+
+def _optional_rules(rc: _Ctx, rs: Mapping[str, Any], features: dict[str, Any]
+                    ) -> tuple[dict[str, Any], tuple[Mapping[str, Any], ...]]:
+    """ruleset.yaml `optional_rules` (name -> rule, name, play, text, feature) and `not_playable`
+    (rule, name, why). A rule in play (`play: true`, from game.yaml `options`) adds its `feature` to
+    the ruleset's features."""
+    out: dict[str, Any] = {}
+    for key, d in rc.mapping(rs, "optional_rules", "", required=False).items():
+        where = f"optional_rules.{key}"
+        if not isinstance(d, Mapping) or not all(isinstance(d.get(k), str) for k in ("rule", "name", "text")):
+            raise rc.fail(where, "must be a mapping with rule, name, text (strings), play and feature")
+        if not isinstance(d.get("play", False), bool):
+            raise rc.fail(f"{where}.play", "must be true or false")
+        feature = d.get("feature")
+        if not isinstance(feature, Mapping) or not feature:
+            raise rc.fail(f"{where}.feature", "must be a mapping of feature names to values")
+        if d.get("play"):
+            features.update(feature)
+        out[key] = MappingProxyType({**d, "play": bool(d.get("play")), "feature": MappingProxyType(dict(feature))})
+    rows = rs.get("not_playable") or []
+    if not isinstance(rows, list) or not all(isinstance(r, Mapping) and all(isinstance(r.get(k), str) for k in
+                                                                          ("rule", "name", "why")) for r in rows):
+        raise rc.fail("not_playable", "must be a list of mappings with rule, name, why")
+    return out, tuple(MappingProxyType(dict(r)) for r in rows)
 
 
 def _typed_constants(rc: _Ctx, constants: Mapping[str, Any], hooks_name: str) -> Constants:

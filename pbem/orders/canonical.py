@@ -14,6 +14,7 @@ from pbem.rules.orders import (
     Allow,
     Attack,
     Battles,
+    Brittany,
     ClearDefend,
     Defend,
     Disband,
@@ -68,6 +69,8 @@ def canonical(order: Order, ruleset) -> str:
             return f"STAY {order.count} {_n(rs, order.sea)}"
         case SecondMovement():
             return "SECOND MOVEMENT"
+        case Brittany():
+            return f"BRITTANY {order.count} {_n(rs, order.area)}"
         case Battles():
             return f"BATTLES {_list(rs, order.areas)}"
         case Attack(mode="retreat_after"):
@@ -121,7 +124,7 @@ def canonical(order: Order, ruleset) -> str:
 
 
 def canonical_lines(orders: Iterable[Order] | NationOrders, ruleset) -> list[str]:
-    """The canonical lines of a nation's orders, `SECOND MOVEMENT` put in where a cycle-2 move needs it."""
+    """The canonical lines of a nation's orders, `SECOND MOVEMENT` put in where a cycle-2 move or STAY needs it."""
     if isinstance(orders, NationOrders):
         orders = orders.orders
     out: list[str] = []
@@ -129,7 +132,7 @@ def canonical_lines(orders: Iterable[Order] | NationOrders, ruleset) -> list[str
     for o in orders:
         if isinstance(o, SecondMovement):
             second = True
-        elif isinstance(o, Move) and o.cycle == 2 and not second:
+        elif isinstance(o, (Move, Stay)) and o.cycle == 2 and not second:
             out.append("SECOND MOVEMENT")
             second = True
         out.append(canonical(o, ruleset))

@@ -42,6 +42,7 @@ from pbem.rules.orders import (
     Allow,
     Attack,
     Battles,
+    Brittany,
     ClearDefend,
     Defend,
     Disband,
@@ -82,6 +83,7 @@ FORMS: dict[str, str] = {
     "WITHDRAW": "WITHDRAW A",
     "SETTLE": "SETTLE A",
     "DISBAND": "DISBAND A[, B ...]",
+    "BRITTANY": "BRITTANY N A  (optional rule 16.251)",
     "VOTE": "VOTE <nation>",
     "SUBMIT": "SUBMIT TO <nation>",
     "ALLOW": "ALLOW <nation>",
@@ -95,7 +97,7 @@ KEYWORDS = tuple(k for k in FORMS if k != "MOVE")
 _ALIASES = {"BATTLE": "BATTLES"}
 NOT_AN_ORDER = "this line is not an order"
 ORDER_FORMS = ("PLACE", "LEADER", "MOVE", "STAY", "SECOND", "BATTLES", "ATTACK", "WITHDRAW", "SETTLE", "DISBAND",
-               "VOTE", "SUBMIT", "ALLOW", "PASS", "DEFEND", "CLEAR", "LOSSES")
+               "BRITTANY", "VOTE", "SUBMIT", "ALLOW", "PASS", "DEFEND", "CLEAR", "LOSSES")
 ALL_FORMS_HINT = "An order line is one of: " + "; ".join(FORMS[k] for k in ORDER_FORMS) + "."
 
 _ARMY_WORDS = {"army", "armies", "armys"}
@@ -380,6 +382,12 @@ class LineParser:
 
     def _kw_disband(self, rest: str) -> Order:
         return Disband(areas=self.names.places(rest, "DISBAND", counts=True))
+
+    def _kw_brittany(self, rest: str) -> Order:
+        words = rest.split()
+        if len(words) < 2:
+            raise _syntax("expected BRITTANY, a number and an area", "BRITTANY")
+        return Brittany(count=_count(words[0], "BRITTANY"), area=self.names.place(" ".join(words[1:])))
 
     def _kw_vote(self, rest: str) -> Order:
         if not rest:
@@ -713,7 +721,7 @@ def _parse_message(text: str | bytes, ruleset, default_nation: str | None) -> Pa
             continue
         if isinstance(order, SecondMovement):
             cycles[current] = 2
-        elif isinstance(order, Move) and cycles.get(current, 1) != 1:
+        elif isinstance(order, (Move, Stay)) and cycles.get(current, 1) != 1:
             order = dataclasses.replace(order, cycle=cycles[current])
             entry.order = order
         if current not in sections:

@@ -27,6 +27,7 @@ from pbem.rules.events import (
 from pbem.rules.flow import votes_owed
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
+from pbem.rules.turn import crowns_owed
 
 REPORT_FORMAT = 1
 
@@ -178,6 +179,8 @@ def next_options(rs: Ruleset, state: GameState) -> list[str]:
             votes = legal.vote_options(rs, state)
             return ["Bretwalda vote owed by: " + (", ".join(f"{rs.display(n)} ({v})" for n, v in votes.items()) or "nobody"),
                     "send: VOTE <nation>"]
+        if crowns_owed(state):
+            return [f"the end of round {state.round}: its King (FFG 56), then the next round"]
         return ["the next round starts"]
     from pbem.report.prompt import turn_lines
 
@@ -211,6 +214,8 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping
     nxt_player = player_of(settings, nxt)
     if nxt:
         next_line = f"the {rs.display(nxt)}" + (f" ({nxt_player})" if nxt_player else "") + f", round {state.round}"
+    elif crowns_owed(state):   # FFG 56: the round's end, step 2 (its crowns), comes first
+        next_line = f"the end of round {state.round}: its Bretwalda or King, then round {state.round + 1}"
     else:
         next_line = f"the start of round {state.round}"
     return {

@@ -28,6 +28,7 @@ from pbem.rules.orders import (
     STANDING_TYPES,
     Attack,
     Battles,
+    Brittany,
     Disband,
     Move,
     Order,
@@ -42,7 +43,7 @@ from pbem.rules.orders import (
     Withdraw,
 )
 
-NOT_ACCOUNTED = (*STANDING_TYPES, Vote, Stay, Pass, SecondMovement)
+NOT_ACCOUNTED = (*STANDING_TYPES, Vote, Stay, Pass, SecondMovement, Brittany)   # Brittany: 16.251, judged at once
 
 
 @dataclass

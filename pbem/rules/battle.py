@@ -423,7 +423,7 @@ def defender_retreat_problem(ctx: TurnContext, area: str, defender: str, target:
         return "defenders never retreat out to sea (8.2)"
     if target not in rs.areas[area].land and target not in rs.areas[area].straits:
         return f"{rs.display(target)} does not border {rs.display(area)}"
-    if target in attacker_origins(ctx, area):
+    if target in rs.hooks.retreat_barred_origins(ctx, area, attacker_origins(ctx, area)):
         return f"the attackers came from {rs.display(target)} (8.2)"
     there = [n for n in state.nations_in(target)]
     if there and there != [defender]:
@@ -471,6 +471,8 @@ def _defender_retreats(ctx: TurnContext, area: str, defender: str, br: int) -> b
                 continue
             armies = min(count, d.armies)
             part = Stack(armies=armies, cavalry=count - armies, raiders=min(d.raiders, armies))
+            if not state.nations_in(target):   # an empty area entered in another nation's turn (FFG 51)
+                ctx.entered_by_others.setdefault(defender, set()).add(target)
             _move_units(ctx, area, target, defender, part, whole=not moved)
             ctx.emit("retreated", area=area, nation=defender, to=target, count=count, side="defender")
             moved = True

@@ -60,6 +60,8 @@ class TurnContext:
     moves: list[MoveRecord] = field(default_factory=list)
     kills: list[Kill] = field(default_factory=list)
     entered: set[str] = field(default_factory=set)     # areas the nation occupied at some time (capture)
+    entered_by_others: dict[str, set[str]] = field(default_factory=dict)
+    """other nation -> the empty areas it entered in this turn (a defender's retreat): FFG 51 captures"""
     cycle: int = 1
     pending_battles: list[str] = field(default_factory=list)
     battle_rounds: dict[tuple[str, int], int] = field(default_factory=dict)

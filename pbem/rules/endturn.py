@@ -9,11 +9,12 @@ died (7.14).
 
 from __future__ import annotations
 
+from pbem.rules import optional_rules
 from pbem.rules.context import MoveRecord, TurnContext
 from pbem.rules.orders import Disband, Settle, Withdraw
 
 
-def raider_route_back(ctx: TurnContext, area: str, group: MoveRecord | None = None) -> list[str]:
+def raider_route_back(ctx: TurnContext, area: str, group: MoveRecord | None = None, *, to_land: bool = False) -> list[str]:
     """Rule 8.4 — the way back to sea: the route the raiders came by, reversed, ending in the sea where
     they BEGAN THE TURN (not the last sea of their path: that is the invader's rule, 7.22).
 
@@ -31,7 +32,7 @@ def raider_route_back(ctx: TurnContext, area: str, group: MoveRecord | None = No
             break
         route += list(reversed(rec.path[:-1]))
         here, rec = rec.path[0], None
-    if ctx.rs.is_sea(here):
+    if ctx.rs.is_sea(here) or to_land:   # 16.1: Pict raiders go home to the land area they started in
         return route
     sea = ctx.state.raided_from.get(ctx.nation)
     if sea is None:
@@ -103,6 +104,8 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     else:
         state.prune()   # no raider anywhere (most turns): nothing below would happen
         return all_back
+    if optional_rules.raiders_home_on_land(ctx):
+        return _raiders_home_on_land(ctx, settle, withdraw)
     # every area of the position now (raiders stopped on the way back may come to a later one)
     areas = state.areas
     for area in list(areas):
@@ -120,6 +123,37 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
             st3 = state.get(stopped, nation)
             if st3 and st3.raiders:
                 all_back = False
+    state.prune()
+    return all_back
+
+
+def _raiders_home_on_land(ctx: TurnContext, settle: dict[str, int], withdraw: dict[str, int]) -> bool:
+    """16.1 — raiders that started the turn on land go back along their way to the land area they
+    started in (fighting, as 8.4, where another nation holds an area of it, their home included), or
+    settle (SETTLE A); then none of them is a raider any more. True when every one that moved got home."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    all_back = True
+    trips = []
+    for area, stacks in state.areas.items():
+        st = stacks.get(nation)
+        if not st or not st.raiders or not rs.is_land(area):
+            continue
+        if area in settle and area not in withdraw:
+            ctx.emit("settled", nation=nation, area=area, armies=st.raiders, line=settle[area])
+            all_back = False
+            continue
+        route = raider_route_back(ctx, area, to_land=True)
+        if route:
+            trips.append((area, st.raiders, route))
+    for area, count, route in trips:
+        home = route[-1]
+        stopped = raiders_go_back(ctx, area, count, route + [home], line=withdraw.get(area, 0))
+        if stopped != home:
+            all_back = False
+    for area, stacks in state.areas.items():
+        st = stacks.get(nation)
+        if st and rs.is_land(area):
+            st.raiders = 0
     state.prune()
     return all_back
 

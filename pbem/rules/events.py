@@ -599,6 +599,46 @@ class Overpopulation(Event):
         return f"{_n(names, self.nation)}: overpopulation removes " + _places(names, self.removed)
 
 
+@event("to_brittany")
+class ToBrittany(Event):
+    """Optional rule 16.251 — armies leave for Brittany before the movement, for points."""
+
+    nation: str
+    area: str
+    armies: int
+    points: int
+    line: int
+
+    def describe(self, names: Names) -> str | None:
+        return f"{_n(names, self.nation)}: {self.armies} from {names.display(self.area)} leave for Brittany ({self.points} points)"
+
+
+@event("brittany_roll")
+class BrittanyRoll(Event):
+    """Optional rule 16.251 — after the movement of turn 7: a die below the armies sent scores 4."""
+
+    nation: str
+    sent: int
+    face: int
+    points: int
+
+    def describe(self, names: Names) -> str | None:
+        won = f"{self.points} points" if self.points else "no points"
+        return f"{_n(names, self.nation)}: Brittany die {self.face} against {self.sent} sent: {won}"
+
+
+@event("overstacked")
+class Overstacked(Event):
+    """FFG 39, doubt 25 — units still over the stacking limits at the end of the movement phase (they
+    entered ignoring stacking and did not move on) are removed (area -> count)."""
+
+    nation: str
+    removed: dict[str, int]
+
+    def describe(self, names: Names) -> str | None:
+        return f"{_n(names, self.nation)}: over the stacking limits after the movement, removed " + _places(names, self.removed)
+
+
 # --- victory points -----------------------------------------------------------------------------------------
 @event("scored")
 class Scored(Event):

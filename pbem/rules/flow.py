@@ -1,7 +1,9 @@
 """Rule 4.0 — stepping a game along: round start, each nation's turn in the order of play, round end.
 
 The position says where the game stands: `next_nation is None` (and not finished) means the start of
-round `state.round` is still to be played (Bretwalda votes are owed then in rounds 9-15).
+round `state.round` is still to be played (Bretwalda votes are owed then in rounds 9-15), or, where
+the crowns are judged at the end of the round (FFG 56), the round's closing step 2 first when
+`turn.crowns_owed` (votes owed then at the end of rounds 8-10).
 """
 
 from __future__ import annotations
@@ -10,12 +12,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pbem.errors import OrderProblem
+from pbem.rules import kingship
 from pbem.rules.dice import Dice
 from pbem.rules.events import Event, make
 from pbem.rules.orders import NationOrders, Vote
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
-from pbem.rules.turn import end_round, next_nation_after, play_nation_turn, start_round
+from pbem.rules.turn import (
+    close_round,
+    crowns_owed,
+    end_round,
+    next_nation_after,
+    play_nation_turn,
+    start_round,
+)
 
 
 @dataclass
@@ -31,11 +41,15 @@ class Step:
 
 
 def votes_owed(rs: Ruleset, state: GameState) -> bool:
-    """Rule 12.1 — the next step is the start of a round with a Bretwalda vote (or a King check)."""
+    """Rule 12.1 — the next step is the start of a round with a Bretwalda vote (or a King check);
+    FFG 56 — the next step is step 2 of the end of a round with a Bretwalda vote."""
     sc = rs.scoring
-    return (not state.finished and state.next_nation is None
-            and (state.round in sc["bretwalda_rounds"]
-                 or (state.round in sc["king_rounds"] and not sc.get("no_bretwalda_in_king_rounds"))))
+    if state.finished or state.next_nation is not None:
+        return False
+    if kingship.crowns_at_end(rs) and not crowns_owed(state):
+        return False
+    return (state.round in sc["bretwalda_rounds"]
+            or (state.round in sc["king_rounds"] and not sc.get("no_bretwalda_in_king_rounds")))
 
 
 def ballots_from(orders: dict[str, NationOrders]) -> dict[str, str]:
@@ -59,8 +73,12 @@ def step(rs: Ruleset, state: GameState, orders: dict[str, NationOrders], dice: D
         return Step("finished", state, round=state.round)
     rnd = state.round
     if state.next_nation is None:
-        new, events = start_round(rs, state, ballots_from(orders), consume=consume)
-        return Step("round_start", new, events, round=rnd)
+        events = []
+        if crowns_owed(state):   # FFG 56: the end of the last round, step 2 (the crowns), then the new round
+            state, events = close_round(rs, state, ballots_from(orders), consume=consume)
+            consume = True       # `state` is this step's own position now
+        new, start_events = start_round(rs, state, ballots_from(orders), consume=consume)
+        return Step("round_start", new, events + start_events, round=rnd)
     nation = state.next_nation
     result = play_nation_turn(rs, state, nation, orders, dice, strict=False, consume=consume)
     new = result.state

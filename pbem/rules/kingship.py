@@ -66,19 +66,52 @@ def provisional(rs: Ruleset, key: str) -> str:
     return ", PROVISIONAL value" if marked else ""
 
 
+def crowns_at_end(rs: Ruleset) -> bool:
+    """FFG 56: the crowns of a round are judged at its end, as step 2 of the round's end (after the
+    holdings); classic 12.1: at the start of the round."""
+    return bool(rs.scoring.get("crowns_at_end"))
+
+
+def crown_round(rs: Ruleset, rnd: int) -> bool:
+    """A round whose crowns (Bretwalda or King) are judged: at its start (12.1) or its end (FFG 56)."""
+    sc = rs.scoring
+    return rnd in sc["bretwalda_rounds"] or rnd in sc["king_rounds"]
+
+
 def crown_time(rs: Ruleset, rnd: int) -> str:
-    """FFG 56: crowns judged at the end of a round are played at the start of the next (nothing lies between)."""
-    return f"end of turn {rnd - 1}" if rs.scoring.get("crowns_at_end") else f"turn {rnd}"
+    """When the crowns of round `rnd` are judged, for the ledger: its end (FFG 56) or its start (12.1)."""
+    return f"end of turn {rnd}" if crowns_at_end(rs) else f"turn {rnd}"
 
 
 def round_start(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list) -> str | None:
-    """Rules 12.1, 12.3 — the beginning of turns 9-15: a King (12-15), else a Bretwalda vote.
+    """Rules 12.1, 12.3 — the beginning of turns 9-15: a King (12-15), else a Bretwalda vote (nothing
+    when the ruleset judges the crowns at the end of the round: `round_end`).
 
     Returns the King's nation (who gets an extra army placed as population increase) or None.
     """
-    rnd = state.round
+    if crowns_at_end(rs):
+        return None
     state.bretwalda = None
     state.kings = []
+    return judge(rs, state, ballots, events)
+
+
+def round_end(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list) -> str | None:
+    """FFG 56 — step 2 of the end of a crown round (after the holdings): a King (rounds 11-14), else a
+    Bretwalda vote (rounds 8-10). The crowns judged at the end of the last crown round give way; a
+    King crowned in a nation's turn of this round (Canute, 12.4) stays beside the new one.
+
+    Returns the King's nation (who gets an extra army placed as population increase) or None."""
+    state.bretwalda = None
+    state.kings = [k for k in state.kings if any(e["kind"] == "king" and e["round"] == state.round and e["turn"]
+                                                 and e["nation"] == k for e in state.ledger)]
+    return judge(rs, state, ballots, events)
+
+
+def judge(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list) -> str | None:
+    """Rules 12.2, 12.3 — the King test of a King round, else (or also, 12.1) the Bretwalda vote, on
+    the position as it stands. Returns the King's nation or None."""
+    rnd = state.round
     sc = rs.scoring
     if rnd in sc["king_rounds"]:
         king = king_candidate(rs, state)

@@ -266,8 +266,9 @@ def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
     end = m.path[-1]
     others = [n for n in state.occupants(end) if n != nation]
     # hook shielded_from_successor: 10.5 (FFG 41: until round 8, unless the nation attacked first)
-    if nation == rs.role("successor") and any(rs.hooks.shielded_from_successor(rs, state, n) for n in others):
-        return [_problem("not-now", m, "the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)")]
+    shielded = [n for n in others if nation == rs.role("successor") and rs.hooks.shielded_from_successor(rs, state, n)]
+    if shielded:
+        return [_problem("not-now", m, rs.hooks.successor_shield_reason(rs, shielded[0]))]
     for n in others:
         if submitted_area(rs, state, n, end) == nation:
             return [_problem("not-now", m, f"the {rs.nations[n].name} in {rs.display(end)} are subject to you: you may pass through but not end there (rules 11.1, 11.2)")]
@@ -322,6 +323,9 @@ def _check_stacking(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderP
     bad = over_limit(rs, nation, counts)
     if not bad:
         return []
+    if (rs.hooks.excess_stacking_removed(rs) and over_limit(rs, nation, land_counts(rs, state, nation))
+            and not any(p.order.kind != "leader" and p.order.path[-1] in bad for p in planned)):
+        return []   # over the limits before the movement, and not by these moves: the excess goes after it
     culprit = None
     for p in planned:
         if p.order.path[-1] in bad and p.order.kind != "leader":

@@ -50,15 +50,28 @@ class Move(Order):
 
 @dataclass(frozen=True)
 class Stay(Order):
-    """STAY N <sea> — armies at sea stay there (rule 7.11(3))."""
+    """STAY N <sea> — armies at sea stay there (rule 7.11(3)).
+
+    `cycle` is 2 for a STAY after SECOND MOVEMENT (major invasion, rule 7.3): it is judged against the
+    position of the second movement (FFG 18: there the invaders may not stay at sea).
+    """
 
     count: int
     sea: str
+    cycle: int = 1
 
 
 @dataclass(frozen=True)
 class SecondMovement(Order):
     """SECOND MOVEMENT — later moves belong to the second cycle of a major invasion (rule 7.3)."""
+
+
+@dataclass(frozen=True)
+class Brittany(Order):
+    """BRITTANY N A — N armies in A leave for Brittany before the movement (optional rule 16.251)."""
+
+    count: int
+    area: str
 
 
 @dataclass(frozen=True)
@@ -206,7 +219,7 @@ class NationOrders:
 
 
 ORDER_TYPES = {cls.__name__: cls for cls in (
-    Place, PlaceLeader, Move, Stay, SecondMovement, Battles, Attack, Withdraw, Settle, Disband, Vote, Submit,
+    Place, PlaceLeader, Move, Stay, SecondMovement, Brittany, Battles, Attack, Withdraw, Settle, Disband, Vote, Submit,
     Allow, Pass, Defend, ClearDefend, Losses, GameLine, NationLine, TokenLine)}
 
 

@@ -285,6 +285,11 @@ class Ruleset:
     const: Constants = None   # type: ignore[assignment]   # set by the loader
     """ruleset.yaml `constants`, typed (the hooks' constants class: rs.const.pop_per_army)"""
     hooks_name: str = "classic"
+    optional_rules: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """ruleset.yaml `optional_rules` (classic 16.0): name -> {rule, name, play, text, feature}; a rule
+    whose `play` is true (game.yaml `options`) has its `feature` in `features`"""
+    not_playable: tuple[Mapping[str, Any], ...] = ()
+    """ruleset.yaml `not_playable`: variants of the rulebook the engine cannot play, and why"""
     """ruleset.yaml `hooks`: the class of pbem/rules/rulesets that plays this ruleset's special rules"""
 
     @cached_property

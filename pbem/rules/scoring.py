@@ -39,10 +39,23 @@ def submitted_area(rs: Ruleset, state: GameState, nation: str, area: str) -> str
 def score_captures(ctx: TurnContext) -> None:
     """Rule 14.3 — capture points for areas occupied during the turn, once per area per game (FFG 36:
     those of a nation subject to Rome go to the Romans, by the Roman card)."""
-    rs, state, nation = ctx.rs, ctx.state, ctx.nation
-    by = ""
+    score_capture_areas(ctx, ctx.nation, ctx.entered)
+    ctx.rs.hooks.captures_in_other_turn(ctx)
+
+
+def capture_scorer(rs: Ruleset, state: GameState, nation: str) -> tuple[str, str]:
+    """Who scores the captures of `nation` and how the ledger says it: the nation itself, or (FFG 36)
+    the Romans for a nation subject to them, as if Roman armies took the areas."""
     if rs.feature("subject_captures_for_rome") and state.subjects.get(nation) == rs.role("empire"):
-        nation, by = rs.role("empire"), f"the {rs.nations[nation].name} "   # FFG 36: as if Roman armies took them
+        return rs.role("empire"), f"the {rs.nations[nation].name} "
+    return nation, ""
+
+
+def score_capture_areas(ctx: TurnContext, nation: str, areas) -> None:
+    """Rule 14.3 — `nation` occupied `areas` during this turn: the capture points of its card for this
+    round, once per area per game."""
+    rs, state = ctx.rs, ctx.state
+    nation, by = capture_scorer(rs, state, nation)
     card = rs.vp.get(nation)
     if not card or not may_score(state, nation):
         return
@@ -50,7 +63,7 @@ def score_captures(ctx: TurnContext) -> None:
     for rounds, table in card.capture:
         if rounds and state.round not in rounds:
             continue
-        for area in sorted(ctx.entered):
+        for area in sorted(areas):
             if area in table and area not in taken:
                 taken.add(area)
                 state.score(nation, table[area], f"{by}captured {rs.display(area)}", "capture", ctx.nation)

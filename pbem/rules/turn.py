@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import OrderProblem
-from pbem.rules import accounting, battle, endturn, kingship, movement, population, scoring
+from pbem.rules import accounting, battle, endturn, kingship, movement, optional_rules, population, scoring
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
 from pbem.rules.events import Event, make
@@ -91,6 +91,11 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     problems += _submission(ctx)
     if problems and strict:
         return TurnResult(state, [], problems)
+    if start in ("population", "movement"):
+        optional_rules.pict_raiders(ctx)            # 16.1 (optional): every Pict army a raider in turns 4-5
+        problems += optional_rules.brittany(ctx)   # 16.251 (optional): before the movement
+        if problems and strict:
+            return TurnResult(state, [], problems)
     seen = accounting.Seen()
     accounting.observe(ctx, seen, battles=False)
     own = ctx.own()
@@ -98,16 +103,18 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     moves = own.of(Move)
     stays = own.of(Stay)
     move_problems: list[OrderProblem] = []
-    if n_cycles == 1 and any(m.cycle == 2 for m in moves):
-        bad = next(m for m in moves if m.cycle == 2)
+    if n_cycles == 1 and any(o.cycle == 2 for o in moves + stays):
+        bad = next(o for o in sorted(moves + stays, key=lambda o: o.line or 0) if o.cycle == 2)
         move_problems.append(OrderProblem("not-now", bad.line, bad.text, f"the {rs.nations[nation].name} have no major invasion this turn (rule 7.3)"))
         if strict:
             return TurnResult(state, [], problems + move_problems)
         moves = [m for m in moves if m.cycle == 1]
+        stays = [s for s in stays if s.cycle == 1]
     for c in range(1, n_cycles + 1):
         ctx.cycle = c
         if start in ("population", "movement"):
-            planned, cycle_problems = movement.plan_cycle(ctx, [m for m in moves if m.cycle == c], stays if c == 1 else [])
+            planned, cycle_problems = movement.plan_cycle(ctx, [m for m in moves if m.cycle == c],
+                                                           [s for s in stays if s.cycle == c])   # 7.3, FFG 18
             if cycle_problems:
                 move_problems += cycle_problems
                 if strict:
@@ -118,6 +125,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
                     planned = []
             movement.execute_cycle(ctx, planned)
             rs.hooks.after_movement(ctx)   # FFG 18: who had to land and did not is lost
+            optional_rules.brittany_roll(ctx)   # 16.251 (optional): after the movement of turn 7
             waiting_submissions(ctx, "after a movement phase")   # 11.1
             if stop == "after_movement":
                 return TurnResult(ctx.state, ctx.events, problems + move_problems)
@@ -141,8 +149,11 @@ def end_of_nation_turn(ctx: TurnContext) -> None:
     classic 12.4 Canute, then 10.6 the Danish withdrawal), overpopulation (6.0) last: the rules give no
     order for the turn-14 steps; we judge Canute on the position the Danes made and count
     overpopulation on what stays in Britain."""
+    held = ctx.rs.hooks.captures_held_at_withdrawal(ctx)
     all_back = endturn.withdraw_raiders(ctx)
     ctx.state.raided_from.pop(ctx.nation, None)
+    if held is not None:
+        ctx.entered = held
     scoring.score_captures(ctx)
     scoring.score_kills(ctx, all_back)
     ctx.rs.hooks.after_nation_turn(ctx)
@@ -238,14 +249,38 @@ def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = 
     if subject and rnd == rs.const.angle_submission_ends and state.subjects.get(subject) == rs.role("overlord"):
         del state.subjects[subject]
         events.append(make("subjection_ended", round=rnd, nation=subject))
-    king = kingship.round_start(rs, state, ballots or {}, events)
+    _king_army(rs, state, kingship.round_start(rs, state, ballots or {}, events), events)
+    hooks.round_start_conversions(rs, state, events)
+    hooks.turn16_arrivals(rs, state, events)
+    state.next_nation = next_nation_after(rs, state, None)
+    return state, events
+
+
+def _king_army(rs: Ruleset, state: GameState, king: str | None, events: list) -> None:
+    """Rule 12.3 — the new King gets an extra army, placed as population increase."""
     if king:
         ctx = TurnContext(rs, state, king, {}, None)  # type: ignore[arg-type]
         population.place_new_armies(ctx, king, 1 if population.free_armies(ctx, king) else 0, [])
         events += ctx.events
-    hooks.round_start_conversions(rs, state, events)
-    hooks.turn16_arrivals(rs, state, events)
-    state.next_nation = next_nation_after(rs, state, None)
+
+
+CROWNS_OWED = "crowns_owed"   # GameState.extras: the round whose closing step 2 (crowns, FFG 56) is still to play
+
+
+def crowns_owed(state: GameState) -> bool:
+    """FFG 56 — the turns of the round and its holdings are played; its crowns (step 2) are not yet."""
+    return state.extras.get(CROWNS_OWED) == state.round
+
+
+def close_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = None, *,
+                consume: bool = False) -> tuple[GameState, list[Event]]:
+    """FFG 56 — step 2 of the end of a crown round: Bretwalda (with the VOTE orders) or King, then the
+    round is over. On a copy of `state` unless it is handed over (`consume`)."""
+    state = _working_state(state, consume)
+    events: list[Event] = []
+    del state.extras[CROWNS_OWED]
+    _king_army(rs, state, kingship.round_end(rs, state, ballots or {}, events), events)
+    _next_round(rs, state, events)
     return state, events
 
 
@@ -260,6 +295,8 @@ def reinforce_at_sea(rs: Ruleset, state: GameState, events: list, nation: str, s
 
 def end_round(rs: Ruleset, state: GameState, *, consume: bool = False) -> tuple[GameState, list[dict]]:
     """The end of a game turn: holdings (14.2), Limes (14.4), turn-16 King (12.5), game end (14.1).
+    Where the ruleset judges the crowns at the end of the round (FFG 56) the round stays open after the
+    holdings, its crowns owed (`crowns_owed`): `close_round` plays them with the votes, then ends it.
     On a copy of `state` unless it is handed over (`consume`)."""
     state = _working_state(state, consume)
     events: list[Event] = []
@@ -271,11 +308,20 @@ def end_round(rs: Ruleset, state: GameState, *, consume: bool = False) -> tuple[
         state.next_nation = None
         events.append(make("game_over", round=state.round, vp=dict(state.vp)))
         return state, events
+    state.next_nation = None
+    if kingship.crowns_at_end(rs) and kingship.crown_round(rs, state.round):
+        state.extras[CROWNS_OWED] = state.round   # FFG 56: step 2 (the crowns) is the next step
+        return state, events
+    _next_round(rs, state, events)
+    return state, events
+
+
+def _next_round(rs: Ruleset, state: GameState, events: list) -> None:
+    """Rule 4.0 — the game turn is over: the next one is to start."""
     state.round += 1
     rs.hooks.round_ended(state)   # 11.1: ALLOW lasts one game turn
     state.next_nation = None
     events.append(make("round_ended", round=state.round - 1))
-    return state, events
 
 
 def add_stack(state: GameState, area: str, nation: str, stack: Stack) -> None:

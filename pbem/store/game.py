@@ -179,6 +179,21 @@ def _need(settings: Mapping, key: str, label: str, types: type | tuple[type, ...
     return value
 
 
+def ruleset_overrides(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's data overrides (game.yaml `overrides`), with the optional rules its `options` put in
+    play (`options: {brittany: true}` -> ruleset.optional_rules.brittany.play; classic 16.0)."""
+    from pbem.data.loader import load
+
+    over = plain(dict(settings.get("overrides") or {}))
+    options = settings.get("options") or {}
+    if isinstance(options, Mapping) and options:
+        known = load(str(settings["ruleset"])).optional_rules
+        for key, value in options.items():
+            if key in known and value is True:
+                over[f"ruleset.optional_rules.{key}.play"] = True
+    return over
+
+
 def validate_settings(settings: Any, label: str) -> None:
     """Check a loaded game.yaml; raise SaveError naming the file and the key."""
     if not isinstance(settings, Mapping):
@@ -194,15 +209,21 @@ def validate_settings(settings: Any, label: str) -> None:
     overrides = settings.get("overrides") or {}
     if not isinstance(overrides, Mapping):
         raise SaveError(label, "overrides", "must be a mapping of dotted keys to values")
+    if "options" in settings and settings["options"] is not None and not isinstance(settings["options"], Mapping):
+        raise SaveError(label, "options", "must be a mapping")
     try:
         from pbem.data.loader import load
 
-        rs = load(ruleset_id, plain(dict(overrides)))
+        rs = load(ruleset_id, ruleset_overrides(settings))
+        for key, v in (settings.get("options") or {}).items():
+            if key in rs.optional_rules and not isinstance(v, bool):
+                raise SaveError(label, f"options.{key}", f"must be true or false (optional rule {rs.optional_rules[key]['rule']})")
     except DataError as e:
         key = "ruleset" if e.file == ruleset_id or e.key == "ruleset" else f"overrides ({e.key})"
         raise SaveError(label, key, e.message) from e
     players = _need(settings, "players", label, list, "a list of players")
-    check_hand_edits(settings, label, (c for table in rs.control.values() for c in table))
+    check_hand_edits(settings, label, (c for table in rs.control.values() for c in table),
+                     optional_rules=tuple(rs.optional_rules))
     names = set()
     owner: dict[str, str] = {}
     for i, p in enumerate(players):
@@ -378,7 +399,7 @@ class Game:
     def ruleset(self) -> Any:
         from pbem.data.loader import load
 
-        return load(self.ruleset_id, plain(dict(self.settings.get("overrides") or {})))
+        return load(self.ruleset_id, ruleset_overrides(self.settings))
 
     def label(self, name: str) -> str:
         """A file's name for messages: games/<id>/<name>."""

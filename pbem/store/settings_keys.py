@@ -73,12 +73,14 @@ def _token(value: Any, key: str, label: str) -> None:
                         hint=f'put the token in quotes: token: "{value}"')
 
 
-def check_hand_edits(settings: Mapping, label: str, colours: Iterable[str]) -> None:
+def check_hand_edits(settings: Mapping, label: str, colours: Iterable[str], *,
+                     optional_rules: tuple[str, ...] = ()) -> None:
     """Unknown keys, colours, addresses and numeric tokens in a loaded game.yaml (see the module doc).
-    `colours`: every colour of the ruleset's control tables."""
+    `colours`: every colour of the ruleset's control tables; `optional_rules`: the ruleset's optional
+    rules, which `options` may also name (`options: {brittany: true}`)."""
     _known_keys(settings, TOP_KEYS, "", label)
     for key, known in (("moderator", MODERATOR_KEYS), ("deadlines", DEADLINE_KEYS), ("dice", DICE_KEYS),
-                       ("options", OPTION_KEYS)):
+                       ("options", OPTION_KEYS + optional_rules)):
         _known_keys(settings.get(key), known, key, label)
     colours = sorted({str(c) for c in colours})
     players = settings.get("players")

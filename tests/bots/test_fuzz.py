@@ -56,6 +56,9 @@ def test_failure_dumps_a_reproduction_case(rs, tmp_path, monkeypatch):
     data = YAML(typ="safe", pure=True).load(text)
     assert data["orders"][-1]["nation"] == "welsh"
     assert replay_dump(rs, repro).to_dict() == data["state_after"]
+    # the hint replays the same ruleset (issue 31: it used to leave out --ruleset, so ffg2 failures
+    # were replayed as classic games)
+    assert data["reproduce"] == f"pbem selfplay --games 1 --seed 31 --bot greedy --players 4 --ruleset {rs.id} --check"
 
 
 def test_rule_10_5_romans_leave_within_stacking(rs):

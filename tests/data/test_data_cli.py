@@ -191,3 +191,13 @@ def test_every_area_sea_nation_and_turn_renders_within_72_columns():
         for line in lines:
             assert len(line) <= 72, line
             assert "None" not in line and "frozenset" not in line, line
+
+
+def test_optional_rules_are_listed_and_ireland_said_not_playable():
+    """Issue 31 — classic 16.1 and 16.251 as per-game options (game.yaml `options`), 16.2 not playable."""
+    out = flat(show("classic").output)
+    assert "16.1 Pict raiders [not in play; option pict_raiders]" in out
+    assert "16.251 Brittany [not in play; option brittany]" in out
+    assert "16.2 Ireland (Schmidt variant) [not playable]" in out
+    on = flat(show("classic", "--override", "ruleset.optional_rules.brittany.play=true").output)
+    assert "16.251 Brittany [in play; option brittany]" in on

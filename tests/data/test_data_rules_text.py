@@ -438,3 +438,16 @@ def test_every_reference_doubt_was_checked_against_the_rules_text():
         assert d.get("short") and d["refs"], d["n"]
     assert by_status["settled"] == {9, 16, 22, 24}
     assert by_status["partly"] == {3, 4, 5, 6, 7, 10, 15}
+
+
+def test_ffg2_cards_print_cavalry_kill_lines_and_whose_turn():
+    """Issue 31 — the Saxon, Jute and Angle cards' line for Romano-British cavalry is a cavalry line
+    (it printed as "2 per leader none (any turn)"), and FFG 52's own-turn-only lines say so."""
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    for nation in ("Saxons", "Jutes", "Angles"):
+        out = " ".join(CliRunner().invoke(cli, ["rules", "show", "ffg2", "--nation", nation]).output.split())
+        assert "per leader none" not in out
+        assert "Kill: 2 per cavalry unit of Romano-British (any turn, in its own turn only)" in out

@@ -39,6 +39,9 @@ class Hooks:
     def permit_subject(self, state: GameState, nation: str) -> None:
         """Rule 11.1 — ALLOW <nation>: the permission holds for the rest of the game turn (not kept here)."""
 
+    def nation_submitted(self, rs: Ruleset, state: GameState, nation: str, to: str) -> None:
+        """Rule 11.1 — `nation` has just submitted to `to` (nothing more to remember here)."""
+
     def round_ended(self, state: GameState) -> None:
         """Rule 4.0 — the end of a game turn: records that last one game turn are cleared (none)."""
 
@@ -89,9 +92,19 @@ class Hooks:
         """Rule 5.2 — the plain stacking limit for one land area (None: no limit)."""
         return rs.const.stack_hiland if rs.hiland(area) else rs.const.stack_clear
 
+    def excess_stacking_removed(self, rs: Ruleset) -> bool:
+        """Rule 15.1 — a nation already over the stacking limits when its movement starts (pieces that
+        entered ignoring them) may leave them so, its excess removed after the movement (hook
+        after_movement)? No: such a movement is refused as any other break of 5.2."""
+        return False
+
     def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """Rule 10.5 — the successor nation may not attack `nation` (no such limit here)."""
         return False
+
+    def successor_shield_reason(self, rs: Ruleset, nation: str) -> str:
+        """Rule 10.5 — the reply when the successor attacks a nation `shielded_from_successor`."""
+        return f"the {rs.nations[rs.role('successor')].name} may not attack the {rs.nations[nation].name} (rule 10.5)"
 
     def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
         """Rule 8.0 — the die rolls that kill (ordinary armies, hard targets) in a battle in `area`."""
@@ -100,14 +113,28 @@ class Hooks:
     def battle_begins(self, ctx: TurnContext, defender: str) -> None:
         """Rule 8.0 — the nation to move attacks `defender` (nothing to remember here)."""
 
+    def retreat_barred_origins(self, ctx: TurnContext, area: str, origins: list[str]) -> list[str]:
+        """Rule 8.2 — the areas the defender may not retreat into because attackers came from them:
+        `origins`, where the attacker's groups that stopped in the battle area entered from."""
+        return origins
+
     def leader_escape(self, ctx: TurnContext, area: str, nation: str, leader: str) -> str | None:
         """Rule 9.2 — a leader left alone with enemy armies dies; returns where it escaped to (never)."""
         return None
 
     # --- end of the nation turn (rules 7.13, 10.6, 12.4) ---------------------------------------------
+    def captures_held_at_withdrawal(self, ctx: TurnContext) -> set[str] | None:
+        """Rule 14.3 — the areas whose capture points the turn scores, when they are those the nation
+        holds as the raider withdrawal begins (None: the areas it entered during the turn)."""
+        return None
+
     def raiders_may_settle(self, ctx: TurnContext) -> bool:
         """Rule 7.13 — may the nation's raiders settle (SETTLE) this turn?"""
         return True
+
+    def captures_in_other_turn(self, ctx: TurnContext) -> None:
+        """Rule 4.5 — captures score in the capturing nation's own turn only: the empty areas other
+        nations entered in this turn (ctx.entered_by_others) score nothing."""
 
     def after_nation_turn(self, ctx: TurnContext) -> None:
         """Rule 4.5 — the ruleset's own steps after the turn's points, before overpopulation (none)."""

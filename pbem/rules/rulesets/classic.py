@@ -128,6 +128,10 @@ class ClassicHooks(Hooks):
         """Rule 10.5 — the Romano-British may never attack the Brigantes or the Welsh (`successor_peace`)."""
         return nation in (rs.role("successor_peace") or ())
 
+    def successor_shield_reason(self, rs: Ruleset, nation: str) -> str:
+        """Rule 10.5 — the reply, as the adjudicator has always given it."""
+        return "the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)"
+
     def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
         """Rule 8.0 — 5 or 6 kills an army, only a 6 when it defends in a hiland; cavalry, Roman armies
         (10.4) and forts only on a 6."""

@@ -17,6 +17,7 @@ from pbem.rules.rulesets.classic import ClassicConstants, ClassicHooks, remove_a
 from pbem.rules.state import GameState
 
 ATTACKED_SUCCESSOR = "attacked_romano_british"   # GameState.extras: who attacked the R-B (FFG 41, 52)
+SUBMITTED_TO_EMPIRE = "submitted_to_rome"        # GameState.extras: who ever submitted to Rome (FFG 41)
 
 
 def roman_reinforcements(ctx: TurnContext) -> bool:
@@ -154,6 +155,46 @@ def must_return_to_sea(ctx: TurnContext) -> bool:
     return bool(ctx.rs.feature("danes_must_return_to_sea")) and ctx.nation == "danes" and ctx.state.round == rnd
 
 
+def captures_held_at_withdrawal(ctx: TurnContext) -> set[str] | None:
+    """FFG 43, doubt 23 — the Danish card of round 11 pays 2 for every area the Danes hold (sole
+    occupant) when their Raider Withdrawal begins, not for the areas entered during the turn (feature
+    `danes_capture_at_withdrawal`); once per area per game as every capture (FFG 51)."""
+    if not (ctx.rs.feature("danes_capture_at_withdrawal") and must_return_to_sea(ctx)):
+        return None
+    from pbem.rules.scoring import sole_occupant
+
+    state = ctx.state
+    return {a for a, stacks in state.areas.items()
+            if ctx.nation in stacks and ctx.rs.is_land(a) and sole_occupant(state, a) == ctx.nation}
+
+
+def remove_overstacked(ctx: TurnContext) -> None:
+    """FFG 39 (and 34), doubt 25 — units that entered ignoring stacking (Arthur's cavalry, Boudicca's
+    army) may move on; what is still over the limits at the end of the movement phase (15.1) is
+    removed: one unit at a time from the breaking area nearest its limit (then by name), ordinary
+    armies before cavalry, until the stacks are within the limits (feature `overstacked_removed`).
+    Moves that themselves bring units into a breaking area are refused as ever (movement.py)."""
+    if not ctx.rs.feature("overstacked_removed"):
+        return
+    from pbem.rules.stacking import land_counts, normal_limit, over_limit
+
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    counts = land_counts(rs, state, nation)
+    removed: dict[str, int] = {}
+    while bad := over_limit(rs, nation, counts):
+        area = min(bad, key=lambda a: (counts[a] - (normal_limit(rs, nation, a) or 0), a))
+        s = state.areas[area][nation]
+        if s.armies:
+            s.armies -= 1
+            s.raiders = min(s.raiders, s.armies)
+        else:
+            s.cavalry -= 1
+        counts[area] -= 1
+        removed[area] = removed.get(area, 0) + 1
+    if removed:
+        ctx.emit("overstacked", nation=nation, removed=removed)
+
+
 def rb_cavalry_become_infantry(rs: Ruleset, state: GameState, events: list) -> None:
     """FFG 40 — at the start of round 8 (Arthur leaves) the Romano-British cavalry become infantry;
     the cavalry counters may serve as infantry beyond the usual 8 (so the converted armies are kept
@@ -260,11 +301,50 @@ def leader_escape(ctx: TurnContext, area: str, nation: str, leader: str) -> str 
     return to
 
 
+def overrun_origins(ctx: TurnContext, area: str) -> list[str]:
+    """FFG 29 — the areas from which the attacker's armies of this movement entered the battle area on
+    their way through it (they overran it without stopping: rule 5.3); empty without the feature
+    `retreat_barred_by_overrunners`."""
+    if not ctx.rs.feature("retreat_barred_by_overrunners"):
+        return []
+    return [m.path[i - 1] for m in ctx.moves
+            if m.nation == ctx.nation and m.kind != "leader" and m.cycle == ctx.cycle and not m.withdrawal
+            for i in range(1, len(m.path) - 1) if m.path[i] == area]
+
+
+def captures_in_other_turn(ctx: TurnContext) -> None:
+    """FFG 51 — a land is captured when only that nation's units are in it at any moment of the round:
+    the empty areas other nations entered in this turn (a defender's retreat) score their capture points
+    as in their own turn (feature `captures_in_any_turn`). The empire's capture points (Roman card,
+    rounds 1-3) are earned in its own turn only, so it is left out, a subject's captures for it too."""
+    if not ctx.rs.feature("captures_in_any_turn"):
+        return
+    from pbem.rules.scoring import capture_scorer, score_capture_areas
+
+    empire = ctx.rs.role("empire")
+    for nation in sorted(ctx.entered_by_others):
+        if nation != ctx.nation and capture_scorer(ctx.rs, ctx.state, nation)[0] != empire:
+            score_capture_areas(ctx, nation, ctx.entered_by_others[nation])
+
+
 def note_attack_on_romano_british(ctx: TurnContext, defender: str) -> None:
     """FFG 41, 52 — remember the nations that attacked the Romano-British (the R-B may then attack them
     before round 8, and score their card line for such a nation's armies if it had submitted to Rome)."""
     if defender == ctx.rs.role("successor") and ctx.rs.feature("rb_attack_limit_until"):
         ctx.state.extras.setdefault(ATTACKED_SUCCESSOR, set()).add(ctx.nation)
+
+
+def note_submission_to_empire(rs: Ruleset, state: GameState, nation: str, to: str) -> None:
+    """FFG 41 — remember every nation that submits to Rome (the Romano-British may not attack it before
+    round 8, even after the subjection ended with the Roman departure or a revolt). A sorted list: the
+    saved position reads it back as it was written."""
+    if to == rs.role("empire") and rs.feature("rb_attack_limit_until"):
+        state.extras[SUBMITTED_TO_EMPIRE] = sorted({*state.extras.get(SUBMITTED_TO_EMPIRE, ()), nation})
+
+
+def submitted_to_empire(rs: Ruleset, state: GameState, nation: str) -> bool:
+    """FFG 41, doubt 24 — the nation submitted to Rome at some time in this game (or is subject to it)."""
+    return nation in state.extras.get(SUBMITTED_TO_EMPIRE, ()) or state.subjects.get(nation) == rs.role("empire")
 
 
 def attacked_romano_british_first(state: GameState, nation: str) -> bool:
@@ -346,17 +426,37 @@ class Ffg2Hooks(ClassicHooks):
         return must_come_ashore(ctx)
 
     def after_movement(self, ctx: TurnContext) -> None:
-        """FFG 18, doubt 22 — armies still at sea that had to land are lost."""
+        """FFG 18, doubt 22 — armies still at sea that had to land are lost; FFG 39, doubt 25 — what is
+        still over the stacking limits is removed."""
         invaders_left_at_sea(ctx)
+        remove_overstacked(ctx)
+
+    def excess_stacking_removed(self, rs: Ruleset) -> bool:
+        """FFG 39, doubt 25 — a nation over the limits by an entry ignoring stacking is not refused its
+        movement: the excess is removed after it (feature `overstacked_removed`)."""
+        return bool(rs.feature("overstacked_removed"))
+
+    def nation_submitted(self, rs: Ruleset, state: GameState, nation: str, to: str) -> None:
+        """FFG 41 — the position remembers who submitted to Rome."""
+        note_submission_to_empire(rs, state, nation, to)
 
     def shielded_from_successor(self, rs: Ruleset, state: GameState, nation: str) -> bool:
-        """FFG 41 — the rule 10.5 limit ends in round 8 and never shields a nation that attacked the
-        Romano-British first."""
+        """FFG 41, doubt 24 — before round 8 the Romano-British may not attack a nation that submitted to
+        Rome (not the fixed list of rule 10.5), unless it attacked them first."""
         until = rs.feature("rb_attack_limit_until")
         if not until:
             return super().shielded_from_successor(rs, state, nation)
-        return (super().shielded_from_successor(rs, state, nation) and state.round < until
+        return (submitted_to_empire(rs, state, nation) and state.round < until
                 and not attacked_romano_british_first(state, nation))
+
+    def retreat_barred_origins(self, ctx: TurnContext, area: str, origins: list[str]) -> list[str]:
+        """FFG 29 — nor into an area from which attacking armies overran through the battle area."""
+        return origins + overrun_origins(ctx, area)
+
+    def successor_shield_reason(self, rs: Ruleset, nation: str) -> str:
+        """FFG 41 — the reply names the nation and why it is shielded."""
+        return (f"the Romano-British may not attack the {rs.nations[nation].name}: they submitted to Rome "
+                f"(FFG 41: not before round {rs.feature('rb_attack_limit_until')}, unless they attacked the Romano-British first)")
 
     def battle_begins(self, ctx: TurnContext, defender: str) -> None:
         """FFG 41, 52 — remember the nations that attacked the Romano-British."""
@@ -366,9 +466,17 @@ class Ffg2Hooks(ClassicHooks):
         """FFG 23 — a leader whose last army is lost first retreats to an adjacent area of its own."""
         return leader_escape(ctx, area, nation, leader)
 
+    def captures_held_at_withdrawal(self, ctx: TurnContext) -> set[str] | None:
+        """FFG 43 — Danes, round 11: 2 for every area held as the Raider Withdrawal begins."""
+        return captures_held_at_withdrawal(ctx)
+
     def raiders_may_settle(self, ctx: TurnContext) -> bool:
         """FFG 43 — in round 11 every Danish raider must go back to sea (no SETTLE)."""
         return not must_return_to_sea(ctx)
+
+    def captures_in_other_turn(self, ctx: TurnContext) -> None:
+        """FFG 51 — an empty area entered in another nation's turn is captured too."""
+        captures_in_other_turn(ctx)
 
     def after_nation_turn(self, ctx: TurnContext) -> None:
         """FFG 32 (legion withdrawal, end of the Roman turn 2), then the classic turn-14 steps."""
