@@ -89,3 +89,10 @@ def test_observer_address_is_checked(game_dir):
                                       ("Ann <a@b.org>", False), ("a @b.org", False), ("@b.org", False), (3, False)])
 def test_is_address(value, ok):
     assert is_address(value) is ok
+
+
+def test_options_may_name_the_rulesets_optional_rules(game_dir):
+    _edit(game_dir, "options:\n  nmr: hold", "options:\n  nmr: hold\n  brittany: true")
+    assert Game.open(game_dir).settings["options"]["brittany"] is True
+    _edit(game_dir, "brittany: true", "britany: true")
+    assert "did you mean 'brittany'" in _refused(game_dir)
