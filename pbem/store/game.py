@@ -70,6 +70,7 @@ SUBDIRS = ("log", "inbox", "outbox", "mail")
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
 ENTRY_NAME = re.compile(r"^(\d{6,})-([a-z_]+)\.yaml$")
 HEX64 = re.compile(r"[0-9a-f]{64}")
+_STATE_ENTRY = re.compile(rb"^entry: (\d+)\r?$", re.M)   # state.yaml's `entry:` line (top level)
 DEFAULT_LOCK_TIMEOUT = 120.0
 SECRET_MODE = 0o600     # files holding tokens or the secret: readable by the owner only
 
@@ -447,6 +448,8 @@ class Game:
             damaged = None
         files = self._entry_files()
         last = files[-1][0] if files else 0
+        if damaged is None and entry > last:
+            raise self._ahead_of_log(entry, last)
         if damaged is None and not self._state_changed_after(files, entry):
             self._state, self._state_entry = state, entry
             return
@@ -467,6 +470,30 @@ class Game:
         except (GameError, OSError):
             pass   # busy or read-only: the position is right in memory, the file is repaired later
 
+    def _ahead_of_log(self, entry: int, last: int) -> GameError:
+        """state.yaml follows an entry the log no longer has (FORMAT.md, Crash safety: it is written
+        after its entry, so it is never ahead of a log nobody touched): entries were deleted, e.g. a
+        torn last entry. Playing on would write new entries over the hole and the log could never
+        be replayed, so the game stops until the moderator restores the entries or rebuilds
+        state.yaml from the log as it is."""
+        return GameError(
+            f"game {self.id}: {self.label(STATE)} follows log entry {entry}, but the log ends at entry {last}: "
+            f"entr{'y' if entry == last + 1 else 'ies'} {last + 1}{'' if entry == last + 1 else f'..{entry}'} "
+            "went missing from the log",
+            hint=f"restore the missing entries into {self.label(LOG)} from a backup; if they are lost, "
+                 f"`pbem rebuild-state {self.id}` makes state.yaml the position after entry {last} "
+                 "(the moves of the lost entries are gone)")
+
+    def state_file_entry(self) -> int | None:
+        """The `entry:` of state.yaml, from the top of the file (None when it is not there)."""
+        try:
+            with open(self.path / STATE, "rb") as fh:
+                head = fh.read(4096)
+        except OSError:
+            return None
+        m = _STATE_ENTRY.search(head)
+        return int(m.group(1)) if m else None
+
     def _state_changed_after(self, files: list[tuple[int, str, Path]], entry: int) -> bool:
         """Does a log entry after `entry` change the position (a turn, or a moderator entry with one)?"""
         for eid, kind, p in files:
@@ -475,8 +502,10 @@ class Game:
             if kind == "turn":
                 return True
             if kind == "moderator":
+                from pbem.store.recover import sets_position
+
                 e = parse_entry(load_plain(p, self.label(f"{LOG}/{p.name}")), eid, kind, f"{LOG}/{p.name}")
-                if isinstance(e.get("state"), dict):
+                if sets_position(e.kind, e.data):
                     return True
         return False
 
@@ -661,6 +690,9 @@ class Game:
             raise ValueError(f"log entry data may not use the keys {', '.join(clash)}")
         with self.lock():
             eid = self.last_entry_id() + 1
+            ahead = self.state_file_entry()
+            if ahead is not None and ahead >= eid:     # entries were deleted: never write over the hole
+                raise self._ahead_of_log(ahead, eid - 1)
             entry = LogEntry(eid, kind, time or utc_now(), dict(data) if already_plain else plain(dict(data)))
             try:
                 create_exclusive(self.path / LOG / entry.name, entry_text(entry))
@@ -677,7 +709,13 @@ class Game:
 
     def moderate(self, action: str, who: str, why: str, *, state: GameState | None = None,
                  **extra: Any) -> int:
-        """Log a moderator action. With `state`, the action sets the position (replay adopts it)."""
+        """Log a moderator action. With `state`, the action sets the position (only the actions of
+        recover.POSITION_ACTIONS do: replay checks that position and refuses one on any other)."""
+        from pbem.store.recover import POSITION_ACTIONS
+
+        if state is not None and action not in POSITION_ACTIONS:
+            raise ValueError(f"a moderator {action!r} entry cannot set the position "
+                             f"(only: {', '.join(POSITION_ACTIONS)})")
         data: dict[str, Any] = {"action": action, "who": who, "why": why, **extra}
         with self.lock():
             if state is not None:

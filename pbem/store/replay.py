@@ -27,6 +27,7 @@ from pbem.rules.state import GameState
 from pbem.service.play import RecordingDice, resolve_adjudicator
 from pbem.store.game import STATE, Game, LogEntry
 from pbem.store.hashing import canonical, canonical_json, sha256_text, state_hash
+from pbem.store.recover import POSITION_ACTIONS
 from pbem.store.turns import Adjudicator, orders_text_hash
 from pbem.store.yamlio import SaveError, load_plain
 
@@ -251,16 +252,11 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     try:
         state = GameState.from_dict(sd)
         ruleset = game.ruleset()
-        if start is not None and created.get("position") is not None:
+        if created.get("position") is not None:
             # a game moved over mid-game: its start is the typed-in position, read again from its text
-            from pbem.position.file import read_position
-
-            fresh = read_position(str(created["position"]), label="the created entry's position", ruleset=ruleset,
-                                  game=game.id).state.to_dict()
-            if canonical(fresh) != canonical(state.to_dict()):
-                return Divergence("start", entry=1, file=created.file,
-                                  detail="the logged start position is not the typed-in position it was made from",
-                                  diff=dict_diff(state.to_dict(), fresh))
+            div = _typed_in_position(game, created, sd, ruleset, "the logged start position", "start")
+            if div is not None:
+                return div
         elif start is not None:
             fresh = start(ruleset, game.id).to_dict()
             if canonical(fresh) != canonical(state.to_dict()):
@@ -301,21 +297,11 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
         if e.kind == "orders":
             orders_by_id[e.id] = e
         elif e.kind == "moderator":
+            div = _moderator_position(game, e, ruleset, hash_before)
+            if div is not None:
+                return div
             if "state" in e:
-                d = e.get("state")
-                if not isinstance(d, dict) or state_hash(d) != e.get("state_hash"):
-                    return Divergence("state", entry=e.id, file=e.file, detail="the moderator's position does not match its hash",
-                                      expected=e.get("state_hash"), got=state_hash(d) if isinstance(d, dict) else None)
-                if e.get("action") == "rollback":
-                    to = int(e.get("to_entry") or 0)
-                    if to not in hash_before:
-                        return Divergence("state", entry=e.id, file=e.file,
-                                          detail=f"the rollback goes back before entry {to}, which is not a turn")
-                    if hash_before[to] != e.get("state_hash"):
-                        return Divergence("state", entry=e.id, file=e.file,
-                                          detail=f"the rollback's position is not the one before entry {to}",
-                                          expected=hash_before[to], got=e.get("state_hash"))
-                state = GameState.from_dict(d)
+                state = GameState.from_dict(e["state"])
                 current_hash, last_change = e.get("state_hash"), e.id
             if e.get("action") == "reveal" and e.get("secret"):
                 try:
@@ -343,6 +329,10 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
         return None
     # entries after the last change of position (orders, reveal, pause ...) leave state.yaml as it is
     at = raw.get("entry") if isinstance(raw, dict) else None
+    if isinstance(at, int) and not isinstance(at, bool) and at > last_id:
+        return Divergence("log", entry=at, file=STATE, detail=f"state.yaml follows entry {at}, but the log ends at entry "
+                          f"{last_id}: entries were deleted (restore them, or `pbem rebuild-state {game.id}` "
+                          "if they are lost)", expected=at, got=last_id)
     if not isinstance(at, int) or isinstance(at, bool) or not last_change <= at <= last_id:
         report.notes.append(f"state.yaml follows entry {at if at is not None else '?'}, the position last "
                             f"changed at entry {last_change}: not compared (pbem re-derives it on the next run)")
@@ -354,6 +344,56 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     if raw.get("state_hash") != state_hash(saved):
         return Divergence("final", file=STATE, detail="state.yaml's state_hash does not match its state",
                           expected=raw.get("state_hash"), got=state_hash(saved))
+    return None
+
+
+def _moderator_position(game: Game, e: LogEntry, ruleset: Any, hash_before: dict[int, Any]) -> Divergence | None:
+    """A moderator entry may set the position only when its action is one that does (FORMAT.md: a
+    rollback, a typed-in position), and that position is checked like every other: a rollback's is
+    the one before the turn it goes back to, a typed-in one is the position its text reads as; both
+    match their hash. Any other entry carrying a position (or a hash of one) is a forgery."""
+    action = e.get("action")
+    carries = "state" in e or "state_hash" in e
+    where = {"entry": e.id, "file": e.file}
+    if action not in POSITION_ACTIONS:
+        if carries:
+            return Divergence("state", detail=f"a moderator `{action}` entry carries a position: only "
+                              f"{' and '.join(POSITION_ACTIONS)} entries set one", **where)
+        return None
+    d = e.get("state")
+    if not isinstance(d, dict):
+        return Divergence("state", detail=f"the moderator's {action} has no position", **where)
+    if state_hash(d) != e.get("state_hash"):
+        return Divergence("state", detail="the moderator's position does not match its hash",
+                          expected=e.get("state_hash"), got=state_hash(d), **where)
+    if action == "rollback":
+        to = e.get("to_entry")
+        if not isinstance(to, int) or isinstance(to, bool) or to not in hash_before:
+            return Divergence("state", detail=f"the rollback goes back before entry {to}, which is not a turn", **where)
+        if hash_before[to] != e.get("state_hash"):
+            return Divergence("state", detail=f"the rollback's position is not the one before entry {to}",
+                              expected=hash_before[to], got=e.get("state_hash"), **where)
+        return None
+    return _typed_in_position(game, e, d, ruleset, f"the moderator's position ({e.get('file') or 'typed in'})")
+
+
+def _typed_in_position(game: Game, e: LogEntry, d: dict, ruleset: Any, what: str,
+                       kind: str = "state") -> Divergence | None:
+    """The position of an entry made from a typed-in position file is the one its text (`position`,
+    kept in the entry) reads as (pbem.position.file.read_position)."""
+    from pbem.position.file import read_position
+
+    text = e.get("position")
+    where = {"entry": e.id, "file": e.file}
+    if not isinstance(text, str):
+        return Divergence(kind, detail=f"{what}: the entry does not keep the text it was read from", **where)
+    try:
+        fresh = read_position(text, label=f"{e.file}: position", ruleset=ruleset, game=game.id).state.to_dict()
+    except PbemError as err:
+        return Divergence(kind, detail=f"{what}: its text is not a valid position: {err}", **where)
+    if canonical(fresh) != canonical(GameState.from_dict(d).to_dict()):
+        return Divergence(kind, detail=f"{what} is not the typed-in position it was made from",
+                          diff=dict_diff(d, fresh), **where)
     return None
 
 
