@@ -123,8 +123,8 @@ def status(game: str, games_dir: str, as_json: bool, show_log: bool) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0,
               help="Games replayed in parallel processes (many games); default 0: one per CPU.")
-@click.option("--fresh", is_flag=True, help="Parse every log file again, not through the parsed-log cache "
-              "(.log-index.jsonl, used only for files unchanged since it was written).")
+@click.option("--fresh", is_flag=True, help="Kept for scripts: every replay now parses every log file "
+              "itself (the parsed-log cache .log-index.jsonl takes no part in a check).")
 @click.option("--log-hash", "log_hash", metavar="N:HASH",
               help="Check that the log still holds entry N with this running hash (printed in every turn mail).")
 def replay(sources: tuple[str, ...], games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool,

@@ -549,12 +549,14 @@ class Game:
     def entries(self, kind: str | None = None, *, cached: bool = True, save_index: bool = True) -> list[LogEntry]:
         """The log in order (all kinds, or one).
 
-        Parsed entries are cached, keyed by each file's size, mtime, ctime and inode: in memory for
-        the life of this Game (a cron run asks for the log at every step) and in .log-index.jsonl
-        for the next process (appended to, never rewritten per entry). Entries from the cache share
-        their nested values: treat entries as read-only. `cached=False` reads every file afresh
-        (`pbem replay --fresh` and verify-dice do); `save_index=False` uses .log-index.jsonl where
-        it has an entry but adds nothing to it (replay: no writes into the game it checks)."""
+        Parsed entries are cached: in memory for the life of this Game (a cron run asks for the log
+        at every step), keyed by each file's size, mtime, ctime and inode, and in .log-index.jsonl
+        for the next process (appended to, never rewritten per entry), used only for a file of the
+        stat key it recorded whose bytes hash to the SHA-256 it recorded (the bytes are read and
+        hashed, only the parse is saved). Entries from the cache share their nested values: treat
+        entries as read-only. `cached=False` reads every file afresh (verify-dice does; the checks
+        read the log with log_from_files); `save_index=False` uses .log-index.jsonl where it has an
+        entry but adds nothing to it."""
         if not cached:
             out = []
             for eid, k, p in self._entry_files():
@@ -581,17 +583,18 @@ class Game:
                     index = self._read_index()
                 cached_line = index.get(d.name)
                 raw = None
-                if isinstance(cached_line, dict) and cached_line.get("key") == key and isinstance(cached_line.get("json"), str):
+                # the file's bytes are always read and hashed (cheap); the cache saves only the parse,
+                # and only for a file whose bytes are the ones it parsed (its recorded SHA-256)
+                data = read_bytes(logdir / d.name, path_label)
+                self._file_sha[d.name] = (key, hashlib.sha256(data).hexdigest())
+                if (isinstance(cached_line, dict) and cached_line.get("key") == key
+                        and cached_line.get("sha256") == self._file_sha[d.name][1]
+                        and isinstance(cached_line.get("json"), str)):
                     try:
                         raw = orjson.loads(cached_line["json"])
                     except ValueError:
                         raw = None
-                    sha = cached_line.get("sha256")
-                    if raw is not None and isinstance(sha, str):
-                        self._file_sha[d.name] = (key, sha)
                 if raw is None:
-                    data = read_bytes(logdir / d.name, path_label)
-                    self._file_sha[d.name] = (key, hashlib.sha256(data).hexdigest())
                     raw = parse_plain(utf8_text(data, path_label), path_label)
                     if save_index:
                         text = _index_text(raw)
@@ -607,29 +610,38 @@ class Game:
             self._append_index(new_lines, len(found))
         return out
 
+    def log_from_files(self) -> tuple[list[LogEntry], list[tuple[int, str]]]:
+        """The log read from its files alone, for the checks (replay, --log-hash): every entry parsed
+        from its file's bytes and [(entry id, SHA-256 of those bytes)], each file read once. No cache
+        takes part: .log-index.jsonl is a file like any other, and a cache could vouch for an edit."""
+        entries, digests = [], []
+        log_label = self.label(LOG)
+        for eid, k, d in self._log_dir_entries():
+            label = f"{LOG}/{d.name}"
+            path_label = f"{log_label}{os.sep}{d.name}"
+            data = read_bytes(Path(d.path), path_label)
+            digests.append((eid, hashlib.sha256(data).hexdigest()))
+            entries.append(parse_entry(parse_plain(utf8_text(data, path_label), path_label), eid, k, label, path_label))
+        return entries, digests
+
     def running_hashes(self, *, cached: bool = True) -> list[tuple[int, str]]:
-        """The log's running hash after each entry (pbem.store.loghash). A file's SHA-256 is taken
-        from the parse of it this Game made or the log index, for the same size, mtime, ctime and
-        inode only (the cache's own rule); any other file is read again (every file: cached=False)."""
+        """The log's running hash after each entry (pbem.store.loghash). A file's SHA-256 is the one
+        this Game took of its bytes when it read it (for the same size, mtime, ctime and inode); any
+        other file is read and hashed (every file: cached=False). The log index is not trusted for it."""
         if not cached:
             from pbem.store.loghash import running_hashes
 
             return running_hashes(self.path)
         known = self._file_sha
-        if not known:
-            self._read_index()
-        index = self._index or {}
         digests = []
         for eid, _kind, d in self._log_dir_entries():
             key = _stat_key(d)
             hit = known.get(d.name)
-            line = index.get(d.name)
             if hit is not None and hit[0] == key:
                 digest = hit[1]
-            elif isinstance(line, dict) and line.get("key") == key and isinstance(line.get("sha256"), str):
-                digest = line["sha256"]
             else:
                 digest = hashlib.sha256(read_bytes(Path(d.path), self.label(f"{LOG}/{d.name}"))).hexdigest()
+                known[d.name] = (key, digest)
             digests.append((eid, digest))
         return chain_hashes(digests)
 

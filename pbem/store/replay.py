@@ -27,6 +27,7 @@ from pbem.rules.state import GameState
 from pbem.service.play import RecordingDice, resolve_adjudicator
 from pbem.store.game import STATE, Game, LogEntry
 from pbem.store.hashing import canonical, canonical_json, sha256_text, state_hash
+from pbem.store.loghash import chain_hashes
 from pbem.store.recover import POSITION_ACTIONS
 from pbem.store.turns import Adjudicator, orders_text_hash
 from pbem.store.yamlio import SaveError, load_plain
@@ -184,29 +185,30 @@ def replay(game_dir: Any, *, adjudicate: Adjudicator | None = None, start: Start
            log_hash: tuple[int, str] | None = None, fresh: bool = False) -> ReplayReport:
     """Replay a game directory; see the module doc. `start(ruleset, game_id)` (optional) recomputes
     the start position to compare with the logged one; `progress(n)` is called as entries are done.
-    The entries are read through the parsed-log cache (.log-index.jsonl, trusted only for a file of
-    the size, mtime, ctime and inode it recorded: any write to a file changes its ctime), without
-    adding to it; `fresh=True` parses every file again."""
+    Every entry is parsed from its file's bytes, and the running hash taken from the same bytes: the
+    parsed-log cache (.log-index.jsonl) takes no part in a check, so it can never vouch for an edited
+    file (issue 27). `fresh` is what every replay does now (kept for callers that ask for it)."""
     game = game_dir if isinstance(game_dir, Game) else Game.open(game_dir)
     adjudicate = resolve_adjudicator(adjudicate)
     report = ReplayReport(game.id)
-    entries = game.entries(cached=False) if fresh else game.entries(save_index=False)
+    entries, digests = game.log_from_files()
     report.entries = len(entries)
     from pbem.orders.parser import lines_remembered
 
     with lines_remembered():      # each order line of the game is read once (they recur turn after turn)
         div = _replay(game, entries, report, adjudicate, start, use_secret, progress)
-    report.divergence = div or _check_log_end(game, log_hash, report, fresh)
+    report.divergence = div or _check_log_end(game, chain_hashes(digests), log_hash, report)
     return report
 
 
-def _check_log_end(game: Game, expect: tuple[int, str] | None, report: ReplayReport,
-                   fresh: bool = False) -> Divergence | None:
-    """The log's running hash (pbem.store.loghash): noted, and compared with the one a turn mail
-    printed; and every turn a mail was sent for (notices.json `turn:N`) must still be in the log."""
+def _check_log_end(game: Game, running: list[tuple[int, str]], expect: tuple[int, str] | None,
+                   report: ReplayReport) -> Divergence | None:
+    """The log's running hash (pbem.store.loghash, of the files' bytes): noted, and compared with the
+    one a turn mail printed; and every turn a mail was sent for (notices.json `turn:N`) must still
+    be in the log."""
     import json
 
-    hashes = dict(game.running_hashes(cached=not fresh))
+    hashes = dict(running)
     last = max(hashes, default=0)
     if last:
         report.notes.append(f"log ends at entry {last}, running hash {hashes[last]}")

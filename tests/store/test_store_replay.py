@@ -178,9 +178,9 @@ def test_dict_diff(a, b, lines):
     assert dict_diff(a, b) == lines
 
 
-def test_replay_reads_the_log_cache_and_sees_an_entry_changed_since(played):
-    """Replay reads entries through .log-index.jsonl (writing nothing to it); a file changed after the
-    cache was written (same size, in place) is read again: its new ctime no longer matches."""
+def test_replay_writes_nothing_and_sees_an_entry_changed_since_the_log_cache(played):
+    """Replay reads every entry from its file (the log cache takes no part in a check, issue 27) and
+    writes nothing to .log-index.jsonl; a file changed in place since the cache was written is seen."""
     played.entries()
     index = played.path / ".log-index.jsonl"
     cached = index.read_bytes()
@@ -193,9 +193,9 @@ def test_replay_reads_the_log_cache_and_sees_an_entry_changed_since(played):
 
 
 def test_log_running_hash_from_the_cache_is_the_hash_of_the_files(played):
-    """Issue 18's running hash (every turn mail prints it) is taken from file hashes the log cache
-    keeps beside each parsed entry, trusted for the same size, times and inode only: it equals the
-    hash of the files read afresh, and a file changed in place since is hashed again."""
+    """Issue 18's running hash (every turn mail prints it) is taken from the hashes of the files'
+    bytes this Game read (the log cache's recorded hash only decides whether its parse may be used):
+    it equals the hash of the files read afresh, and a file changed in place since is hashed again."""
     from pbem.store.loghash import running_hashes
 
     played.entries()
