@@ -40,7 +40,7 @@ from pbem.rules.dice import HmacDice, commitment
 from pbem.rules.events import Event, from_dicts
 from pbem.rules.state import GameState, Stack
 from pbem.store.fs import TEMP_PREFIX, atomic_write, clean_temp_files, create_exclusive
-from pbem.store.hashing import plain, state_hash
+from pbem.store.hashing import canonical_json, plain, sha256_text, state_hash
 from pbem.store.loghash import chain_hashes
 from pbem.store.yamlio import (
     SaveError,
@@ -87,6 +87,10 @@ def parse_time(text: str | None) -> datetime | None:
     except ValueError:
         return None
     return t if t.tzinfo else t.replace(tzinfo=UTC)
+
+
+def rules_fingerprint(ruleset_id: str, overrides: Mapping[str, Any]) -> str:
+    return sha256_text(canonical_json({"ruleset": ruleset_id, "overrides": overrides}))
 
 
 def check_game_id(game_id: str) -> str:
@@ -382,6 +386,11 @@ class Game:
         from pbem.data.loader import load
 
         return load(self.ruleset_id, plain(dict(self.settings.get("overrides") or {})))
+
+    def rules_fingerprint(self) -> str:
+        """The SHA-256 of the rules this game is played by: its ruleset id and game.yaml's `overrides`
+        (canonical JSON). Every turn entry keeps it (`rules`); replay compares it with game.yaml."""
+        return rules_fingerprint(self.ruleset_id, plain(dict(self.settings.get("overrides") or {})))
 
     def label(self, name: str) -> str:
         """A file's name for messages: games/<id>/<name>."""
@@ -700,6 +709,10 @@ class Game:
         clash = [k for k in data if k in RESERVED]
         if clash:
             raise ValueError(f"log entry data may not use the keys {', '.join(clash)}")
+        if kind == "turn":     # the rules it was played by: game.yaml's may not change under the log
+            if not isinstance(data, dict):
+                data = dict(data)
+            data["rules"] = self.rules_fingerprint()   # into the caller's mapping: the entry it keeps is the file
         with self.lock():
             eid = self.last_entry_id() + 1
             ahead = self.state_file_entry()

@@ -56,7 +56,7 @@ class _LoggedDice(RecordedDice):
 class Divergence:
     """Where a replay first differs from the log."""
 
-    what: str                   # log | start | orders | dice | event | events | state | final | error | secret
+    what: str                   # log | start | rules | orders | dice | event | events | state | final | error | secret
     entry: int | None = None
     file: str = ""
     round: int | None = None
@@ -112,6 +112,8 @@ class ReplayReport:
     checked_dice: int = 0
     divergence: Divergence | None = None
     notes: list[str] = field(default_factory=list)
+    rules: str = ""             # game.yaml's rules fingerprint (Game.rules_fingerprint)
+    rules_kept: bool = False    # a turn entry so far kept its rules fingerprint
 
     @property
     def ok(self) -> bool:
@@ -190,7 +192,7 @@ def replay(game_dir: Any, *, adjudicate: Adjudicator | None = None, start: Start
     file (issue 27). `fresh` is what every replay does now (kept for callers that ask for it)."""
     game = game_dir if isinstance(game_dir, Game) else Game.open(game_dir)
     adjudicate = resolve_adjudicator(adjudicate)
-    report = ReplayReport(game.id)
+    report = ReplayReport(game.id, rules=game.rules_fingerprint())
     entries, digests = game.log_from_files()
     report.entries = len(entries)
     from pbem.orders.parser import lines_remembered
@@ -247,6 +249,10 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     if state_hash(sd) != created.get("state_hash"):
         return Divergence("start", entry=1, file=created.file, detail="the start position does not match its hash",
                           expected=created.get("state_hash"), got=state_hash(sd))
+    if created.get("ruleset") not in (None, game.ruleset_id):
+        return Divergence("start", entry=1, file=created.file,
+                          detail=f"game.yaml's ruleset is {game.ruleset_id}; the game was created with {created.get('ruleset')}",
+                          expected=created.get("ruleset"), got=game.ruleset_id)
     if created.get("dice_commitment") not in (None, game.commitment):
         return Divergence("secret", entry=1, file=created.file,
                           detail="game.yaml's dice commitment is not the one published at creation",
@@ -403,6 +409,17 @@ def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders
                  adjudicate: Adjudicator, secret: bytes | None, report: ReplayReport) -> GameState | Divergence:
     base = {"entry": e.id, "file": e.file, "round": e.get("round"), "nation": e.get("nation"),
             "step": e.get("step", "nation")}
+
+    # 0. the rules it was played by are game.yaml's (ruleset and overrides); a turn entry of a game
+    #    that kept them (every turn after the first that has `rules`) must keep them
+    rules = e.get("rules")
+    if rules is not None or report.rules_kept:
+        if rules != report.rules:
+            return Divergence("rules", detail="this turn was played by other rules than game.yaml's "
+                              "(its ruleset or overrides were changed since)" if rules is not None else
+                              "this turn entry does not say which rules it was played by (the earlier ones do)",
+                              expected=rules, got=report.rules, **base)
+        report.rules_kept = True
 
     # 1. the orders used are the orders received
     for nation, o in (e.get("orders") or {}).items():
