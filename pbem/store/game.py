@@ -72,6 +72,7 @@ ENTRY_NAME = re.compile(r"^(\d{6,})-([a-z_]+)\.yaml$")
 HEX64 = re.compile(r"[0-9a-f]{64}")
 _STATE_ENTRY = re.compile(rb"^entry: (\d+)\r?$", re.M)   # state.yaml's `entry:` line (top level)
 DEFAULT_LOCK_TIMEOUT = 120.0
+ENGINE_START = "pbem.rules.turn.new_game_state"   # the `start` of a created entry with the engine's start
 SECRET_MODE = 0o600     # files holding tokens or the secret: readable by the owner only
 
 
@@ -314,7 +315,7 @@ def start_position(ruleset: Any, game_id: str) -> tuple[GameState, str]:
     """The start position (rule 3.0, the engine's `new_game_state`) and where it came from."""
     from pbem.rules.turn import new_game_state
 
-    return new_game_state(ruleset, game_id), "pbem.rules.turn.new_game_state"
+    return new_game_state(ruleset, game_id), ENGINE_START
 
 
 # --- the game -----------------------------------------------------------------------------------------

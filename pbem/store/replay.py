@@ -25,7 +25,7 @@ from pbem.errors import PbemError
 from pbem.rules.dice import Faces, HmacDice, RecordedDice, RollRequest, commitment
 from pbem.rules.state import GameState
 from pbem.service.play import RecordingDice, resolve_adjudicator
-from pbem.store.game import STATE, Game, LogEntry
+from pbem.store.game import ENGINE_START, STATE, Game, LogEntry
 from pbem.store.hashing import canonical, canonical_json, sha256_text, state_hash
 from pbem.store.loghash import chain_hashes
 from pbem.store.recover import POSITION_ACTIONS
@@ -242,7 +242,15 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
             return Divergence("log", entry=i, detail=f"log entry {i} is missing (the next one is {e.file})")
     if not entries or entries[0].kind != "created":
         return Divergence("log", entry=1, detail="the log does not start with a `created` entry")
+    at = game.state_file_entry()
+    if at is not None and at > entries[-1].id:
+        return Divergence("log", entry=at, file=STATE, detail=f"state.yaml follows entry {at}, but the log ends at "
+                          f"entry {entries[-1].id}: entries were deleted (restore them, or `pbem rebuild-state "
+                          f"{game.id}` if they are lost)", expected=at, got=entries[-1].id)
     created = entries[0]
+    if start is None and created.get("start") == ENGINE_START and _same_rules_core(created, game):
+        # the engine's start, by the pbem and the data that made it: compared always (cheap)
+        from pbem.rules.turn import new_game_state as start
     sd = created.get("state")
     if not isinstance(sd, dict):
         return Divergence("start", entry=1, file=created.file, detail="the created entry has no start position")
@@ -285,6 +293,23 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     if created.get("data_version") not in (None, ruleset.data_version):
         report.notes.append(f"ruleset data version {created.get('data_version')} at creation, "
                             f"{ruleset.data_version} now")
+    for e in entries:
+        if e.kind == "moderator" and e.get("action") == "reveal" and e.get("secret"):
+            try:
+                revealed = bytes.fromhex(str(e["secret"]))
+            except ValueError:
+                revealed = None
+            if revealed is None or commitment(revealed) != game.commitment:
+                return Divergence("secret", entry=e.id, file=e.file,
+                                  detail="the revealed secret does not match the commitment")
+            if game.revealed_secret() not in (None, revealed):
+                return Divergence("secret", entry=e.id, file=e.file,
+                                  detail="game.yaml's revealed secret is not the one this entry revealed")
+    if game.revealed_secret() is not None and not any(e.kind == "moderator" and e.get("action") == "reveal"
+                                                      for e in entries):
+        # pbem reveal logs the secret before it writes game.yaml: a revealed game has the entry
+        return Divergence("secret", file="game.yaml", detail="game.yaml has the secret revealed, but the log has "
+                          "no reveal entry (deleted?)")
     secret, source = _secret_for_replay(game, entries) if use_secret else (None, None)
     if secret is not None and commitment(secret) != game.commitment:
         return Divergence("secret", detail=f"the dice secret ({source}) does not match the commitment",
@@ -300,6 +325,7 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     last_change = 1                       # the last entry that changed the position
     current_hash = created.get("state_hash")
     hash_before: dict[int, Any] = {}      # turn entry -> hash of the position before it (rollbacks)
+    rollbacks = 0                         # so far: the generation of the dice labels (store.turns)
     for e in entries[1:]:
         last_id = e.id
         if e.kind == "orders":
@@ -311,15 +337,13 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
             if "state" in e:
                 state = GameState.from_dict(e["state"])
                 current_hash, last_change = e.get("state_hash"), e.id
-            if e.get("action") == "reveal" and e.get("secret"):
-                try:
-                    ok = commitment(bytes.fromhex(str(e["secret"]))) == game.commitment
-                except ValueError:
-                    ok = False
-                if not ok:
-                    return Divergence("secret", entry=e.id, file=e.file, detail="the revealed secret does not match the commitment")
+            if e.get("action") == "rollback":
+                rollbacks += 1
         elif e.kind == "turn":
             hash_before[e.id] = current_hash
+            div = _turn_header(e, state, rollbacks)
+            if div is not None:
+                return div
             div = _replay_turn(game, e, state, ruleset, orders_by_id, adjudicate, secret, report)
             if isinstance(div, Divergence):
                 return div
@@ -337,10 +361,6 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
         return None
     # entries after the last change of position (orders, reveal, pause ...) leave state.yaml as it is
     at = raw.get("entry") if isinstance(raw, dict) else None
-    if isinstance(at, int) and not isinstance(at, bool) and at > last_id:
-        return Divergence("log", entry=at, file=STATE, detail=f"state.yaml follows entry {at}, but the log ends at entry "
-                          f"{last_id}: entries were deleted (restore them, or `pbem rebuild-state {game.id}` "
-                          "if they are lost)", expected=at, got=last_id)
     if not isinstance(at, int) or isinstance(at, bool) or not last_change <= at <= last_id:
         report.notes.append(f"state.yaml follows entry {at if at is not None else '?'}, the position last "
                             f"changed at entry {last_change}: not compared (pbem re-derives it on the next run)")
@@ -353,6 +373,32 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
         return Divergence("final", file=STATE, detail="state.yaml's state_hash does not match its state",
                           expected=raw.get("state_hash"), got=state_hash(saved))
     return None
+
+
+def _turn_header(e: LogEntry, state: GameState, rollbacks: int) -> Divergence | None:
+    """A turn entry's own account of where it stands: the round of the position it was played from,
+    and the dice generation (the rollbacks before it, pbem.store.turns.dice_generation): a turn
+    copied from before a rollback would otherwise roll the voided turn's dice again."""
+    base = {"entry": e.id, "file": e.file, "round": e.get("round"), "nation": e.get("nation"),
+            "step": e.get("step", "nation")}
+    if e.get("round") != state.round:
+        return Divergence("state", detail=f"the entry says round {e.get('round')}, the position is in round {state.round}",
+                          expected=state.round, got=e.get("round"), **base)
+    if (e.get("dice_generation") or 0) != rollbacks:
+        return Divergence("dice", detail=f"the entry's dice generation is {e.get('dice_generation') or 0}; "
+                          f"the log has {rollbacks} rollback(s) before it", expected=rollbacks,
+                          got=e.get("dice_generation") or 0, **base)
+    return None
+
+
+def _same_rules_core(created: LogEntry, game: Game) -> bool:
+    """Whether the game was created by this pbem with this ruleset data (then its start is today's)."""
+    from pbem import __version__
+
+    try:
+        return created.get("pbem") == __version__ and created.get("data_version") == game.ruleset().data_version
+    except PbemError:
+        return False
 
 
 def _moderator_position(game: Game, e: LogEntry, ruleset: Any, hash_before: dict[int, Any]) -> Divergence | None:
