@@ -457,7 +457,7 @@ def test_a_state_ahead_of_the_log_stops_the_game_until_it_is_rebuilt(masters, tm
     _file(p, n).unlink()
     g = Game.open(p)
     with pytest.raises(GameError) as err:
-        g.state
+        _ = g.state
     assert f"follows log entry {n}" in str(err.value) and "rebuild-state" in err.value.hint
     with pytest.raises(GameError):
         g.record_orders("romans", "x", "PASS\n")
