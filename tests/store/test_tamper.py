@@ -470,3 +470,37 @@ def test_a_state_ahead_of_the_log_stops_the_game_until_it_is_rebuilt(masters, tm
     assert Game.open(p).state_entry == n - 1
     code, out = _replay(p)
     assert code == 0, out
+
+
+def test_pbem_run_does_not_write_over_a_deleted_entry(tmp_path, monkeypatch):
+    """Item 7 through `pbem run`: the Romans' turn is played, then its torn entry deleted by hand; the
+    next run logs nothing (the mail waits), and the game's fault names the entry and the repair."""
+    from datetime import UTC, datetime, timedelta
+
+    from pbem.service.job import run_job
+    from pbem.store.game import create_game
+
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
+    t0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    players = [("ann", "ann@x.org"), ("bob", "bob@x.org"), ("cy", "cy@x.org"), ("di", "di@x.org")]
+    g = create_game(tmp_path, "t1", players=4, player_specs=players, secret=b"tamper test secret t1",
+                    time=t0.isoformat())
+
+    def mail(player: str, text: str, n: int) -> None:
+        p = g.player(player)
+        (g.path / "inbox" / f"{n:03d}.eml").write_text(
+            f"From: {p['address']}\nSubject: [t1] orders\nMessage-ID: <m{n}.t1@x.org>\n\nTOKEN {p['token']}\n{text}\n")
+
+    run_job(tmp_path, now=t0, render_map=False)
+    mail("ann", "NATION Romans\n4 Channel -> Kent\n4 Channel -> Sussex", 1)
+    run_job(tmp_path, now=t0 + timedelta(hours=1), render_map=False)
+    n = Game.open(g.path).last_entry_id()
+    assert _file(g.path, n).name.endswith("-turn.yaml") and Game.open(g.path).state_entry == n
+    _file(g.path, n).unlink()                 # the moderator's "repair" of a torn last entry
+    mail("di", "NATION Belgae\nPASS", 2)
+    report = run_job(tmp_path, now=t0 + timedelta(hours=2), render_map=False)
+    assert Game.open(g.path).last_entry_id() == n - 1, "nothing was written over the hole"
+    fault = " ".join(report.errors)
+    assert f"follows log entry {n}" in fault and "rebuild-state" in fault, report.errors
+    code, out = _replay(g.path)
+    assert code == 1 and f"state.yaml follows entry {n}" in out
