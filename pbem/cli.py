@@ -23,7 +23,7 @@ COMMAND_MODULES = {
     "check": ["check"],
     "case": ["case"],
     "rules": ["rules"],
-    "store": ["new", "status", "replay", "export", "import_", "reveal", "verify_dice"],
+    "store": ["new", "status", "replay", "export", "import_", "reveal", "rebuild_state", "verify_dice"],
     "render": ["render", "report"],
     "bots": ["selfplay", "bench", "pace"],
     "moderate": ["moderate"],

@@ -1,4 +1,4 @@
-"""Game-store commands: new, status, replay, export, import, reveal, verify-dice."""
+"""Game-store commands: new, status, replay, export, import, reveal, rebuild-state, verify-dice."""
 
 from __future__ import annotations
 
@@ -132,8 +132,8 @@ def status(game: str, games_dir: str, as_json: bool, show_log: bool, show_disk: 
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0,
               help="Games replayed in parallel processes (many games); default 0: one per CPU.")
-@click.option("--fresh", is_flag=True, help="Parse every log file again, not through the parsed-log cache "
-              "(.log-index.jsonl, used only for files unchanged since it was written).")
+@click.option("--fresh", is_flag=True, help="Kept for scripts: every replay now parses every log file "
+              "itself (the parsed-log cache .log-index.jsonl takes no part in a check).")
 @click.option("--log-hash", "log_hash", metavar="N:HASH",
               help="Check that the log still holds entry N with this running hash (printed in every turn mail).")
 def replay(sources: tuple[str, ...], games_dir: str, recorded_dice: bool, check_start: bool, quiet: bool,
@@ -292,6 +292,29 @@ def reveal(game: str, games_dir: str, who: str | None, why: str, force: bool) ->
     click.echo(f"logged as entry {eid}" if eid else "(it was revealed before)")
 
 
+@click.command(name="rebuild-state")
+@click.argument("game")
+@GAMES_DIR
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def rebuild_state(game: str, games_dir: str, yes: bool) -> None:
+    """Rebuild state.yaml from the log (the position after its last entry).
+
+    The repair when state.yaml follows log entries that are gone (a torn last entry deleted): the
+    game stops until then. Restore the entries from a backup instead when you have them."""
+    from pbem.store.game import Game, resolve_game
+    from pbem.store.recover import rebuild_state as rebuild
+
+    g = Game.open(resolve_game(game, games_dir))
+    last = g.last_entry_id()
+    at = g.state_file_entry()
+    click.echo(f"{g.label('state.yaml')} follows entry {at if at is not None else '?'}; the log ends at entry {last}")
+    if not yes:
+        click.confirm(f"make state.yaml the position after entry {last}, derived from the log?", abort=True)
+    before, last = rebuild(g)
+    click.echo(f"state.yaml of {g.id} rebuilt: the position after entry {last} (it followed entry "
+               f"{before if before is not None else '?'}); `pbem replay {g.id}` checks the log")
+
+
 @click.command(name="verify-dice")
 @click.argument("source", metavar="GAME_DIR_OR_ARCHIVE")
 @GAMES_DIR
@@ -308,4 +331,4 @@ def verify_dice(source: str, games_dir: str) -> None:
         sys.exit(1)
 
 
-__all__ = ["new", "status", "replay", "export", "import_", "reveal", "verify_dice"]
+__all__ = ["new", "status", "replay", "export", "import_", "reveal", "rebuild_state", "verify_dice"]

@@ -40,7 +40,7 @@ from pbem.rules.dice import HmacDice, commitment
 from pbem.rules.events import Event, from_dicts
 from pbem.rules.state import GameState, Stack
 from pbem.store.fs import TEMP_PREFIX, atomic_write, clean_temp_files, create_exclusive
-from pbem.store.hashing import plain, state_hash
+from pbem.store.hashing import canonical_json, plain, sha256_text, state_hash
 from pbem.store.loghash import chain_hashes
 from pbem.store.settings_keys import OPTION_VALUES, check_hand_edits
 from pbem.store.yamlio import (
@@ -71,7 +71,9 @@ SUBDIRS = ("log", "inbox", "outbox", "mail")
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
 ENTRY_NAME = re.compile(r"^(\d{6,})-([a-z_]+)\.yaml$")
 HEX64 = re.compile(r"[0-9a-f]{64}")
+_STATE_ENTRY = re.compile(rb"^entry: (\d+)\r?$", re.M)   # state.yaml's `entry:` line (top level)
 DEFAULT_LOCK_TIMEOUT = 120.0
+ENGINE_START = "pbem.rules.turn.new_game_state"   # the `start` of a created entry with the engine's start
 SECRET_MODE = 0o600     # files holding tokens or the secret: readable by the owner only
 
 
@@ -87,6 +89,10 @@ def parse_time(text: str | None) -> datetime | None:
     except ValueError:
         return None
     return t if t.tzinfo else t.replace(tzinfo=UTC)
+
+
+def rules_fingerprint(ruleset_id: str, overrides: Mapping[str, Any]) -> str:
+    return sha256_text(canonical_json({"ruleset": ruleset_id, "overrides": overrides}))
 
 
 def check_game_id(game_id: str) -> str:
@@ -328,7 +334,7 @@ def start_position(ruleset: Any, game_id: str) -> tuple[GameState, str]:
     """The start position (rule 3.0, the engine's `new_game_state`) and where it came from."""
     from pbem.rules.turn import new_game_state
 
-    return new_game_state(ruleset, game_id), "pbem.rules.turn.new_game_state"
+    return new_game_state(ruleset, game_id), ENGINE_START
 
 
 # --- the game -----------------------------------------------------------------------------------------
@@ -401,6 +407,11 @@ class Game:
 
         return load(self.ruleset_id, ruleset_overrides(self.settings))
 
+    def rules_fingerprint(self) -> str:
+        """The SHA-256 of the rules this game is played by: its ruleset id and game.yaml's `overrides`
+        (canonical JSON). Every turn entry keeps it (`rules`); replay compares it with game.yaml."""
+        return rules_fingerprint(self.ruleset_id, plain(dict(self.settings.get("overrides") or {})))
+
     def label(self, name: str) -> str:
         """A file's name for messages: games/<id>/<name>."""
         return str(self.path / name)
@@ -466,6 +477,8 @@ class Game:
             damaged = None
         files = self._entry_files()
         last = files[-1][0] if files else 0
+        if damaged is None and entry > last:
+            raise self._ahead_of_log(entry, last)
         if damaged is None and not self._state_changed_after(files, entry):
             self._state, self._state_entry = state, entry
             return
@@ -486,6 +499,30 @@ class Game:
         except (GameError, OSError):
             pass   # busy or read-only: the position is right in memory, the file is repaired later
 
+    def _ahead_of_log(self, entry: int, last: int) -> GameError:
+        """state.yaml follows an entry the log no longer has (FORMAT.md, Crash safety: it is written
+        after its entry, so it is never ahead of a log nobody touched): entries were deleted, e.g. a
+        torn last entry. Playing on would write new entries over the hole and the log could never
+        be replayed, so the game stops until the moderator restores the entries or rebuilds
+        state.yaml from the log as it is."""
+        return GameError(
+            f"game {self.id}: {self.label(STATE)} follows log entry {entry}, but the log ends at entry {last}: "
+            f"entr{'y' if entry == last + 1 else 'ies'} {last + 1}{'' if entry == last + 1 else f'..{entry}'} "
+            "went missing from the log",
+            hint=f"restore the missing entries into {self.label(LOG)} from a backup; if they are lost, "
+                 f"`pbem rebuild-state {self.id}` makes state.yaml the position after entry {last} "
+                 "(the moves of the lost entries are gone)")
+
+    def state_file_entry(self) -> int | None:
+        """The `entry:` of state.yaml, from the top of the file (None when it is not there)."""
+        try:
+            with open(self.path / STATE, "rb") as fh:
+                head = fh.read(4096)
+        except OSError:
+            return None
+        m = _STATE_ENTRY.search(head)
+        return int(m.group(1)) if m else None
+
     def _state_changed_after(self, files: list[tuple[int, str, Path]], entry: int) -> bool:
         """Does a log entry after `entry` change the position (a turn, or a moderator entry with one)?"""
         for eid, kind, p in files:
@@ -494,8 +531,10 @@ class Game:
             if kind == "turn":
                 return True
             if kind == "moderator":
+                from pbem.store.recover import sets_position
+
                 e = parse_entry(load_plain(p, self.label(f"{LOG}/{p.name}")), eid, kind, f"{LOG}/{p.name}")
-                if isinstance(e.get("state"), dict):
+                if sets_position(e.kind, e.data):
                     return True
         return False
 
@@ -539,12 +578,14 @@ class Game:
     def entries(self, kind: str | None = None, *, cached: bool = True, save_index: bool = True) -> list[LogEntry]:
         """The log in order (all kinds, or one).
 
-        Parsed entries are cached, keyed by each file's size, mtime, ctime and inode: in memory for
-        the life of this Game (a cron run asks for the log at every step) and in .log-index.jsonl
-        for the next process (appended to, never rewritten per entry). Entries from the cache share
-        their nested values: treat entries as read-only. `cached=False` reads every file afresh
-        (`pbem replay --fresh` and verify-dice do); `save_index=False` uses .log-index.jsonl where
-        it has an entry but adds nothing to it (replay: no writes into the game it checks)."""
+        Parsed entries are cached: in memory for the life of this Game (a cron run asks for the log
+        at every step), keyed by each file's size, mtime, ctime and inode, and in .log-index.jsonl
+        for the next process (appended to, never rewritten per entry), used only for a file of the
+        stat key it recorded whose bytes hash to the SHA-256 it recorded (the bytes are read and
+        hashed, only the parse is saved). Entries from the cache share their nested values: treat
+        entries as read-only. `cached=False` reads every file afresh (verify-dice does; the checks
+        read the log with log_from_files); `save_index=False` uses .log-index.jsonl where it has an
+        entry but adds nothing to it."""
         if not cached:
             out = []
             for eid, k, p in self._entry_files():
@@ -571,17 +612,18 @@ class Game:
                     index = self._read_index()
                 cached_line = index.get(d.name)
                 raw = None
-                if isinstance(cached_line, dict) and cached_line.get("key") == key and isinstance(cached_line.get("json"), str):
+                # the file's bytes are always read and hashed (cheap); the cache saves only the parse,
+                # and only for a file whose bytes are the ones it parsed (its recorded SHA-256)
+                data = read_bytes(logdir / d.name, path_label)
+                self._file_sha[d.name] = (key, hashlib.sha256(data).hexdigest())
+                if (isinstance(cached_line, dict) and cached_line.get("key") == key
+                        and cached_line.get("sha256") == self._file_sha[d.name][1]
+                        and isinstance(cached_line.get("json"), str)):
                     try:
                         raw = orjson.loads(cached_line["json"])
                     except ValueError:
                         raw = None
-                    sha = cached_line.get("sha256")
-                    if raw is not None and isinstance(sha, str):
-                        self._file_sha[d.name] = (key, sha)
                 if raw is None:
-                    data = read_bytes(logdir / d.name, path_label)
-                    self._file_sha[d.name] = (key, hashlib.sha256(data).hexdigest())
                     raw = parse_plain(utf8_text(data, path_label), path_label)
                     if save_index:
                         text = _index_text(raw)
@@ -597,29 +639,38 @@ class Game:
             self._append_index(new_lines, len(found))
         return out
 
+    def log_from_files(self) -> tuple[list[LogEntry], list[tuple[int, str]]]:
+        """The log read from its files alone, for the checks (replay, --log-hash): every entry parsed
+        from its file's bytes and [(entry id, SHA-256 of those bytes)], each file read once. No cache
+        takes part: .log-index.jsonl is a file like any other, and a cache could vouch for an edit."""
+        entries, digests = [], []
+        log_label = self.label(LOG)
+        for eid, k, d in self._log_dir_entries():
+            label = f"{LOG}/{d.name}"
+            path_label = f"{log_label}{os.sep}{d.name}"
+            data = read_bytes(Path(d.path), path_label)
+            digests.append((eid, hashlib.sha256(data).hexdigest()))
+            entries.append(parse_entry(parse_plain(utf8_text(data, path_label), path_label), eid, k, label, path_label))
+        return entries, digests
+
     def running_hashes(self, *, cached: bool = True) -> list[tuple[int, str]]:
-        """The log's running hash after each entry (pbem.store.loghash). A file's SHA-256 is taken
-        from the parse of it this Game made or the log index, for the same size, mtime, ctime and
-        inode only (the cache's own rule); any other file is read again (every file: cached=False)."""
+        """The log's running hash after each entry (pbem.store.loghash). A file's SHA-256 is the one
+        this Game took of its bytes when it read it (for the same size, mtime, ctime and inode); any
+        other file is read and hashed (every file: cached=False). The log index is not trusted for it."""
         if not cached:
             from pbem.store.loghash import running_hashes
 
             return running_hashes(self.path)
         known = self._file_sha
-        if not known:
-            self._read_index()
-        index = self._index or {}
         digests = []
         for eid, _kind, d in self._log_dir_entries():
             key = _stat_key(d)
             hit = known.get(d.name)
-            line = index.get(d.name)
             if hit is not None and hit[0] == key:
                 digest = hit[1]
-            elif isinstance(line, dict) and line.get("key") == key and isinstance(line.get("sha256"), str):
-                digest = line["sha256"]
             else:
                 digest = hashlib.sha256(read_bytes(Path(d.path), self.label(f"{LOG}/{d.name}"))).hexdigest()
+                known[d.name] = (key, digest)
             digests.append((eid, digest))
         return chain_hashes(digests)
 
@@ -678,8 +729,15 @@ class Game:
         clash = [k for k in data if k in RESERVED]
         if clash:
             raise ValueError(f"log entry data may not use the keys {', '.join(clash)}")
+        if kind == "turn":     # the rules it was played by: game.yaml's may not change under the log
+            if not isinstance(data, dict):
+                data = dict(data)
+            data["rules"] = self.rules_fingerprint()   # into the caller's mapping: the entry it keeps is the file
         with self.lock():
             eid = self.last_entry_id() + 1
+            ahead = self.state_file_entry()
+            if ahead is not None and ahead >= eid:     # entries were deleted: never write over the hole
+                raise self._ahead_of_log(ahead, eid - 1)
             entry = LogEntry(eid, kind, time or utc_now(), dict(data) if already_plain else plain(dict(data)))
             try:
                 create_exclusive(self.path / LOG / entry.name, entry_text(entry))
@@ -696,7 +754,13 @@ class Game:
 
     def moderate(self, action: str, who: str, why: str, *, state: GameState | None = None,
                  **extra: Any) -> int:
-        """Log a moderator action. With `state`, the action sets the position (replay adopts it)."""
+        """Log a moderator action. With `state`, the action sets the position (only the actions of
+        recover.POSITION_ACTIONS do: replay checks that position and refuses one on any other)."""
+        from pbem.store.recover import POSITION_ACTIONS
+
+        if state is not None and action not in POSITION_ACTIONS:
+            raise ValueError(f"a moderator {action!r} entry cannot set the position "
+                             f"(only: {', '.join(POSITION_ACTIONS)})")
         data: dict[str, Any] = {"action": action, "who": who, "why": why, **extra}
         with self.lock():
             if state is not None:

@@ -17,9 +17,20 @@ from pbem.rules.dice import RecordedDice
 from pbem.rules.state import GameState
 from pbem.store.hashing import state_hash
 
+POSITION_ACTIONS = ("rollback", "position")
+"""The moderator actions that set the position (FORMAT.md): a rollback, a typed-in position."""
+
+
+def sets_position(kind: str, data: Any) -> bool:
+    """Whether a log entry (its kind and fields) sets the position: the `created` entry, and a
+    moderator entry of an action that does, with its position. Any other entry's `state` is not a
+    position of the game (replay reports it as a forgery)."""
+    return kind == "created" or (kind == "moderator" and data.get("action") in POSITION_ACTIONS
+                                 and isinstance(data.get("state"), dict))
+
 
 def _carries_state(e: Any) -> bool:
-    return e.kind == "created" or (e.kind == "moderator" and isinstance(e.get("state"), dict))
+    return sets_position(e.kind, e.data)
 
 
 def changes_state(e: Any) -> bool:
@@ -58,3 +69,15 @@ def state_after(game: Any, entries: list[Any], upto: int) -> GameState:
             raise GameError(f"game {game.id}: log entry {e.id} does not lead to the position it logged",
                             hint="`pbem replay` shows where the log went wrong")
     return state
+
+
+def rebuild_state(game: Any) -> tuple[int | None, int]:
+    """Make state.yaml the position after the log's last entry, derived from the log alone (the
+    repair of a state.yaml that follows entries the log no longer has: `pbem rebuild-state`).
+    Returns (the entry state.yaml followed, or None when it could not be read; the last entry)."""
+    with game.lock():
+        before = game.state_file_entry()
+        last = game.last_entry_id()
+        state = state_after(game, game.entries(cached=False), last)
+        game.save_state(state, entry=last)
+    return before, last

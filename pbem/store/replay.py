@@ -25,8 +25,10 @@ from pbem.errors import PbemError
 from pbem.rules.dice import Faces, HmacDice, RecordedDice, RollRequest, commitment
 from pbem.rules.state import GameState
 from pbem.service.play import RecordingDice, resolve_adjudicator
-from pbem.store.game import STATE, Game, LogEntry
+from pbem.store.game import ENGINE_START, STATE, Game, LogEntry
 from pbem.store.hashing import canonical, canonical_json, sha256_text, state_hash
+from pbem.store.loghash import chain_hashes
+from pbem.store.recover import POSITION_ACTIONS
 from pbem.store.turns import Adjudicator, orders_text_hash
 from pbem.store.yamlio import SaveError, load_plain
 
@@ -54,7 +56,7 @@ class _LoggedDice(RecordedDice):
 class Divergence:
     """Where a replay first differs from the log."""
 
-    what: str                   # log | start | orders | dice | event | events | state | final | error | secret
+    what: str                   # log | start | rules | orders | dice | event | events | state | final | error | secret
     entry: int | None = None
     file: str = ""
     round: int | None = None
@@ -110,6 +112,8 @@ class ReplayReport:
     checked_dice: int = 0
     divergence: Divergence | None = None
     notes: list[str] = field(default_factory=list)
+    rules: str = ""             # game.yaml's rules fingerprint (Game.rules_fingerprint)
+    rules_kept: bool = False    # a turn entry so far kept its rules fingerprint
 
     @property
     def ok(self) -> bool:
@@ -183,29 +187,30 @@ def replay(game_dir: Any, *, adjudicate: Adjudicator | None = None, start: Start
            log_hash: tuple[int, str] | None = None, fresh: bool = False) -> ReplayReport:
     """Replay a game directory; see the module doc. `start(ruleset, game_id)` (optional) recomputes
     the start position to compare with the logged one; `progress(n)` is called as entries are done.
-    The entries are read through the parsed-log cache (.log-index.jsonl, trusted only for a file of
-    the size, mtime, ctime and inode it recorded: any write to a file changes its ctime), without
-    adding to it; `fresh=True` parses every file again."""
+    Every entry is parsed from its file's bytes, and the running hash taken from the same bytes: the
+    parsed-log cache (.log-index.jsonl) takes no part in a check, so it can never vouch for an edited
+    file (issue 27). `fresh` is what every replay does now (kept for callers that ask for it)."""
     game = game_dir if isinstance(game_dir, Game) else Game.open(game_dir)
     adjudicate = resolve_adjudicator(adjudicate)
-    report = ReplayReport(game.id)
-    entries = game.entries(cached=False) if fresh else game.entries(save_index=False)
+    report = ReplayReport(game.id, rules=game.rules_fingerprint())
+    entries, digests = game.log_from_files()
     report.entries = len(entries)
     from pbem.orders.parser import lines_remembered
 
     with lines_remembered():      # each order line of the game is read once (they recur turn after turn)
         div = _replay(game, entries, report, adjudicate, start, use_secret, progress)
-    report.divergence = div or _check_log_end(game, log_hash, report, fresh)
+    report.divergence = div or _check_log_end(game, chain_hashes(digests), log_hash, report)
     return report
 
 
-def _check_log_end(game: Game, expect: tuple[int, str] | None, report: ReplayReport,
-                   fresh: bool = False) -> Divergence | None:
-    """The log's running hash (pbem.store.loghash): noted, and compared with the one a turn mail
-    printed; and every turn a mail was sent for (notices.json `turn:N`) must still be in the log."""
+def _check_log_end(game: Game, running: list[tuple[int, str]], expect: tuple[int, str] | None,
+                   report: ReplayReport) -> Divergence | None:
+    """The log's running hash (pbem.store.loghash, of the files' bytes): noted, and compared with the
+    one a turn mail printed; and every turn a mail was sent for (notices.json `turn:N`) must still
+    be in the log."""
     import json
 
-    hashes = dict(game.running_hashes(cached=not fresh))
+    hashes = dict(running)
     last = max(hashes, default=0)
     if last:
         report.notes.append(f"log ends at entry {last}, running hash {hashes[last]}")
@@ -237,13 +242,25 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
             return Divergence("log", entry=i, detail=f"log entry {i} is missing (the next one is {e.file})")
     if not entries or entries[0].kind != "created":
         return Divergence("log", entry=1, detail="the log does not start with a `created` entry")
+    at = game.state_file_entry()
+    if at is not None and at > entries[-1].id:
+        return Divergence("log", entry=at, file=STATE, detail=f"state.yaml follows entry {at}, but the log ends at "
+                          f"entry {entries[-1].id}: entries were deleted (restore them, or `pbem rebuild-state "
+                          f"{game.id}` if they are lost)", expected=at, got=entries[-1].id)
     created = entries[0]
+    if start is None and created.get("start") == ENGINE_START and _same_rules_core(created, game):
+        # the engine's start, by the pbem and the data that made it: compared always (cheap)
+        from pbem.rules.turn import new_game_state as start
     sd = created.get("state")
     if not isinstance(sd, dict):
         return Divergence("start", entry=1, file=created.file, detail="the created entry has no start position")
     if state_hash(sd) != created.get("state_hash"):
         return Divergence("start", entry=1, file=created.file, detail="the start position does not match its hash",
                           expected=created.get("state_hash"), got=state_hash(sd))
+    if created.get("ruleset") not in (None, game.ruleset_id):
+        return Divergence("start", entry=1, file=created.file,
+                          detail=f"game.yaml's ruleset is {game.ruleset_id}; the game was created with {created.get('ruleset')}",
+                          expected=created.get("ruleset"), got=game.ruleset_id)
     if created.get("dice_commitment") not in (None, game.commitment):
         return Divergence("secret", entry=1, file=created.file,
                           detail="game.yaml's dice commitment is not the one published at creation",
@@ -251,16 +268,11 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     try:
         state = GameState.from_dict(sd)
         ruleset = game.ruleset()
-        if start is not None and created.get("position") is not None:
+        if created.get("position") is not None:
             # a game moved over mid-game: its start is the typed-in position, read again from its text
-            from pbem.position.file import read_position
-
-            fresh = read_position(str(created["position"]), label="the created entry's position", ruleset=ruleset,
-                                  game=game.id).state.to_dict()
-            if canonical(fresh) != canonical(state.to_dict()):
-                return Divergence("start", entry=1, file=created.file,
-                                  detail="the logged start position is not the typed-in position it was made from",
-                                  diff=dict_diff(state.to_dict(), fresh))
+            div = _typed_in_position(game, created, sd, ruleset, "the logged start position", "start")
+            if div is not None:
+                return div
         elif start is not None:
             fresh = start(ruleset, game.id).to_dict()
             if canonical(fresh) != canonical(state.to_dict()):
@@ -281,6 +293,23 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     if created.get("data_version") not in (None, ruleset.data_version):
         report.notes.append(f"ruleset data version {created.get('data_version')} at creation, "
                             f"{ruleset.data_version} now")
+    for e in entries:
+        if e.kind == "moderator" and e.get("action") == "reveal" and e.get("secret"):
+            try:
+                revealed = bytes.fromhex(str(e["secret"]))
+            except ValueError:
+                revealed = None
+            if revealed is None or commitment(revealed) != game.commitment:
+                return Divergence("secret", entry=e.id, file=e.file,
+                                  detail="the revealed secret does not match the commitment")
+            if game.revealed_secret() not in (None, revealed):
+                return Divergence("secret", entry=e.id, file=e.file,
+                                  detail="game.yaml's revealed secret is not the one this entry revealed")
+    if game.revealed_secret() is not None and not any(e.kind == "moderator" and e.get("action") == "reveal"
+                                                      for e in entries):
+        # pbem reveal logs the secret before it writes game.yaml: a revealed game has the entry
+        return Divergence("secret", file="game.yaml", detail="game.yaml has the secret revealed, but the log has "
+                          "no reveal entry (deleted?)")
     secret, source = _secret_for_replay(game, entries) if use_secret else (None, None)
     if secret is not None and commitment(secret) != game.commitment:
         return Divergence("secret", detail=f"the dice secret ({source}) does not match the commitment",
@@ -296,36 +325,25 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     last_change = 1                       # the last entry that changed the position
     current_hash = created.get("state_hash")
     hash_before: dict[int, Any] = {}      # turn entry -> hash of the position before it (rollbacks)
+    rollbacks = 0                         # so far: the generation of the dice labels (store.turns)
     for e in entries[1:]:
         last_id = e.id
         if e.kind == "orders":
             orders_by_id[e.id] = e
         elif e.kind == "moderator":
+            div = _moderator_position(game, e, ruleset, hash_before)
+            if div is not None:
+                return div
             if "state" in e:
-                d = e.get("state")
-                if not isinstance(d, dict) or state_hash(d) != e.get("state_hash"):
-                    return Divergence("state", entry=e.id, file=e.file, detail="the moderator's position does not match its hash",
-                                      expected=e.get("state_hash"), got=state_hash(d) if isinstance(d, dict) else None)
-                if e.get("action") == "rollback":
-                    to = int(e.get("to_entry") or 0)
-                    if to not in hash_before:
-                        return Divergence("state", entry=e.id, file=e.file,
-                                          detail=f"the rollback goes back before entry {to}, which is not a turn")
-                    if hash_before[to] != e.get("state_hash"):
-                        return Divergence("state", entry=e.id, file=e.file,
-                                          detail=f"the rollback's position is not the one before entry {to}",
-                                          expected=hash_before[to], got=e.get("state_hash"))
-                state = GameState.from_dict(d)
+                state = GameState.from_dict(e["state"])
                 current_hash, last_change = e.get("state_hash"), e.id
-            if e.get("action") == "reveal" and e.get("secret"):
-                try:
-                    ok = commitment(bytes.fromhex(str(e["secret"]))) == game.commitment
-                except ValueError:
-                    ok = False
-                if not ok:
-                    return Divergence("secret", entry=e.id, file=e.file, detail="the revealed secret does not match the commitment")
+            if e.get("action") == "rollback":
+                rollbacks += 1
         elif e.kind == "turn":
             hash_before[e.id] = current_hash
+            div = _turn_header(e, state, rollbacks)
+            if div is not None:
+                return div
             div = _replay_turn(game, e, state, ruleset, orders_by_id, adjudicate, secret, report)
             if isinstance(div, Divergence):
                 return div
@@ -357,10 +375,97 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     return None
 
 
+def _turn_header(e: LogEntry, state: GameState, rollbacks: int) -> Divergence | None:
+    """A turn entry's own account of where it stands: the round of the position it was played from,
+    and the dice generation (the rollbacks before it, pbem.store.turns.dice_generation): a turn
+    copied from before a rollback would otherwise roll the voided turn's dice again."""
+    base = {"entry": e.id, "file": e.file, "round": e.get("round"), "nation": e.get("nation"),
+            "step": e.get("step", "nation")}
+    if e.get("round") != state.round:
+        return Divergence("state", detail=f"the entry says round {e.get('round')}, the position is in round {state.round}",
+                          expected=state.round, got=e.get("round"), **base)
+    if (e.get("dice_generation") or 0) != rollbacks:
+        return Divergence("dice", detail=f"the entry's dice generation is {e.get('dice_generation') or 0}; "
+                          f"the log has {rollbacks} rollback(s) before it", expected=rollbacks,
+                          got=e.get("dice_generation") or 0, **base)
+    return None
+
+
+def _same_rules_core(created: LogEntry, game: Game) -> bool:
+    """Whether the game was created by this pbem with this ruleset data (then its start is today's)."""
+    from pbem import __version__
+
+    try:
+        return created.get("pbem") == __version__ and created.get("data_version") == game.ruleset().data_version
+    except PbemError:
+        return False
+
+
+def _moderator_position(game: Game, e: LogEntry, ruleset: Any, hash_before: dict[int, Any]) -> Divergence | None:
+    """A moderator entry may set the position only when its action is one that does (FORMAT.md: a
+    rollback, a typed-in position), and that position is checked like every other: a rollback's is
+    the one before the turn it goes back to, a typed-in one is the position its text reads as; both
+    match their hash. Any other entry carrying a position (or a hash of one) is a forgery."""
+    action = e.get("action")
+    carries = "state" in e or "state_hash" in e
+    where = {"entry": e.id, "file": e.file}
+    if action not in POSITION_ACTIONS:
+        if carries:
+            return Divergence("state", detail=f"a moderator `{action}` entry carries a position: only "
+                              f"{' and '.join(POSITION_ACTIONS)} entries set one", **where)
+        return None
+    d = e.get("state")
+    if not isinstance(d, dict):
+        return Divergence("state", detail=f"the moderator's {action} has no position", **where)
+    if state_hash(d) != e.get("state_hash"):
+        return Divergence("state", detail="the moderator's position does not match its hash",
+                          expected=e.get("state_hash"), got=state_hash(d), **where)
+    if action == "rollback":
+        to = e.get("to_entry")
+        if not isinstance(to, int) or isinstance(to, bool) or to not in hash_before:
+            return Divergence("state", detail=f"the rollback goes back before entry {to}, which is not a turn", **where)
+        if hash_before[to] != e.get("state_hash"):
+            return Divergence("state", detail=f"the rollback's position is not the one before entry {to}",
+                              expected=hash_before[to], got=e.get("state_hash"), **where)
+        return None
+    return _typed_in_position(game, e, d, ruleset, f"the moderator's position ({e.get('file') or 'typed in'})")
+
+
+def _typed_in_position(game: Game, e: LogEntry, d: dict, ruleset: Any, what: str,
+                       kind: str = "state") -> Divergence | None:
+    """The position of an entry made from a typed-in position file is the one its text (`position`,
+    kept in the entry) reads as (pbem.position.file.read_position)."""
+    from pbem.position.file import read_position
+
+    text = e.get("position")
+    where = {"entry": e.id, "file": e.file}
+    if not isinstance(text, str):
+        return Divergence(kind, detail=f"{what}: the entry does not keep the text it was read from", **where)
+    try:
+        fresh = read_position(text, label=f"{e.file}: position", ruleset=ruleset, game=game.id).state.to_dict()
+    except PbemError as err:
+        return Divergence(kind, detail=f"{what}: its text is not a valid position: {err}", **where)
+    if canonical(fresh) != canonical(GameState.from_dict(d).to_dict()):
+        return Divergence(kind, detail=f"{what} is not the typed-in position it was made from",
+                          diff=dict_diff(d, fresh), **where)
+    return None
+
+
 def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders_by_id: dict[int, LogEntry],
                  adjudicate: Adjudicator, secret: bytes | None, report: ReplayReport) -> GameState | Divergence:
     base = {"entry": e.id, "file": e.file, "round": e.get("round"), "nation": e.get("nation"),
             "step": e.get("step", "nation")}
+
+    # 0. the rules it was played by are game.yaml's (ruleset and overrides); a turn entry of a game
+    #    that kept them (every turn after the first that has `rules`) must keep them
+    rules = e.get("rules")
+    if rules is not None or report.rules_kept:
+        if rules != report.rules:
+            return Divergence("rules", detail="this turn was played by other rules than game.yaml's "
+                              "(its ruleset or overrides were changed since)" if rules is not None else
+                              "this turn entry does not say which rules it was played by (the earlier ones do)",
+                              expected=rules, got=report.rules, **base)
+        report.rules_kept = True
 
     # 1. the orders used are the orders received
     for nation, o in (e.get("orders") or {}).items():

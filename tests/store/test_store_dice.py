@@ -79,7 +79,7 @@ def test_reveal_refuses_before_the_end_then_reveals(played):
 def test_reveal_finished_game(played):
     st = played.state
     st.finished = True
-    played.moderate("end", "mod", "game over", state=st)
+    played.moderate("position", "mod", "game over", state=st)
     assert reveal_secret(played)[1] is not None
 
 

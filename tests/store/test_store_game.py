@@ -131,7 +131,7 @@ def test_append_and_entries(fresh):
 def test_moderator_sets_the_position(fresh):
     st = fresh.state
     st.stack("kent", "belgae").armies = 5
-    eid = fresh.moderate("fix", "mod@x", "misplaced army", state=st)
+    eid = fresh.moderate("position", "mod@x", "misplaced army", state=st)
     e = fresh.entry(eid)
     assert e["state_hash"] == state_hash(st)
     assert fresh.state_entry == eid and Game.open(fresh.path).state.get("kent", "belgae").armies == 5

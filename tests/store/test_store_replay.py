@@ -117,13 +117,34 @@ def test_missing_entry_and_edited_state_file(played):
     assert any(line.startswith("vp.welsh: 99 ->") for line in d.diff)
 
 
-def test_moderator_position_is_replayed(played):
+def test_moderator_position_is_replayed(played, tmp_path):
+    """`pbem moderate GAME position FILE` (a `position` entry, with the file's text) sets the position."""
+    from pbem.position.game import set_position
+    from pbem.position.write import position_text
+
     st = played.state
-    st.stack("devon", "welsh").armies = 7
-    played.moderate("fix", "mod", "typo in the setup", state=st)
+    st.stack("devon", "welsh").armies = 3
+    f = tmp_path / "fixed.yaml"
+    f.write_text(position_text(played.ruleset(), st, game=played.id, entry=played.last_entry_id()))
+    set_position(played, f, who="mod", why="typo in the setup")
     play_turn(played, step="start_round", adjudicate=fake_adjudicate)
     r = replay(played.path, adjudicate=fake_adjudicate)
     assert r.ok, r.summary()
+
+
+def test_only_rollback_and_position_entries_set_the_position(played):
+    """Issue 27 item 3: a moderator entry of another action with a position (even with its own hash)
+    is a divergence naming it; Game.moderate refuses to write one."""
+    st = played.state
+    st.vp["welsh"] = 100
+    with pytest.raises(ValueError):
+        played.moderate("deadline", "mod", "more time", state=st)
+    from pbem.store.hashing import state_hash
+
+    played.append("moderator", {"action": "deadline", "who": "mod", "why": "more time",
+                                "state": st.to_dict(), "state_hash": state_hash(st)})
+    d = replay(played.path, adjudicate=fake_adjudicate).divergence
+    assert (d.what, d.entry) == ("state", played.last_entry_id()) and "`deadline`" in d.detail
 
 
 def test_engine_failure_is_a_divergence_not_a_traceback(played):
@@ -157,9 +178,9 @@ def test_dict_diff(a, b, lines):
     assert dict_diff(a, b) == lines
 
 
-def test_replay_reads_the_log_cache_and_sees_an_entry_changed_since(played):
-    """Replay reads entries through .log-index.jsonl (writing nothing to it); a file changed after the
-    cache was written (same size, in place) is read again: its new ctime no longer matches."""
+def test_replay_writes_nothing_and_sees_an_entry_changed_since_the_log_cache(played):
+    """Replay reads every entry from its file (the log cache takes no part in a check, issue 27) and
+    writes nothing to .log-index.jsonl; a file changed in place since the cache was written is seen."""
     played.entries()
     index = played.path / ".log-index.jsonl"
     cached = index.read_bytes()
@@ -172,9 +193,9 @@ def test_replay_reads_the_log_cache_and_sees_an_entry_changed_since(played):
 
 
 def test_log_running_hash_from_the_cache_is_the_hash_of_the_files(played):
-    """Issue 18's running hash (every turn mail prints it) is taken from file hashes the log cache
-    keeps beside each parsed entry, trusted for the same size, times and inode only: it equals the
-    hash of the files read afresh, and a file changed in place since is hashed again."""
+    """Issue 18's running hash (every turn mail prints it) is taken from the hashes of the files'
+    bytes this Game read (the log cache's recorded hash only decides whether its parse may be used):
+    it equals the hash of the files read afresh, and a file changed in place since is hashed again."""
     from pbem.store.loghash import running_hashes
 
     played.entries()
