@@ -200,8 +200,10 @@ def ruleset_overrides(settings: Mapping[str, Any]) -> dict[str, Any]:
     return over
 
 
-def validate_settings(settings: Any, label: str) -> None:
-    """Check a loaded game.yaml; raise SaveError naming the file and the key."""
+def validate_settings(settings: Any, label: str, *, hand_edits: bool = True) -> None:
+    """Check a loaded game.yaml; raise SaveError naming the file and the key. `hand_edits`: also the
+    slips of a hand edit (settings_keys: unknown keys, colours, addresses); a read-only open (replay,
+    which checks the settings against the log itself) leaves them to the game's own runs."""
     if not isinstance(settings, Mapping):
         raise SaveError(label, "-", "the top level must be a mapping of settings")
     if "format" not in settings:
@@ -228,8 +230,9 @@ def validate_settings(settings: Any, label: str) -> None:
         key = "ruleset" if e.file == ruleset_id or e.key == "ruleset" else f"overrides ({e.key})"
         raise SaveError(label, key, e.message) from e
     players = _need(settings, "players", label, list, "a list of players")
-    check_hand_edits(settings, label, (c for table in rs.control.values() for c in table),
-                     optional_rules=tuple(rs.optional_rules))
+    if hand_edits:
+        check_hand_edits(settings, label, (c for table in rs.control.values() for c in table),
+                         optional_rules=tuple(rs.optional_rules))
     names = set()
     owner: dict[str, str] = {}
     for i, p in enumerate(players):
@@ -351,7 +354,7 @@ def _settings_of(settings_path: Path, label: str, editable: bool = True) -> Any:
     hit = _SETTINGS_CACHE.get((label, editable))
     if hit is None or hit[0] != key:
         settings = load_roundtrip(settings_path, label) if editable else load_plain(settings_path, label)
-        validate_settings(settings, label)
+        validate_settings(settings, label, hand_edits=editable)
         if len(_SETTINGS_CACHE) > 256:
             _SETTINGS_CACHE.clear()
         _SETTINGS_CACHE[(label, editable)] = hit = (key, settings)
