@@ -28,7 +28,7 @@ from pbem.rules.orders import STANDING_TYPES, NationOrders, Order
 from pbem.service import decisions, moderator
 from pbem.service.book import build_book
 from pbem.service.gamerun import GameRun
-from pbem.service.outgoing import finish_pending, send_once
+from pbem.service.outgoing import finish_pending, log_line, send_once
 from pbem.service.play import play_turn
 from pbem.service.welcome import send_welcome
 from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
@@ -210,7 +210,8 @@ def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogE
     result = check_orders(text, rs, state, nation=nation)
     deadline = current_deadline(game, entries)
     body = (f"Your turn has come: your orders for the {rs.display(nation)}, checked against the position now.\n\n"
-            + render_reply(result, rs, deadline=deadline.text(), game=game.id) + "\n" + GUIDE_LINE + "\n")
+            + render_reply(result, rs, deadline=deadline.text(), game=game.id) + "\n" + GUIDE_LINE + "\n"
+            + log_line(game))
     if send_once(game, key, lambda: build_mail(
             str(addr), f"[{game.id}] your orders for the {rs.display(nation)}: please correct", body,
             from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments()),
@@ -230,7 +231,7 @@ def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, 
             continue
         body = (f"Game {game.id}, round {state.round}.\n\n{text}\n\nReply with GAME {game.id}, your TOKEN and the "
                 f"DEFEND line(s) within {decisions.hours(game, 'decision_hours'):g} hours; without an answer your "
-                "armies hold (they do not retreat).\n\n" + GUIDE_LINE + "\n")
+                "armies hold (they do not retreat).\n\n" + GUIDE_LINE + "\n" + log_line(game))
         if send_once(game, k, partial(
                 build_mail, str(addr), f"[{game.id}] retreat decision: the {rs.display(nation)} attack", body,
                 from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments()),
@@ -271,7 +272,7 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
             names = ", ".join(rs.display(n) for n in ns)
             head = "Reminder: " if kind == "reminder" else ""
             body = prompt_text(game.id, rs, game.state, ns, what=what, deadline=deadline.text(),
-                               reminder=kind == "reminder", guide_url=guide_url(game), draft=draft)
+                               reminder=kind == "reminder", guide_url=guide_url(game), draft=draft) + log_line(game)
             subject = f"[{game.id}] {head}{what} for the {names}"
             if send_once(game, key, partial(build_mail, str(addr), subject, body, from_addr=from_addr(game),
                                             auto_submitted="auto-generated",
@@ -300,7 +301,7 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
                           deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
                           nmr=nmr_counts(game))
-    text = report_text(report) + _log_line(game)
+    text = report_text(report) + log_line(game)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""
     if render_map:
@@ -342,7 +343,7 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
     text = render("position.txt.j2", game=game.id, corrected=key != "position-imported", report=report_text(report),
                   round=state.round,
                   nation=rs.display(state.next_nation) if state.next_nation else None,
-                  position=export_position(game))
+                  position=export_position(game)) + log_line(game)
     attachments = [("position.yaml", export_position(game).encode(), "text/plain")]
     png = b""
     if render_map:
@@ -362,15 +363,6 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
             run.mails += 1
     else:
         mark_sent(game, key, now)
-
-
-def _log_line(game: Game) -> str:
-    """The log's end as this mail leaves (pbem.store.loghash): whoever keeps the mail can later see
-    that the log was cut short or changed (`pbem replay --log-hash N:H`)."""
-    from pbem.store.loghash import log_end
-
-    n, h = log_end(game)
-    return f"\nLog: entry {n}, running hash {h}\n(check it later: pbem replay {game.id} --log-hash {n}:{h})\n"
 
 
 def map_png(rs, state, title: str, events) -> bytes:
@@ -399,7 +391,8 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
     result = ("Winner: " + best[0]) if len(best) == 1 else ("Tie: " + ", ".join(best))
     secret = (game.settings.get("dice") or {}).get("revealed_secret") or "(sealed)"
     body = (f"Game {game.id} is over after round {state.round}.\n{result}\n\n" + "\n".join(lines)
-            + f"\n\nDice secret: {secret}\nAnyone can check every roll: pbem verify-dice <archive>\n")
+            + f"\n\nDice secret: {secret}\nAnyone can check every roll: pbem verify-dice <archive>\n"
+            + log_line(game))
     if to:
         if send_once(game, key, lambda: build_mail(to, f"[{game.id}] game over: {result}", body,
                                                    from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):

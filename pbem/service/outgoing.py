@@ -32,6 +32,16 @@ PENDING = "sending"
 Send = Callable[[Message], None]
 
 
+def log_line(game: Game) -> str:
+    """The log's end as this mail leaves (pbem.store.loghash), the last lines of every game mail (issue 27
+    item 5): whoever keeps any mail of the game can later see that the log was cut short or changed
+    after it (`pbem replay --log-hash N:H`)."""
+    from pbem.store.loghash import log_end
+
+    n, h = log_end(game)
+    return f"\nLog: entry {n}, running hash {h}\n(check it later: pbem replay {game.id} --log-hash {n}:{h})\n"
+
+
 def message_id(game: Game, key: str, from_addr: str) -> str:
     """The Message-ID of the game's mail `key`: the same on every run (so a resend is recognisable)."""
     domain = from_addr.rpartition("@")[2].strip(" <>") or "pbem.invalid"
