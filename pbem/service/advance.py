@@ -8,7 +8,6 @@ applies (hold everything, no retreat, raiders withdraw: the defaults; or the gre
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
@@ -80,6 +79,7 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
         run.note = "paused"
         return run
     with game.lock(blocking=False):
+        sweep_preview(game)
         run.mails += finish_pending(game, send, now)
         _owed_turn_mail(game, now, send, run, outbox=outbox, render_map=render_map)
         _position_mail(game, now, send, run, outbox=outbox, render_map=render_map)
@@ -119,7 +119,7 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                             what="corrected orders" if turn.correction else "your orders")
                     break
                 defence = [d for d in owed if d.kind == "defence"]
-                if defence and not decisions.due(game, state, nation, now):
+                if defence and not (decisions.due(game, state, nation, now) or moderator.forced(game)):
                     _decision_prompts(game, rs, state, nation, defence, now, send, run)
                     break
                 supplied = None
@@ -379,7 +379,7 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
     from pbem.store.dicecheck import reveal_secret
 
     try:
-        reveal_secret(game, who="pbem", why="game over: dice secret revealed")
+        reveal_secret(game, who="pbem", why="game over: dice secret revealed", now=now)
     except Exception as e:  # noqa: BLE001 - the game is over either way; say why the secret stays sealed
         run.note = f"secret not revealed: {e}"
     to = everyone(game)
@@ -412,20 +412,78 @@ def _plain_text(msg) -> str:
     return ""
 
 
-def preview(game: Game, who: str, why: str) -> str:
-    """Adjudicate the next step in a scratch copy; the moderator sees the report, the game is untouched."""
+PREVIEW_DIR = ".preview"
+PREVIEW_HEAD = ("PREVIEW (nothing was changed; the dice below are throwaway dice, not the game's: the real "
+                "rolls of this turn stay sealed until it is played):\n\n")
+
+
+def sweep_preview(game: Game) -> None:
+    """Remove the scratch copy a preview killed half-way left in the game folder."""
+    shutil.rmtree(game.path / PREVIEW_DIR, ignore_errors=True)
+
+
+def preview(game: Game, who: str, why: str, *, now: datetime | None = None, record: bool = True, **tag) -> str:
+    """Adjudicate the next step in a scratch copy; the moderator sees the report, the game is untouched.
+
+    The copy (games/<id>/.preview/, swept by the next run) holds the log, state and notices only: no
+    dice secret and no token. It is played with a throwaway secret drawn from the game's (so the same
+    preview on every identical run), never the game's own dice: a preview mailed to the moderator must
+    not tell the rolls the turn will really get. `record`: log the preview as a moderator entry (not
+    again when a rerun answers a mail already carried out)."""
     from datetime import UTC
 
-    tmp = Path(tempfile.mkdtemp(prefix=f"pbem-preview-{game.id}-"))
+    from pbem.service.outgoing import message_id
+    from pbem.store.clock import moderate_at
+
+    now = now or datetime.now(UTC)
+    sweep_preview(game)
     try:
-        copy_dir = tmp / game.id
-        shutil.copytree(game.path, copy_dir, ignore=shutil.ignore_patterns(".lock", "inbox", "outbox", "mail"))
-        scratch = Game.open(copy_dir)
-        moderator.force(scratch, who, why)
+        scratch = _scratch_copy(game, game.path / PREVIEW_DIR / game.id)
+        moderator.force(scratch, who, why, now=now)
+        last = game.last_entry_id()
         sent: list[EmailMessage] = []
-        advance(scratch, datetime.now(UTC), sent.append, render_map=False)
-        game.moderate("preview", who, why)
-        texts = [t for t in (_plain_text(m) for m in sent) if t]
-        return "PREVIEW (nothing was changed):\n\n" + ("\n\n".join(texts[:1]) or "nothing to adjudicate")
+        advance(scratch, now, sent.append, render_map=False)
+        played = {message_id(scratch, turn_mail_key(e), from_addr(scratch))
+                  for e in scratch.entries("turn") if e.id > last}
+        texts = [_without_log_line(_plain_text(m)) for m in sent if m["Message-ID"] in played]
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        sweep_preview(game)
+    if record:
+        moderate_at(game, now, "preview", who, why, **tag)
+    return PREVIEW_HEAD + ("\n\n".join(t for t in texts[:1] if t) or "nothing to adjudicate")
+
+
+def _scratch_copy(game: Game, copy_dir: Path) -> Game:
+    """The game's log, state and notices in `copy_dir`, with game.yaml's tokens redacted and a
+    throwaway dice secret (its own commitment) instead of the game's."""
+    import copy
+    import hashlib
+
+    from pbem.rules.dice import commitment
+    from pbem.store.hashing import state_hash
+    from pbem.store.yamlio import dump_roundtrip
+
+    copy_dir.mkdir(parents=True)
+    shutil.copytree(game.path / "log", copy_dir / "log", ignore=shutil.ignore_patterns(".*"))
+    for name in ("state.yaml", "notices.json"):
+        if (game.path / name).is_file():
+            shutil.copyfile(game.path / name, copy_dir / name)
+    seed = game.local_secret() or game.id.encode()   # the position, not the log: a rerun logs the preview
+    throwaway = hashlib.sha256(b"pbem preview\0" + seed + state_hash(game.state).encode()).digest()
+    settings = copy.deepcopy(game.settings)
+    for p in [*(settings.get("players") or []), settings.get("moderator") or {}]:
+        if "token" in p:
+            p["token"] = "redacted"
+    settings["dice"]["commitment"] = commitment(throwaway)
+    settings["dice"].pop("revealed_secret", None)
+    atomic_write(copy_dir / "game.yaml", dump_roundtrip(settings))
+    atomic_write(copy_dir / "secret", throwaway.hex(), mode=0o600)
+    return Game.open(copy_dir)
+
+
+def _without_log_line(text: str) -> str:
+    """A scratch mail's text without its dice commitment and Log line (the throwaway secret's and the
+    scratch log's: they would mean nothing to anyone)."""
+    for tail in ("\nDice commitment", "\nLog: entry "):
+        text = text.split(tail, 1)[0]
+    return text.rstrip() + "\n"
