@@ -164,29 +164,45 @@ def mailed_report_folder(outbox: Path, entry_id: int) -> Path:
     return outbox / "reports" / f"{entry_id:06d}"
 
 
+WATERMARK = "turns-mailed-upto:"
+"""The notice recorded on the first run that finds a game without any `turn:` notice: `WATERMARK<id>`,
+every turn entry up to <id> counts as mailed (by an earlier version, on the machine the game came
+from, or before notices.json was deleted); every turn entry after it has its own `turn:` notice."""
+
+
+def turns_mailed_upto(keys: set[str]) -> int | None:
+    """The watermark recorded for a game (None: none yet)."""
+    marks = [int(k[len(WATERMARK):]) for k in keys if k.startswith(WATERMARK) and k[len(WATERMARK):].isdigit()]
+    return max(marks) if marks else None
+
+
 def _owed_turn_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbox: Path | None,
                     render_map: bool) -> None:
     """A run killed after logging a turn but before its turn mail was decided on: mail it now.
 
-    Only the log's last turn can be owed one (each turn's mail goes out before the next turn is
-    played), and only when nothing after it changed the position (a rollback voids it). Games from
-    before turn mails were recorded have no `turn:` notice at all: their last turn counts as mailed
-    unless it is the game's first turn worth a mail."""
+    What is owed comes from the log: only the log's last live turn can be owed one (each turn's mail
+    goes out before the next turn is played), and only when nothing after it changed the position (a
+    rollback voids it) and its `turn:` notice is not recorded. A game found without any `turn:` notice
+    (a new game; the bundled demo, a game moved with `pbem export`/`import`, one from before turn
+    mails were recorded, one whose notices.json was deleted) first gets a watermark (WATERMARK,
+    before this run plays anything): the turns it has logged so far count as mailed, without mailing
+    its history again; a turn logged after it is owed like any."""
     from pbem.store.clock import sent_keys
     from pbem.store.recover import changes_state, state_after
 
     entries = game.entries()
+    keys = sent_keys(game)
     turns = [i for i, e in enumerate(entries) if e.kind == "turn"]
+    upto = turns_mailed_upto(keys)
+    if upto is None and not any(k.startswith("turn:") for k in keys):
+        mark_sent(game, f"{WATERMARK}{entries[turns[-1]].id if turns else 0}", now)
+        return
     if not turns:
         return
     last = entries[turns[-1]]
     if any(changes_state(e) for e in entries[turns[-1] + 1:]) or not worth_a_mail(last):
         return
-    keys = sent_keys(game)
-    if turn_mail_key(last) in keys:
-        return
-    mailed_before = any(k.startswith("turn:") for k in keys)
-    if not mailed_before and any(worth_a_mail(entries[i]) for i in turns[:-1]):
+    if turn_mail_key(last) in keys or (upto is not None and last.id <= upto):
         return
     before = state_after(game, entries, last.id - 1)
     _turn_mail(game, last, now, send, run, outbox=outbox, render_map=render_map, ledger_from=len(before.ledger))
