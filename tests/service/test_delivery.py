@@ -146,7 +146,8 @@ def test_a_killed_preview_leaves_no_secret_or_token_outside_and_is_swept(tmp_pat
 
 
 # --- item 11: moderator actions by mail, deterministic ---------------------------------------------------
-MOD_MAIL = "PAUSE # away\nRESUME\nEXTEND 24 # holiday\nDEADLINE 2026-12-20T18:00Z\nOBSERVER ADD eve@x.org\nPREVIEW\n"
+MOD_MAIL = ("PAUSE # away\nRESUME\nEXTEND 24 # holiday\nDEADLINE 2026-12-20T18:00Z\nOBSERVER ADD eve@x.org\n"
+            "REPLACE bob bob2@x.org\nPREVIEW\n")
 
 
 def _moderator_mail(game: Game, text: str, n: int) -> None:
@@ -197,7 +198,7 @@ def test_two_identical_runs_of_moderator_commands_give_the_same_bytes(tmp_path):
     assert a == b
     g = Game.open(tmp_path / "a" / "t1")
     mod = [e for e in g.entries("moderator") if e.get("mail_id")]
-    assert [e.get("action") for e in mod] == ["pause", "resume", "extend", "deadline", "observer", "preview"]
+    assert [e.get("action") for e in mod] == ["pause", "resume", "extend", "deadline", "observer", "replace", "preview"]
     assert {e.time for e in mod} == {"2026-12-01T13:00:00Z"}
 
 
@@ -227,3 +228,5 @@ def test_after_a_crash_the_moderator_gets_the_same_answer(tmp_path):
     assert [m for m in killed[1] if m not in clean[1]] == [] and len(killed[1]) == len(clean[1])
     answer = [payloads[0].decode() for head, payloads in clean[1] if ("Subject", "Re: [t1] moderation") in head]
     assert answer and "done already" not in answer[-1] and "Deadline extended by 24 hours" in answer[-1]
+    n, h = log_of(answer[-1])          # item 5: the answer ends with the log's end after the commands
+    assert (n, h) == running_hashes(base / "t1")[-1]
