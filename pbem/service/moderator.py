@@ -113,7 +113,8 @@ def observer(game: Game, who: str, why: str, op: str, address: str, *, now: date
         elif op not in ("add", "remove"):
             raise GameError("OBSERVER ADD <address> or OBSERVER REMOVE <address>")
         game.save_settings()
-        return answer(game, moderate_at(game, now, "observer", who, why, **tag, op=op, address=address))
+        return answer(game, moderate_at(game, now, "observer", who, why, **tag, op=op, address=address,
+                                        observers=list(obs)))
 
 
 def rollback(game: Game, who: str, why: str, entry_id: int, *, now: datetime | None = None, **tag) -> str:
@@ -230,8 +231,9 @@ def answer(game: Game, eid: int) -> str:
     if action == "replace":
         token = (game.player(str(e.get("player"))) or {}).get("token")
         return f"Player {e.get('player')} now plays from {e.get('address')} (new token {token})."
-    if action == "observer":
-        return f"Observers: {', '.join(game.settings.get('observers') or []) or 'none'}."
+    if action == "observer":   # the list as this entry left it (entries before it did not keep it)
+        obs = e.get("observers") if isinstance(e.get("observers"), list) else game.settings.get("observers")
+        return f"Observers: {', '.join(str(a) for a in obs or []) or 'none'}."
     return f"{action}: done."
 
 

@@ -230,3 +230,18 @@ def test_after_a_crash_the_moderator_gets_the_same_answer(tmp_path):
     assert answer and "done already" not in answer[-1] and "Deadline extended by 24 hours" in answer[-1]
     n, h = log_of(answer[-1])          # item 5: the answer ends with the log's end after the commands
     assert (n, h) == running_hashes(base / "t1")[-1]
+
+
+def test_a_mail_read_again_gets_the_same_answer_line_by_line(tmp_path):
+    """Item 11: each line's answer comes from its entries (the observers as that entry left them), so
+    a mail read again after a crash is answered as the first time, word for word."""
+    from pbem.service import moderator
+
+    g = new_game(tmp_path, b"delivery test secret")
+    text = "OBSERVER ADD a@x.org, b@x.org\nOBSERVER REMOVE a@x.org\nEXTEND 12\nEXTEND 12\nPAUSE\n"
+    first = moderator.from_mail(g, text, who="mod@x.org", mail_id="m1", now=T0)
+    again = moderator.from_mail(Game.open(g.path), text, who="mod@x.org", mail_id="m1", now=T0)
+    assert again == first
+    assert "Observers: a@x.org.\nObservers: a@x.org, b@x.org.\nObservers: b@x.org.\n" in first
+    assert "Deadline extended by 12 hours: now 2026-12-05 00:00 UTC" in first
+    assert "Deadline extended by 12 hours: now 2026-12-05 12:00 UTC" in first
