@@ -452,20 +452,21 @@ def preview(game: Game, who: str, why: str, *, now: datetime | None = None, reco
     from pbem.store.clock import moderate_at
 
     now = now or datetime.now(UTC)
-    sweep_preview(game)
-    try:
-        scratch = _scratch_copy(game, game.path / PREVIEW_DIR / game.id)
-        moderator.force(scratch, who, why, now=now)
-        last = game.last_entry_id()
-        sent: list[EmailMessage] = []
-        advance(scratch, now, sent.append, render_map=False)
-        played = {message_id(scratch, turn_mail_key(e), from_addr(scratch))
-                  for e in scratch.entries("turn") if e.id > last}
-        texts = [_without_log_line(_plain_text(m)) for m in sent if m["Message-ID"] in played]
-    finally:
+    with game.lock():   # (a run sweeps the copy under the lock; re-entrant for the mail handler's)
         sweep_preview(game)
-    if record:
-        moderate_at(game, now, "preview", who, why, **tag)
+        try:
+            scratch = _scratch_copy(game, game.path / PREVIEW_DIR / game.id)
+            moderator.force(scratch, who, why, now=now)
+            last = game.last_entry_id()
+            sent: list[EmailMessage] = []
+            advance(scratch, now, sent.append, render_map=False)
+            played = {message_id(scratch, turn_mail_key(e), from_addr(scratch))
+                      for e in scratch.entries("turn") if e.id > last}
+            texts = [_without_log_line(_plain_text(m)) for m in sent if m["Message-ID"] in played]
+        finally:
+            sweep_preview(game)
+        if record:
+            moderate_at(game, now, "preview", who, why, **tag)
     return PREVIEW_HEAD + ("\n\n".join(t for t in texts[:1] if t) or "nothing to adjudicate")
 
 
