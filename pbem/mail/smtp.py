@@ -77,7 +77,13 @@ class SmtpTransport:
         return server
 
     def send(self, message: Message) -> None:
-        """Submit one message (recipients from To/Cc/Bcc); MailError when the server refuses any.
+        """Submit one message (recipients from To/Cc/Bcc).
+
+        What fails for every recipient is the transport's fault, not the mail's (a relay refusing
+        everything, a rejected login or sender, a dropped connection, any 4xx): MailError, and the
+        mail stays owed and is sent again on the next run. Only a refusal that names this mail is
+        PermanentMailError: some recipients refused while others took it (the mail went to those;
+        sending it again would duplicate it), or a 5xx to the message itself (after DATA).
 
         The connection is kept for the next send (a run sends many replies) until `close()`; a kept
         connection the server dropped meanwhile is replaced once, transparently."""
@@ -90,24 +96,24 @@ class SmtpTransport:
                     self._server = self._connect()
                 refused = self._server.send_message(message, from_addr=self.envelope_from)
                 break
-            except smtplib.SMTPRecipientsRefused as exc:
-                refused = exc.recipients
-                break
+            except smtplib.SMTPRecipientsRefused as exc:   # nobody took it: retry on the next run
+                self.close()
+                raise MailError(f"{self.name}: every recipient of {mid} refused, will retry: "
+                                f"{_codes(exc.recipients)}") from exc
             except smtplib.SMTPResponseException as exc:
                 self.close()
                 if reused and attempt == 1 and exc.smtp_code == 421:
                     continue  # "closing connection" on a kept connection: open a new one
-                cls = PermanentMailError if 500 <= exc.smtp_code < 600 else MailError
+                permanent = isinstance(exc, smtplib.SMTPDataError) and 500 <= exc.smtp_code < 600
+                cls = PermanentMailError if permanent else MailError
                 raise cls(f"{self.name}: sending {mid} failed: {exc}") from exc
             except (smtplib.SMTPException, OSError) as exc:  # OSError covers timeouts and TLS errors
                 self.close()
                 if reused and attempt == 1:
                     continue  # the kept connection had gone stale
                 raise MailError(f"{self.name}: sending {mid} failed: {exc}") from exc
-        if refused:
-            permanent = all(500 <= int(code) < 600 for code, _ in refused.values())
-            cls = PermanentMailError if permanent else MailError
-            raise cls(f"{self.name}: recipients refused: {', '.join(sorted(refused))}")
+        if refused:   # the others have it (sending it again would duplicate it): these addresses lose it
+            raise PermanentMailError(f"{self.name}: {mid} sent, but recipients refused: {_codes(refused)}")
 
     def close(self) -> None:
         """Say QUIT on the kept connection (errors ignored)."""
@@ -117,3 +123,8 @@ class SmtpTransport:
                 server.quit()
             except (smtplib.SMTPException, OSError):
                 server.close()
+
+
+def _codes(refused: Mapping) -> str:
+    """{address: (code, message)} -> 'a@x (550), b@y (451)'."""
+    return ", ".join(f"{addr} ({code})" for addr, (code, _) in sorted(refused.items()))

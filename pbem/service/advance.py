@@ -8,7 +8,6 @@ applies (hold everything, no retreat, raiders withdraw: the defaults; or the gre
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
@@ -28,7 +27,7 @@ from pbem.rules.orders import STANDING_TYPES, NationOrders, Order
 from pbem.service import decisions, moderator
 from pbem.service.book import build_book
 from pbem.service.gamerun import GameRun
-from pbem.service.outgoing import finish_pending, send_once
+from pbem.service.outgoing import finish_pending, log_line, send_once
 from pbem.service.play import play_turn
 from pbem.service.welcome import send_welcome
 from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
@@ -80,6 +79,7 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
         run.note = "paused"
         return run
     with game.lock(blocking=False):
+        sweep_preview(game)
         run.mails += finish_pending(game, send, now)
         _owed_turn_mail(game, now, send, run, outbox=outbox, render_map=render_map)
         _position_mail(game, now, send, run, outbox=outbox, render_map=render_map)
@@ -119,7 +119,7 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                             what="corrected orders" if turn.correction else "your orders")
                     break
                 defence = [d for d in owed if d.kind == "defence"]
-                if defence and not decisions.due(game, state, nation, now):
+                if defence and not (decisions.due(game, state, nation, now) or moderator.forced(game)):
                     _decision_prompts(game, rs, state, nation, defence, now, send, run)
                     break
                 supplied = None
@@ -164,29 +164,45 @@ def mailed_report_folder(outbox: Path, entry_id: int) -> Path:
     return outbox / "reports" / f"{entry_id:06d}"
 
 
+WATERMARK = "turns-mailed-upto:"
+"""The notice recorded on the first run that finds a game without any `turn:` notice: `WATERMARK<id>`,
+every turn entry up to <id> counts as mailed (by an earlier version, on the machine the game came
+from, or before notices.json was deleted); every turn entry after it has its own `turn:` notice."""
+
+
+def turns_mailed_upto(keys: set[str]) -> int | None:
+    """The watermark recorded for a game (None: none yet)."""
+    marks = [int(k[len(WATERMARK):]) for k in keys if k.startswith(WATERMARK) and k[len(WATERMARK):].isdigit()]
+    return max(marks) if marks else None
+
+
 def _owed_turn_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbox: Path | None,
                     render_map: bool) -> None:
     """A run killed after logging a turn but before its turn mail was decided on: mail it now.
 
-    Only the log's last turn can be owed one (each turn's mail goes out before the next turn is
-    played), and only when nothing after it changed the position (a rollback voids it). Games from
-    before turn mails were recorded have no `turn:` notice at all: their last turn counts as mailed
-    unless it is the game's first turn worth a mail."""
+    What is owed comes from the log: only the log's last live turn can be owed one (each turn's mail
+    goes out before the next turn is played), and only when nothing after it changed the position (a
+    rollback voids it) and its `turn:` notice is not recorded. A game found without any `turn:` notice
+    (a new game; the bundled demo, a game moved with `pbem export`/`import`, one from before turn
+    mails were recorded, one whose notices.json was deleted) first gets a watermark (WATERMARK,
+    before this run plays anything): the turns it has logged so far count as mailed, without mailing
+    its history again; a turn logged after it is owed like any."""
     from pbem.store.clock import sent_keys
     from pbem.store.recover import changes_state, state_after
 
     entries = game.entries()
+    keys = sent_keys(game)
     turns = [i for i, e in enumerate(entries) if e.kind == "turn"]
+    upto = turns_mailed_upto(keys)
+    if upto is None and not any(k.startswith("turn:") for k in keys):
+        mark_sent(game, f"{WATERMARK}{entries[turns[-1]].id if turns else 0}", now)
+        return
     if not turns:
         return
     last = entries[turns[-1]]
     if any(changes_state(e) for e in entries[turns[-1] + 1:]) or not worth_a_mail(last):
         return
-    keys = sent_keys(game)
-    if turn_mail_key(last) in keys:
-        return
-    mailed_before = any(k.startswith("turn:") for k in keys)
-    if not mailed_before and any(worth_a_mail(entries[i]) for i in turns[:-1]):
+    if turn_mail_key(last) in keys or (upto is not None and last.id <= upto):
         return
     before = state_after(game, entries, last.id - 1)
     _turn_mail(game, last, now, send, run, outbox=outbox, render_map=render_map, ledger_from=len(before.ledger))
@@ -210,7 +226,8 @@ def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogE
     result = check_orders(text, rs, state, nation=nation)
     deadline = current_deadline(game, entries)
     body = (f"Your turn has come: your orders for the {rs.display(nation)}, checked against the position now.\n\n"
-            + render_reply(result, rs, deadline=deadline.text(), game=game.id) + "\n" + GUIDE_LINE + "\n")
+            + render_reply(result, rs, deadline=deadline.text(), game=game.id) + "\n" + GUIDE_LINE + "\n"
+            + log_line(game))
     if send_once(game, key, lambda: build_mail(
             str(addr), f"[{game.id}] your orders for the {rs.display(nation)}: please correct", body,
             from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments()),
@@ -230,7 +247,7 @@ def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, 
             continue
         body = (f"Game {game.id}, round {state.round}.\n\n{text}\n\nReply with GAME {game.id}, your TOKEN and the "
                 f"DEFEND line(s) within {decisions.hours(game, 'decision_hours'):g} hours; without an answer your "
-                "armies hold (they do not retreat).\n\n" + GUIDE_LINE + "\n")
+                "armies hold (they do not retreat).\n\n" + GUIDE_LINE + "\n" + log_line(game))
         if send_once(game, k, partial(
                 build_mail, str(addr), f"[{game.id}] retreat decision: the {rs.display(nation)} attack", body,
                 from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments()),
@@ -271,7 +288,7 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
             names = ", ".join(rs.display(n) for n in ns)
             head = "Reminder: " if kind == "reminder" else ""
             body = prompt_text(game.id, rs, game.state, ns, what=what, deadline=deadline.text(),
-                               reminder=kind == "reminder", guide_url=guide_url(game), draft=draft)
+                               reminder=kind == "reminder", guide_url=guide_url(game), draft=draft) + log_line(game)
             subject = f"[{game.id}] {head}{what} for the {names}"
             if send_once(game, key, partial(build_mail, str(addr), subject, body, from_addr=from_addr(game),
                                             auto_submitted="auto-generated",
@@ -300,7 +317,7 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
                           deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
                           nmr=nmr_counts(game))
-    text = report_text(report) + _log_line(game)
+    text = report_text(report) + log_line(game)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""
     if render_map:
@@ -342,7 +359,7 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
     text = render("position.txt.j2", game=game.id, corrected=key != "position-imported", report=report_text(report),
                   round=state.round,
                   nation=rs.display(state.next_nation) if state.next_nation else None,
-                  position=export_position(game))
+                  position=export_position(game)) + log_line(game)
     attachments = [("position.yaml", export_position(game).encode(), "text/plain")]
     png = b""
     if render_map:
@@ -364,15 +381,6 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
         mark_sent(game, key, now)
 
 
-def _log_line(game: Game) -> str:
-    """The log's end as this mail leaves (pbem.store.loghash): whoever keeps the mail can later see
-    that the log was cut short or changed (`pbem replay --log-hash N:H`)."""
-    from pbem.store.loghash import log_end
-
-    n, h = log_end(game)
-    return f"\nLog: entry {n}, running hash {h}\n(check it later: pbem replay {game.id} --log-hash {n}:{h})\n"
-
-
 def map_png(rs, state, title: str, events) -> bytes:
     from pbem.render import render_map
 
@@ -387,7 +395,7 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
     from pbem.store.dicecheck import reveal_secret
 
     try:
-        reveal_secret(game, who="pbem", why="game over: dice secret revealed")
+        reveal_secret(game, who="pbem", why="game over: dice secret revealed", now=now)
     except Exception as e:  # noqa: BLE001 - the game is over either way; say why the secret stays sealed
         run.note = f"secret not revealed: {e}"
     to = everyone(game)
@@ -399,7 +407,8 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
     result = ("Winner: " + best[0]) if len(best) == 1 else ("Tie: " + ", ".join(best))
     secret = (game.settings.get("dice") or {}).get("revealed_secret") or "(sealed)"
     body = (f"Game {game.id} is over after round {state.round}.\n{result}\n\n" + "\n".join(lines)
-            + f"\n\nDice secret: {secret}\nAnyone can check every roll: pbem verify-dice <archive>\n")
+            + f"\n\nDice secret: {secret}\nAnyone can check every roll: pbem verify-dice <archive>\n"
+            + log_line(game))
     if to:
         if send_once(game, key, lambda: build_mail(to, f"[{game.id}] game over: {result}", body,
                                                    from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):
@@ -419,20 +428,79 @@ def _plain_text(msg) -> str:
     return ""
 
 
-def preview(game: Game, who: str, why: str) -> str:
-    """Adjudicate the next step in a scratch copy; the moderator sees the report, the game is untouched."""
+PREVIEW_DIR = ".preview"
+PREVIEW_HEAD = ("PREVIEW (nothing was changed; the dice below are throwaway dice, not the game's: the real "
+                "rolls of this turn stay sealed until it is played):\n\n")
+
+
+def sweep_preview(game: Game) -> None:
+    """Remove the scratch copy a preview killed half-way left in the game folder."""
+    shutil.rmtree(game.path / PREVIEW_DIR, ignore_errors=True)
+
+
+def preview(game: Game, who: str, why: str, *, now: datetime | None = None, record: bool = True, **tag) -> str:
+    """Adjudicate the next step in a scratch copy; the moderator sees the report, the game is untouched.
+
+    The copy (games/<id>/.preview/, swept by the next run) holds the log, state and notices only: no
+    dice secret and no token. It is played with a throwaway secret drawn from the game's (so the same
+    preview on every identical run), never the game's own dice: a preview mailed to the moderator must
+    not tell the rolls the turn will really get. `record`: log the preview as a moderator entry (not
+    again when a rerun answers a mail already carried out)."""
     from datetime import UTC
 
-    tmp = Path(tempfile.mkdtemp(prefix=f"pbem-preview-{game.id}-"))
-    try:
-        copy_dir = tmp / game.id
-        shutil.copytree(game.path, copy_dir, ignore=shutil.ignore_patterns(".lock", "inbox", "outbox", "mail"))
-        scratch = Game.open(copy_dir)
-        moderator.force(scratch, who, why)
-        sent: list[EmailMessage] = []
-        advance(scratch, datetime.now(UTC), sent.append, render_map=False)
-        game.moderate("preview", who, why)
-        texts = [t for t in (_plain_text(m) for m in sent) if t]
-        return "PREVIEW (nothing was changed):\n\n" + ("\n\n".join(texts[:1]) or "nothing to adjudicate")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    from pbem.service.outgoing import message_id
+    from pbem.store.clock import moderate_at
+
+    now = now or datetime.now(UTC)
+    with game.lock():   # (a run sweeps the copy under the lock; re-entrant for the mail handler's)
+        sweep_preview(game)
+        try:
+            scratch = _scratch_copy(game, game.path / PREVIEW_DIR / game.id)
+            moderator.force(scratch, who, why, now=now)
+            last = game.last_entry_id()
+            sent: list[EmailMessage] = []
+            advance(scratch, now, sent.append, render_map=False)
+            played = {message_id(scratch, turn_mail_key(e), from_addr(scratch))
+                      for e in scratch.entries("turn") if e.id > last}
+            texts = [_without_log_line(_plain_text(m)) for m in sent if m["Message-ID"] in played]
+        finally:
+            sweep_preview(game)
+        if record:
+            moderate_at(game, now, "preview", who, why, **tag)
+    return PREVIEW_HEAD + ("\n\n".join(t for t in texts[:1] if t) or "nothing to adjudicate")
+
+
+def _scratch_copy(game: Game, copy_dir: Path) -> Game:
+    """The game's log, state and notices in `copy_dir`, with game.yaml's tokens redacted and a
+    throwaway dice secret (its own commitment) instead of the game's."""
+    import copy
+    import hashlib
+
+    from pbem.rules.dice import commitment
+    from pbem.store.hashing import state_hash
+    from pbem.store.yamlio import dump_roundtrip
+
+    copy_dir.mkdir(parents=True)
+    shutil.copytree(game.path / "log", copy_dir / "log", ignore=shutil.ignore_patterns(".*"))
+    for name in ("state.yaml", "notices.json"):
+        if (game.path / name).is_file():
+            shutil.copyfile(game.path / name, copy_dir / name)
+    seed = game.local_secret() or game.id.encode()   # the position, not the log: a rerun logs the preview
+    throwaway = hashlib.sha256(b"pbem preview\0" + seed + state_hash(game.state).encode()).digest()
+    settings = copy.deepcopy(game.settings)
+    for p in [*(settings.get("players") or []), settings.get("moderator") or {}]:
+        if "token" in p:
+            p["token"] = "redacted"
+    settings["dice"]["commitment"] = commitment(throwaway)
+    settings["dice"].pop("revealed_secret", None)
+    atomic_write(copy_dir / "game.yaml", dump_roundtrip(settings))
+    atomic_write(copy_dir / "secret", throwaway.hex(), mode=0o600)
+    return Game.open(copy_dir)
+
+
+def _without_log_line(text: str) -> str:
+    """A scratch mail's text without its dice commitment and Log line (the throwaway secret's and the
+    scratch log's: they would mean nothing to anyone)."""
+    for tail in ("\nDice commitment", "\nLog: entry "):
+        text = text.split(tail, 1)[0]
+    return text.rstrip() + "\n"

@@ -201,8 +201,10 @@ def _refresh_site(games_dir: Path, site: dict[str, Any], only: list[str] | None,
 
     try:
         done = build_site(games_dir, games_dir / str(site["site_dir"]), only=only, render_maps=render_map)
-    except (PbemError, OSError) as e:
-        report.errors.append(f"site: {e}")
+    except Exception as e:  # noqa: BLE001 - the site is an extra: it never stops the job's report
+        from pbem.service.faults import describe
+
+        report.errors.append(f"site: {describe(e)}")
         return
     report.errors += [f"site: {e}" for e in done.errors]
 

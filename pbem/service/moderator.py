@@ -20,7 +20,7 @@ from datetime import datetime
 
 from pbem.errors import GameError
 from pbem.rules.state import GameState
-from pbem.store.clock import EARLIEST, LATEST, current_deadline, decision_key
+from pbem.store.clock import EARLIEST, LATEST, current_deadline, decision_key, moderate_at
 from pbem.store.game import Game, parse_time
 
 MAX_EXTEND_HOURS = 24 * 366 * 10   # ten years: more is a typo
@@ -28,42 +28,39 @@ MAX_EXTEND_HOURS = 24 * 366 * 10   # ten years: more is a typo
 ACTIONS = ("pause", "resume", "deadline", "extend", "rollback", "process", "replace", "observer", "preview")
 
 
-def pause(game: Game, who: str, why: str, **tag) -> str:
+def pause(game: Game, who: str, why: str, *, now: datetime | None = None, **tag) -> str:
     with game.lock():
         game.settings["paused"] = True
         game.save_settings()
-        game.moderate("pause", who, why, **tag)
-    return f"Game {game.id} paused."
+        return answer(game, moderate_at(game, now, "pause", who, why, **tag))
 
 
-def resume(game: Game, who: str, why: str, **tag) -> str:
+def resume(game: Game, who: str, why: str, *, now: datetime | None = None, **tag) -> str:
     with game.lock():
         game.settings["paused"] = False
         game.save_settings()
-        game.moderate("resume", who, why, **tag)
-    return f"Game {game.id} resumed; the time it was paused is added to the deadline."
+        return answer(game, moderate_at(game, now, "resume", who, why, **tag))
 
 
-def set_deadline(game: Game, who: str, why: str, until: str, **tag) -> str:
+def set_deadline(game: Game, who: str, why: str, until: str, *, now: datetime | None = None, **tag) -> str:
     t = parse_time(until)
     if t is None:
         raise GameError(f"not a time: {until!r}", hint="write it like 2026-12-24T18:00Z")
     if not EARLIEST <= t <= LATEST:
         raise GameError(f"{until!r} is not a deadline this game can have", hint="write it like 2026-12-24T18:00Z")
-    game.moderate("deadline", who, why, **tag, decision=decision_key(game), until=t.isoformat())
-    return f"Deadline of {decision_key(game)} set to {t.isoformat()}."
+    return answer(game, moderate_at(game, now, "deadline", who, why, **tag, decision=decision_key(game),
+                                    until=t.isoformat()))
 
 
-def extend(game: Game, who: str, why: str, hours: float, **tag) -> str:
+def extend(game: Game, who: str, why: str, hours: float, *, now: datetime | None = None, **tag) -> str:
     if not 0 < hours <= MAX_EXTEND_HOURS:
         raise GameError(f"extend by a positive number of hours, at most {MAX_EXTEND_HOURS}")
-    game.moderate("extend", who, why, **tag, decision=decision_key(game), hours=float(hours))
-    return f"Deadline extended by {hours:g} hours: now {current_deadline(game).text()}."
+    return answer(game, moderate_at(game, now, "extend", who, why, **tag, decision=decision_key(game),
+                                    hours=float(hours)))
 
 
-def force(game: Game, who: str, why: str, **tag) -> str:
-    game.moderate("process", who, why, **tag, decision=decision_key(game))
-    return f"{decision_key(game)} will be adjudicated on the next run, orders or not."
+def force(game: Game, who: str, why: str, *, now: datetime | None = None, **tag) -> str:
+    return answer(game, moderate_at(game, now, "process", who, why, **tag, decision=decision_key(game)))
 
 
 def forced(game: Game) -> bool:
@@ -72,25 +69,39 @@ def forced(game: Game) -> bool:
     return any(e.get("action") == "process" and e.get("decision") == key for e in game.entries("moderator"))
 
 
-def replace_player(game: Game, who: str, why: str, player: str, address: str, token: str | None = None, **tag) -> str:
+def replace_player(game: Game, who: str, why: str, player: str, address: str, token: str | None = None, *,
+                   now: datetime | None = None, **tag) -> str:
     with game.lock():
         for p in game.settings.get("players") or []:
             if p.get("name") == player:
                 p["address"] = address
-                p["token"] = token or secrets.token_hex(3)
+                p["token"] = token or new_token(game, player, tag)
                 game.save_settings()
-                game.moderate("replace", who, why, **tag, player=player, address=address)
-                return f"Player {player} now plays from {address} (new token {p['token']})."
+                return answer(game, moderate_at(game, now, "replace", who, why, **tag, player=player, address=address))
     raise GameError(f"game {game.id} has no player {player!r}")
 
 
-def observer(game: Game, who: str, why: str, op: str, address: str, **tag) -> str:
+def new_token(game: Game, player: str, tag: dict) -> str:
+    """A new token for `player`. Given by mail it is drawn from the dice secret and the mail's id and
+    line, so that a second identical run (or the rerun after a crash) gives the same token; by the
+    command line (or without a sealed secret) it is random."""
+    import hashlib
+    import hmac
+
+    secret = game.local_secret() if tag.get("mail_id") else None
+    if secret is None:
+        return secrets.token_hex(3)
+    what = f"token\0{player}\0{tag['mail_id']}\0{tag.get('line')}".encode()
+    return hmac.new(secret, what, hashlib.sha256).hexdigest()[:6]
+
+
+def observer(game: Game, who: str, why: str, op: str, address: str, *, now: datetime | None = None, **tag) -> str:
     """OBSERVER ADD|REMOVE with one address or several (`a@x, b@y`: each its own entry)."""
     addresses = [a for a in re.split(r"[,;\s]+", address) if a]
     if not addresses or any("@" not in a or a.count("@") > 1 for a in addresses):
         raise GameError(f"not an address list: {address!r}", hint="OBSERVER ADD ann@example.org, bob@example.org")
     if len(addresses) > 1:
-        return "\n".join(observer(game, who, why, op, a, **tag) for a in addresses)
+        return "\n".join(observer(game, who, why, op, a, now=now, **tag) for a in addresses)
     with game.lock():
         obs = game.settings.get("observers")
         if obs is None:
@@ -102,19 +113,18 @@ def observer(game: Game, who: str, why: str, op: str, address: str, **tag) -> st
         elif op not in ("add", "remove"):
             raise GameError("OBSERVER ADD <address> or OBSERVER REMOVE <address>")
         game.save_settings()
-        game.moderate("observer", who, why, **tag, op=op, address=address)
-    return f"Observers: {', '.join(obs) or 'none'}."
+        return answer(game, moderate_at(game, now, "observer", who, why, **tag, op=op, address=address,
+                                        observers=list(obs)))
 
 
-def rollback(game: Game, who: str, why: str, entry_id: int, **tag) -> str:
+def rollback(game: Game, who: str, why: str, entry_id: int, *, now: datetime | None = None, **tag) -> str:
     """Back to the position before turn entry `entry_id` (re-derived from the log, like a replay)."""
     target = game.entry(entry_id)
     if target.kind != "turn":
         raise GameError(f"entry {entry_id} is not a turn (see `pbem status {game.id} --log`)")
     state = position_before(game, entry_id)
-    game.moderate("rollback", who, why, **tag, state=state, to_entry=entry_id,
-                  turn=f"round {target.get('round')} {target.get('nation') or target.get('step')}")
-    return f"Rolled back to before entry {entry_id} (round {target.get('round')}, {target.get('nation') or 'round start'})."
+    return answer(game, moderate_at(game, now, "rollback", who, why, **tag, state=state, to_entry=entry_id,
+                                    turn=f"round {target.get('round')} {target.get('nation') or target.get('step')}"))
 
 
 def position_before(game: Game, entry_id: int) -> GameState:
@@ -150,10 +160,15 @@ _LINE = re.compile(r"^\s*([A-Za-z]+)\b(.*?)(?:#\s*(.*))?$")
 
 
 def from_mail(game: Game, text: str, *, who: str, mail_id: str, now: datetime) -> str:
-    """Carry out the moderator commands of a mail; returns the answer text."""
+    """Carry out the moderator commands of a mail; returns the answer text, ending with the log's end.
+
+    A rerun after a crash must not carry out a command twice: each entry names its mail and line, and
+    a line found done gets the answer it got when it was carried out (`answer`, from its entry)."""
     out = []
-    # a rerun after a crash must not carry out a command twice: each entry names its mail and line
-    done = {e.get("line") for e in game.entries("moderator") if e.get("mail_id") == mail_id}
+    done: dict[int, list[int]] = {}
+    for e in game.entries("moderator"):
+        if e.get("mail_id") == mail_id:
+            done.setdefault(int(e.get("line") or 0), []).append(e.id)
     for n, raw in enumerate(text.splitlines(), 1):
         if not raw.strip() or raw.lstrip().startswith(">") or raw.strip() == "--":
             if raw.strip() == "--":
@@ -165,35 +180,84 @@ def from_mail(game: Game, text: str, *, who: str, mail_id: str, now: datetime) -
         word, rest, why = m.group(1).lower(), m.group(2).split(), (m.group(3) or "by mail").strip()
         if word in ("game", "token", "nation"):
             continue
-        if n in done:
-            out.append(f"{raw.strip()}: done already (this mail was read before)")
-            continue
         try:
-            out.append(run_command(game, word, rest, who=who, why=why, mail_id=mail_id, line=n))
+            if n in done:
+                out.append(_answer_again(game, done[n], who=who, why=why, now=now))
+            else:
+                out.append(run_command(game, word, rest, who=who, why=why, now=now, mail_id=mail_id, line=n))
         except (GameError, ValueError, IndexError) as e:
             out.append(f"{raw.strip()}: {e}")
-    return "\n".join(out) or "No moderator command found. Commands: " + ", ".join(a.upper() for a in ACTIONS)
+    if not out:
+        return "No moderator command found. Commands: " + ", ".join(a.upper() for a in ACTIONS)
+    from pbem.service.outgoing import log_line
+
+    return "\n".join(out) + ("\n" + log_line(game) if done or _logged(game, mail_id) else "")
 
 
-def run_command(game: Game, word: str, args: list[str], *, who: str, why: str, **tag) -> str:
+def _logged(game: Game, mail_id: str) -> bool:
+    return any(e.get("mail_id") == mail_id for e in game.entries("moderator"))
+
+
+def _answer_again(game: Game, ids: list[int], *, who: str, why: str, now: datetime) -> str:
+    """The answer of a mail's line carried out before (a crash came before the reply was sent)."""
+    first = game.entry(ids[0])
+    if first.get("action") == "preview":
+        from pbem.service.advance import preview
+
+        return preview(game, who, why, now=now, record=False)
+    return "\n".join(answer(game, i) for i in ids)
+
+
+def answer(game: Game, eid: int) -> str:
+    """What the moderator is told of the action logged as entry `eid`: read from the entry and the log
+    up to it, so the run that carries the action out and a rerun that finds it done say the same."""
+    e = game.entry(eid)
+    action = e.get("action")
+    if action == "pause":
+        return f"Game {game.id} paused."
+    if action == "resume":
+        return f"Game {game.id} resumed; the time it was paused is added to the deadline."
+    if action == "deadline":
+        return f"Deadline of {e.get('decision')} set to {e.get('until')}."
+    if action == "extend":
+        upto = [x for x in game.entries() if x.id <= eid]
+        return f"Deadline extended by {float(e.get('hours')):g} hours: now {current_deadline(game, upto).text()}."
+    if action == "process":
+        return f"{e.get('decision')} will be adjudicated on the next run, orders or not."
+    if action == "rollback":
+        target = game.entry(int(e.get("to_entry")))
+        return (f"Rolled back to before entry {target.id} (round {target.get('round')}, "
+                f"{target.get('nation') or 'round start'}).")
+    if action == "replace":
+        token = (game.player(str(e.get("player"))) or {}).get("token")
+        return f"Player {e.get('player')} now plays from {e.get('address')} (new token {token})."
+    if action == "observer":   # the list as this entry left it (entries before it did not keep it)
+        obs = e.get("observers") if isinstance(e.get("observers"), list) else game.settings.get("observers")
+        return f"Observers: {', '.join(str(a) for a in obs or []) or 'none'}."
+    return f"{action}: done."
+
+
+def run_command(game: Game, word: str, args: list[str], *, who: str, why: str, now: datetime | None = None,
+                **tag) -> str:
+    """One moderator command; `now`: the run's time (the entry's time; None: the wall clock)."""
     if word == "pause":
-        return pause(game, who, why, **tag)
+        return pause(game, who, why, now=now, **tag)
     if word == "resume":
-        return resume(game, who, why, **tag)
+        return resume(game, who, why, now=now, **tag)
     if word == "deadline":
-        return set_deadline(game, who, why, args[0], **tag)
+        return set_deadline(game, who, why, args[0], now=now, **tag)
     if word == "extend":
-        return extend(game, who, why, float(args[0]), **tag)
+        return extend(game, who, why, float(args[0]), now=now, **tag)
     if word == "rollback":
-        return rollback(game, who, why, int(args[0]), **tag)
+        return rollback(game, who, why, int(args[0]), now=now, **tag)
     if word in ("process", "force"):
-        return force(game, who, why, **tag)
+        return force(game, who, why, now=now, **tag)
     if word == "replace":
-        return replace_player(game, who, why, args[0], args[1], args[2] if len(args) > 2 else None, **tag)
+        return replace_player(game, who, why, args[0], args[1], args[2] if len(args) > 2 else None, now=now, **tag)
     if word == "observer":
-        return observer(game, who, why, args[0].lower(), " ".join(args[1:]), **tag)
+        return observer(game, who, why, args[0].lower(), " ".join(args[1:]), now=now, **tag)
     if word == "preview":
         from pbem.service.advance import preview
 
-        return preview(game, who, why)
+        return preview(game, who, why, now=now, **tag)
     raise GameError(f"unknown moderator command {word.upper()}", hint="commands: " + ", ".join(a.upper() for a in ACTIONS))

@@ -32,6 +32,16 @@ PENDING = "sending"
 Send = Callable[[Message], None]
 
 
+def log_line(game: Game) -> str:
+    """The log's end as this mail leaves (pbem.store.loghash), the last lines of every game mail (issue 27
+    item 5): whoever keeps any mail of the game can later see that the log was cut short or changed
+    after it (`pbem replay --log-hash N:H`)."""
+    from pbem.store.loghash import log_end
+
+    n, h = log_end(game)
+    return f"\nLog: entry {n}, running hash {h}\n(check it later: pbem replay {game.id} --log-hash {n}:{h})\n"
+
+
 def message_id(game: Game, key: str, from_addr: str) -> str:
     """The Message-ID of the game's mail `key`: the same on every run (so a resend is recognisable)."""
     domain = from_addr.rpartition("@")[2].strip(" <>") or "pbem.invalid"
@@ -61,10 +71,22 @@ def send_once(game: Game, key: str, build: Callable[[], EmailMessage], send: Sen
             del msg[name]
             msg[name] = value
         atomic_write(path, bytes(msg), mode=0o600)   # the intent (it may quote tokens: not world-readable)
-    send(_load(path))
+    _deliver(game, key, _load(path), send)
     mark_sent(game, key, now)                         # the completion
     path.unlink(missing_ok=True)
     return True
+
+
+def _deliver(game: Game, key: str, msg: Message, send: Send) -> None:
+    """Hand the mail to the transport. A transport failure (MailError: nobody took it) propagates and
+    the mail stays owed; a refusal for good of some of its addresses (PermanentMailError: the others
+    have it) is logged, and the mail counts as sent."""
+    from pbem.mail.transport import PermanentMailError
+
+    try:
+        send(msg)
+    except PermanentMailError as e:
+        log.warning("game %s: %s: %s", game.id, key, e)
 
 
 def finish_pending(game: Game, send: Send, now: datetime) -> int:
@@ -82,7 +104,7 @@ def finish_pending(game: Game, send: Send, now: datetime) -> int:
             path.unlink(missing_ok=True)
             continue
         log.info("game %s: sending %s, decided before a crash", game.id, key)
-        send(_load(path))
+        _deliver(game, key, _load(path), send)
         mark_sent(game, key, now)
         path.unlink(missing_ok=True)
         n += 1

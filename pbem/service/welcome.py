@@ -11,7 +11,7 @@ from functools import partial
 
 from pbem.mail.compose import build_mail
 from pbem.rules.flow import votes_owed
-from pbem.service.outgoing import send_once
+from pbem.service.outgoing import log_line, send_once
 from pbem.store.clock import already_sent, current_deadline
 from pbem.store.game import Game
 from pbem.templating import render
@@ -57,7 +57,7 @@ def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None]
                       commitment=(game.settings.get("dice") or {}).get("commitment") or "",
                       deadline=deadline.text(), first=rs.display(nxt) if nxt else "the round start",
                       first_player=game.player_of(nxt) if nxt else "", guide_url=guide_url, guide_name=GUIDE_NAME,
-                      optional=[f"{r['rule']} {r['name']}" for r in rs.optional_rules.values() if r["play"]])
+                      optional=[f"{r['rule']} {r['name']}" for r in rs.optional_rules.values() if r["play"]]) + log_line(game)
         subject = f"[{game.id}] the game starts: you play the " + ", ".join(rs.display(n) for n in p.get("nations") or [])
         if send_once(game, f"welcome:{p['name']}", partial(build_mail, str(p["address"]), subject, text,
                                                           from_addr=from_addr, attachments=attachments,

@@ -7,11 +7,12 @@ Self-contained: the pages carry their style and script inline and refer only to 
 anywhere. Nothing private goes in: players appear by name and nations only (no address, no token),
 orders as sent are not shown, the dice secret only once it is revealed.
 
-Incremental: a turn already in site.json (same entry, same position hash, its map there) is not
-touched; the engine resumes from the cached position after the last entry walked, so a refresh
+Incremental: a turn already in site.json (same entry, same position hash, its map there, and drawn
+from its turn mail if that has gone out since) is not touched; the engine resumes from the cached position after the last entry walked, so a refresh
 adjudicates and renders only the new turns. A turn's report and map come from the turn mail's copy
 in the game's outbox (outbox/reports/<entry>/) when it is there — exactly what the players got, and no
 rendering at all — else they are made the way the turn mail makes them (pbem.report, pbem.render).
+A game that cannot be read stops only itself; temp files of a killed refresh are swept.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from pbem.report import build_report, report_text
 from pbem.report.facts import REPORT_FORMAT
 from pbem.rules.state import GameState
 from pbem.site.history import LogWalk, Walked
-from pbem.store.fs import atomic_write
+from pbem.store.fs import atomic_write, clean_stale_temp_files
 from pbem.store.game import Game
 from pbem.store.hashing import state_hash
 from pbem.templating import template_dirs
@@ -85,6 +86,7 @@ def build_site(games_dir: Path | str, out: Path | str, *, only: Iterable[str] | 
     out.mkdir(parents=True, exist_ok=True)
     report = SiteReport(out)
     with filelock.FileLock(str((out / LOCK).resolve())):
+        clean_stale_temp_files(out, older_than=0.0)   # a killed refresh's; none is being written (the lock)
         for d in dirs:
             try:
                 game = Game.open(d)
@@ -92,11 +94,14 @@ def build_site(games_dir: Path | str, out: Path | str, *, only: Iterable[str] | 
                     entries = game.entries()
                 build_game(game, out / d.name, report, entries=entries, render_maps=render_maps)
                 report.games.append(d.name)
+            except GameBusy:
+                report.busy.append(d.name)  # the next refresh catches up; its pages stay as they were
             except PbemError as e:
-                if isinstance(e, GameBusy):
-                    report.busy.append(d.name)  # the next refresh catches up; its pages stay as they were
-                else:
-                    report.errors.append(f"{d.name}: {e}")
+                report.errors.append(f"{d.name}: {e}")
+            except Exception as e:  # noqa: BLE001 - a game that cannot be read or locked (read-only) stops only itself
+                from pbem.service.faults import describe
+
+                report.errors.append(f"{d.name}: {describe(e)}; its pages are left as they were")
         summaries = [m["summary"] for m in (_manifest(p.parent) for p in sorted(out.glob(f"*/{MANIFEST}"))) if m]
         write_if_changed(out / PAGE, environment().get_template("site_index.html.j2").render(games=summaries))
     return report
@@ -114,9 +119,10 @@ def build_game(game: Game, dest: Path, report: SiteReport, *, entries: list | No
     records: dict[int, dict] = {int(r["entry"]): r for r in (old or {}).get("turns", [])}
     entries = game.entries() if entries is None else entries
     def complete(rec: Mapping[str, Any]) -> bool:
-        return not render_maps or bool(rec["map"] and (dest / rec["map"]).is_file())
+        return (not render_maps or bool(rec["map"] and (dest / rec["map"]).is_file())) and not _mailed_since(game, rec)
 
-    # turns shown without their map (an earlier --no-map, a deleted file) need their positions again
+    # turns shown without their map (an earlier --no-map, a deleted file) or drawn before their turn
+    # mail went out need their positions again
     walk = _resume(game, entries, old, fresh=not all(complete(r) for r in records.values()))
     made = removed = 0
     for w in walk:
@@ -201,6 +207,12 @@ def _mailed(game: Game, entry_id: int) -> Path:
     from pbem.service.advance import mailed_report_folder, outbox_of
 
     return mailed_report_folder(outbox_of(game), entry_id)
+
+
+def _mailed_since(game: Game, rec: Mapping[str, Any]) -> bool:
+    """A turn drawn from the log while its turn mail was still owed (a run killed in between) whose
+    mail has gone out since: drawn again, from the mail's copy, as the players got it."""
+    return rec.get("source") != "turn mail" and (_mailed(game, int(rec["entry"])) / "report.json").is_file()
 
 
 def _mailed_facts(folder: Path) -> dict[str, Any] | None:

@@ -13,10 +13,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry, parse_time
 from pbem.store.yamlio import SaveError
+
+if TYPE_CHECKING:
+    from pbem.rules.state import GameState
 
 NOTICES = "notices.json"
 DEFAULTS = {"turn_hours": 72.0, "decision_hours": 24.0, "reminder_hours": 12.0}
@@ -147,3 +151,28 @@ def nmr_counts(game: Game) -> dict[str, int]:
             player = k.rsplit(":", 1)[-1]
             counts[player] = counts.get(player, 0) + 1
     return counts
+
+
+def entry_time(now: datetime | None) -> str | None:
+    """The `time` of a log entry made at `now` (the run's --now), as Game.append writes the wall
+    clock; None: the wall clock."""
+    return now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if now is not None else None
+
+
+def moderate_at(game: Game, now: datetime | None, action: str, who: str, why: str, *,
+                state: GameState | None = None, **extra) -> int:
+    """Game.moderate with the entry dated `now` instead of the wall clock (issue 27 item 11: a
+    command by mail or a reveal in `pbem run --now T` writes the same bytes on every identical run)."""
+    if now is None:
+        return game.moderate(action, who, why, state=state, **extra)
+    from pbem.store.hashing import plain, state_hash
+
+    data = {"action": action, "who": who, "why": why, **extra}
+    with game.lock():
+        if state is not None:
+            data["state"] = plain(state.to_dict())
+            data["state_hash"] = state_hash(state)
+        eid = game.append("moderator", data, time=entry_time(now))
+        if state is not None:
+            game.save_state(state, entry=eid)
+        return eid

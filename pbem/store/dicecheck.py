@@ -8,6 +8,7 @@ against the commitment published when the game was created.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from pbem.errors import GameError
 from pbem.rules.dice import commitment, hmac_face
@@ -106,11 +107,12 @@ def verify_dice(game: Game, *, allow_local: bool = True) -> DiceReport:
 
 
 def reveal_secret(game: Game, *, who: str | None = None, why: str = "game over: dice secret revealed",
-                  force: bool = False) -> tuple[str, int | None]:
+                  force: bool = False, now: datetime | None = None) -> tuple[str, int | None]:
     """Write the secret into game.yaml (dice.revealed_secret) and the log (a moderator entry
     `action: reveal`). Returns (secret hex, entry id; None when it was revealed before).
 
-    Refused before the game is finished unless `force` (players could predict every later die)."""
+    Refused before the game is finished unless `force` (players could predict every later die).
+    `now`: the entry's time (`pbem run --now`; None: the wall clock)."""
     with game.lock():
         rev = game.revealed_secret()
         if rev is not None:
@@ -126,7 +128,9 @@ def reveal_secret(game: Game, *, who: str | None = None, why: str = "game over: 
             eid = None
         else:
             who = who or str((game.settings.get("moderator") or {}).get("address") or "moderator")
-            eid = game.moderate("reveal", who, why, secret=secret.hex())
+            from pbem.store.clock import moderate_at
+
+            eid = moderate_at(game, now, "reveal", who, why, secret=secret.hex())
         game.settings["dice"]["revealed_secret"] = secret.hex()
         game.save_settings()
         return secret.hex(), eid

@@ -64,15 +64,53 @@ def test_no_header_injection():
 
 
 def test_auth_and_refused_recipients(smtp, tmp_path):
+    """Issue 27 item 8: what fails for every recipient (a rejected login, every address refused) is
+    the transport's fault and is retried (MailError, not permanent); a refusal of one address among
+    others is permanent for that address only (the others got the mail)."""
     out = make_transports(smtp.config(username=SMTP_USER, password=SMTP_PASSWORD), tmp_path).outgoing
     out.send(build_mail("alice@example.org", "s", "t", from_addr="pbem@x.example"))
     assert len(smtp.messages) == 1
     bad = make_transports(smtp.config(username=SMTP_USER, password="nope"), tmp_path).outgoing
-    with pytest.raises(PermanentMailError):
+    with pytest.raises(MailError) as info:
         bad.send(build_mail("alice@example.org", "s", "t", from_addr="pbem@x.example"))
+    assert not isinstance(info.value, PermanentMailError)
     smtp.capture.refuse.add("gone@example.org")
-    with pytest.raises(PermanentMailError, match="refused"):
+    with pytest.raises(MailError, match="every recipient") as info:
         out.send(build_mail("gone@example.org", "s", "t", from_addr="pbem@x.example"))
+    assert not isinstance(info.value, PermanentMailError)
+    with pytest.raises(PermanentMailError, match=r"gone@example.org \(550\)"):
+        out.send(build_mail(["alice@example.org", "gone@example.org"], "two", "t", from_addr="pbem@x.example"))
+    assert [rcpts for _, rcpts, _ in smtp.messages] == [["alice@example.org"], ["alice@example.org"]]
+
+
+def test_every_recipient_refused_keeps_the_replies_owed(smtp, tmp_path):
+    """A relay that refuses every recipient (5xx) for a whole run: the replies stay owed and go out
+    on the next run, once the server takes mail again (issue 27 item 8; they were dropped for good)."""
+    from pbem.mail.intake import Intake
+
+    from .conftest import ALICE, BOB, PBEM, FakeHandler, directory, make_mail
+
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    for i, (who, tok) in enumerate((ALICE, BOB)):
+        (inbox / f"{i}.eml").write_bytes(make_mail(who, "[demo-1] orders", f"TOKEN {tok}\nPASS\n", mid=f"<r{i}@mua>"))
+    config = [{"type": "folder", "inbox": "in", "outbox": None}, smtp.config()]
+
+    def run():
+        tr = make_transports(config, tmp_path)
+        try:
+            return Intake(tr.incoming, tr.outgoing, directory(), FakeHandler(), archive_dir=tmp_path / "mail",
+                          from_addr=PBEM).run_once()
+        finally:
+            tr.close()
+
+    smtp.capture.refuse.update({ALICE[0], BOB[0]})
+    first = run()
+    assert first.replies_sent == 0 and smtp.messages == [] and first.errors
+    smtp.capture.refuse.clear()
+    second = run()
+    assert second.replies_sent == 2
+    assert sorted(r for _, rcpts, _ in smtp.messages for r in rcpts) == sorted([ALICE[0], BOB[0]])
 
 
 def test_connection_refused_is_transient(tmp_path):

@@ -188,15 +188,16 @@ def test_orders_for_a_later_nation_are_checked_when_its_turn_comes(game, tmp_pat
 
 
 def test_moderator_mail_read_twice_acts_once(game, tmp_path):
-    """A rerun after a crash inside the handler reads the same mail again: nothing happens twice."""
+    """A rerun after a crash inside the handler reads the same mail again: nothing happens twice, and
+    the answer is the one the first reading gave (issue 27 item 11: it was "done already")."""
     from pbem.service import moderator
 
     g = Game.open(game.path)
     before = moderator.current_deadline(g).due
     text = "EXTEND 24 # holiday\n"
-    moderator.from_mail(g, text, who="mod@x.org", mail_id="abc123", now=T0)
+    first = moderator.from_mail(g, text, who="mod@x.org", mail_id="abc123", now=T0)
     answer = moderator.from_mail(Game.open(game.path), text, who="mod@x.org", mail_id="abc123", now=T0)
-    assert "done already" in answer
+    assert answer == first and "Deadline extended by 24 hours" in answer
     assert moderator.current_deadline(Game.open(game.path)).due - before == timedelta(hours=24)
 
 
