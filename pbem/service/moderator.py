@@ -130,6 +130,7 @@ def rollback(game: Game, who: str, why: str, entry_id: int, *, now: datetime | N
 def position_before(game: Game, entry_id: int) -> GameState:
     """Re-adjudicate the log up to `entry_id` with the game's dice."""
     from pbem.service.play import default_adjudicate
+    from pbem.store.recover import sets_position
 
     rs = game.ruleset()
     state: GameState | None = None
@@ -137,9 +138,7 @@ def position_before(game: Game, entry_id: int) -> GameState:
     for e in game.entries():
         if e.id >= entry_id:
             break
-        if e.kind == "created":
-            state = GameState.from_dict(e["state"])
-        elif e.kind == "moderator" and e.get("state"):
+        if sets_position(e.kind, e.data):      # the start, a rollback, a typed-in position (never another entry's)
             state = GameState.from_dict(e["state"])
         elif e.kind == "turn" and state is not None and not _voided(game, e.id, entry_id):
             state, _ = default_adjudicate(rs, state, e, dice)

@@ -24,6 +24,7 @@ from pbem.service.book import voided_turns
 from pbem.service.play import default_adjudicate
 from pbem.store.game import Game, LogEntry
 from pbem.store.hashing import state_hash
+from pbem.store.recover import sets_position
 
 
 @dataclass
@@ -57,10 +58,8 @@ class LogWalk:
         for e in self.entries:
             if e.id <= self.last_id:
                 continue
-            if e.kind == "created":
+            if sets_position(e.kind, e.data):   # the start, a rollback, a typed-in position
                 self.state = GameState.from_dict(e["state"])
-            elif e.kind == "moderator" and e.get("state"):
-                self.state = GameState.from_dict(e["state"])    # a rollback (or a set position)
             elif e.kind == "turn" and e.id not in self.voided:
                 if self.state is None:
                     raise GameError(f"game {self.game.id}: the log has no start position")

@@ -55,7 +55,7 @@ def test_the_game_over_mail_carries_the_hash_after_the_reveal(tmp_path):
     run_job(tmp_path, now=T0, render_map=False)
     st = g.state
     st.finished = True
-    g.moderate("end", "mod", "test: the game ends here", state=st)
+    g.moderate("position", "mod", "test: the game ends here", state=st)
     run_job(tmp_path, now=T1, render_map=False)
     over = [m for m in mails(g.path / "outbox") if "game over" in str(m["Subject"])]
     assert len(over) == 1
