@@ -103,6 +103,8 @@ def mails(draw, world):
     body = draw(st.lists(st.one_of(line(st.sampled_from(heads)), st.sampled_from(JUNK)), max_size=6))
     at = draw(st.integers(0, len(body)))
     body.insert(at, f"TOKEN {token(world, who)}")
+    if draw(st.integers(0, 4)):     # mostly routed by its GAME line, whatever the subject
+        body.insert(0, "GAME t1")
     return _raw(frm, subject, headers, "\n".join(body))
 
 
