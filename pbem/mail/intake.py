@@ -54,7 +54,7 @@ from pbem.mail._fs import atomic_write, write_once
 from pbem.mail.compose import build_mail, reply_subject, thread_references
 from pbem.mail.directory import GameDirectory
 from pbem.mail.ledger import Entry, Ledger
-from pbem.mail.message import MailIn, read_message
+from pbem.mail.message import MAX_PARSE, MailIn, read_message
 from pbem.mail.routing import authenticate, route
 from pbem.mail.transport import Incoming, IncomingTransport, OutgoingTransport, PermanentMailError
 
@@ -309,6 +309,10 @@ class Intake:
             report.errors.append(f"directory: {exc}")
             report.deferred += 1
             return None
+        if mail.size > MAX_PARSE:   # cut before it was read: its TOKEN line may be in the part not read
+            gid = where.game.id if where.game is not None else None
+            mails = [] if no_reply else [self._reply(mail, gid, notices.too_large(gid, mail), 0)]
+            return _Decision("quarantined", f"too large ({mail.size} bytes, limit {MAX_PARSE})", gid or "", mails=mails)
         if where.game is None:
             mails = [] if no_reply else [self._reply(mail, None, notices.unroutable(mail, where.asked), 0)]
             reason = f"unroutable ({where.asked!r})" + (f"; no reply: {no_reply}" if no_reply else "")

@@ -72,6 +72,19 @@ def claim_notice(game_id: str, who: str, mail: MailIn, token_matched: bool) -> s
         "If it was you, please send your orders from your registered address.\n")
 
 
+def too_large(game_id: str | None, mail: MailIn) -> str:
+    """A mail bigger than the parse limit (MAX_PARSE) is not read at all (issue 27)."""
+    from pbem.mail.message import MAX_PARSE
+
+    what = f"your message for game {game_id}" if game_id else "your message"
+    return (
+        "Hello,\n\n"
+        f"{what} is too large to be read: it has {mail.size / 2**20:.1f} MiB, and at most "
+        f"{MAX_PARSE // 2**20} MiB of a mail are read.\n"
+        "Nothing of it was read or recorded, and it was kept. Please send your orders as plain text,\n"
+        "without attachments.\n")
+
+
 def could_not_read(game_id: str | None, mail: MailIn, error: str, taken: str) -> str:
     """To the sender of a mail that pbem could not handle (issue 27): it was kept, not used."""
     what = f"your message for game {game_id}" if game_id else "your message"
