@@ -104,11 +104,14 @@ def parse_text(text: str, label: str = "position") -> Any:
         mark = getattr(e, "problem_mark", None)
         where = f"{label}:{mark.line + 1}" if mark is not None else label
         raise PositionError(f"{where}: not YAML: {getattr(e, 'problem', None) or e}") from e
+    except RecursionError as e:
+        raise PositionError(f"{label}: nested deeper than a position can be") from e
     except (ValueError, OverflowError) as e:   # e.g. a number of 4 301 digits, past Python's int() limit
         raise PositionError(f"{label}: a value cannot be read (a number too long, or a date that is no date)",
                             hint="numbers in a position are small whole numbers") from e
-    except RecursionError as e:
-        raise PositionError(f"{label}: nested deeper than a position can be") from e
+    except Exception as e:  # noqa: BLE001 - the YAML reader's own errors on odd input (a mapping as a key: TypeError)
+        raise PositionError(f"{label}: not a YAML file pbem can read (e.g. a key that is itself a list or mapping)",
+                            hint="docs/POSITIONS.md describes the format") from e
     if not isinstance(data, dict):
         raise PositionError(f"{label}: a position is a mapping (round, nation, setup, state)")
     return data

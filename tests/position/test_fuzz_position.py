@@ -71,5 +71,6 @@ def test_any_text_as_a_position_file(text):
 def test_deep_nesting_and_huge_positions():
     for text in ["[" * 100_000, "{a: " * 5000 + "1" + "}" * 5000, "- " * 20_000 + "x", "a: &a [*a]\nb: *a\n",
                  ROUND9.replace("round: 9", "round: " + "9" * 5000), ROUND9.replace("Picts: 1", "Picts: ²"),
-                 ROUND9 + "\x00\n", ROUND9.replace("Kent", "K\ud800nt")]:
+                 ROUND9 + "\x00\n", ROUND9.replace("Kent", "K\ud800nt"), "{a: 1}: 2\n",
+                 ROUND9.replace("  Alban:", "  {a: 1}: 2\n  Alban:")]:
         _read(text)
