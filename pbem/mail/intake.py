@@ -99,12 +99,12 @@ class HandlerFailed(Exception):
 
 def plain_error(exc: BaseException) -> str:
     """An exception as a sentence a player or moderator can read (not Python's own wording)."""
-    from pbem.errors import PbemError
+    from pbem.errors import DataError, GameError, PbemError
 
     if isinstance(exc, HandlerFailed):
         return exc.error
-    if isinstance(exc, PbemError):
-        return str(exc)
+    if isinstance(exc, PbemError) and not isinstance(exc, (GameError, DataError, MailError)):
+        return str(exc)          # about the mail; the game's and the server's errors may name its files
     if isinstance(exc, RecursionError):
         return "something in it is nested deeper than pbem can follow"
     if isinstance(exc, MemoryError):
