@@ -6,6 +6,7 @@ breaks, so text quoted from a hostile mail can never inject headers.
 
 from __future__ import annotations
 
+import email.policy
 import re
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ from pbem.mail.message import game_tags
 _MSGID_RE = re.compile(r"^<[^<>\s]{1,500}>$")
 _PREFIX_RE = re.compile(r"^\s*(?:(?:re|aw|sv|antw|fw|fwd|wg)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 MAX_REFERENCES = 20
+SMTPUTF8 = email.policy.default.clone(utf8=True)
 
 
 def clean_header(value: str, limit: int = 300) -> str:
@@ -40,6 +42,17 @@ def reply_subject(subject: str, game_id: str | None) -> str:
         rest = stripped
     head = f"Re: [{game_id}]" if game_id else "Re:"
     return clean_header(f"{head} {rest}" if rest else head)
+
+
+def ascii_domain(address: str) -> str:
+    """`ann@köln.example` as `ann@xn--kln-sna.example` (IDNA): the same address, in ASCII."""
+    local, at, domain = address.rpartition("@")
+    if not at or domain.isascii():
+        return address
+    try:
+        return f"{local}@{domain.encode('idna').decode('ascii')}"
+    except UnicodeError:
+        return address
 
 
 def thread_references(references: Iterable[str], message_id: str | None) -> list[str]:
@@ -69,10 +82,12 @@ def build_mail(
     `in_reply_to` / `references` thread the mail under the one it answers; `auto_submitted`
     ('auto-replied' for replies, 'auto-generated' for reports) keeps autoresponders from answering.
     """
-    msg = EmailMessage()
+    recipients = [ascii_domain(clean_header(r)) for r in ([to] if isinstance(to, str) else list(to)) if r]
+    # an address whose local part is not ASCII (jörg@example.org) is written as it is (RFC 6532,
+    # SMTPUTF8): an encoded word in an address is no address (issue 27)
+    msg = EmailMessage(policy=SMTPUTF8 if not all(r.isascii() for r in recipients) else email.policy.default)
     msg["From"] = clean_header(from_addr)
-    recipients = [to] if isinstance(to, str) else list(to)
-    msg["To"] = ", ".join(clean_header(r) for r in recipients if r)
+    msg["To"] = ", ".join(recipients)
     msg["Subject"] = clean_header(subject, 500)
     msg["Date"] = format_datetime(date or datetime.now(UTC))
     domain = from_addr.rpartition("@")[2].strip(" <>") or "pbem.invalid"

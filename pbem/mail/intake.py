@@ -21,6 +21,16 @@ source of truth once step 1 is done, so nothing is lost, and the handler is not 
 rerun calls it again for that message, so handlers should be idempotent by `mail.sha256` (the game
 log stores the mail id for this). Replies have a fixed Message-ID, so a reply re-sent after a crash
 between sending and recording it is recognisable as the same mail.
+
+No mail can stop its game (issue 27). A mail whose handling raises (the handler, or routing and
+reading it) is answered at once: its sender is told it could not be read (and what of it was
+taken), the moderator gets a note naming the mail (Message-ID, sender, subject, the error), and the
+mail is set aside in the quarantine folder, kept. A mail that stopped the run itself MAX_RUNS times
+(a kill inside the handler: every call is a durable `applying` line of the ledger) is set aside the
+same way without calling the handler again. Either way the other mails of its game are taken in the
+same run. Only a fault of the game (the handler's RetryLater: a damaged file, a read-only folder)
+or of the mail system (OSError, MailError) holds the game's later mail back, and only for a bounded
+MAX_ATTEMPTS runs for one mail.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ import email.utils
 import hashlib
 import json
 import logging
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
@@ -43,7 +54,7 @@ from pbem.mail._fs import atomic_write, write_once
 from pbem.mail.compose import build_mail, reply_subject, thread_references
 from pbem.mail.directory import GameDirectory
 from pbem.mail.ledger import Entry, Ledger
-from pbem.mail.message import MailIn, read_message
+from pbem.mail.message import MAX_PARSE, MailIn, read_message
 from pbem.mail.routing import authenticate, route
 from pbem.mail.transport import Incoming, IncomingTransport, OutgoingTransport, PermanentMailError
 
@@ -53,7 +64,12 @@ FAULT_POINTS = ("stored", "recorded", "applying", "applied", "sending", "sent", 
 """Where the fault hook is called: right after each durable step (tests raise there to crash)."""
 
 MAX_ATTEMPTS = 5
-"""Unexpected errors on one message before it is quarantined (so one bad mail cannot block a game)."""
+"""Errors of the mail system (OSError, MailError) on one message before it is set aside (so one bad
+mail cannot block a game)."""
+
+MAX_RUNS = 3
+"""Runs that stopped inside the handler for one message (killed, out of memory) before it is set
+aside without calling the handler again."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +84,34 @@ class Reply:
 class RetryLater(Exception):
     """Raised by a handler that cannot take the mail now (e.g. the game is locked): the mail stays
     pending, later mail for the same game waits behind it, and the next run tries again."""
+
+
+class HandlerFailed(Exception):
+    """Raised by a handler when the mail itself made it fail (not the game: that is RetryLater).
+    `error` says what went wrong in a plain sentence; `taken` what of the mail was nevertheless
+    recorded (for the sender's reply and the moderator's note)."""
+
+    def __init__(self, error: str, taken: str = "") -> None:
+        super().__init__(error)
+        self.error = error
+        self.taken = taken
+
+
+def plain_error(exc: BaseException) -> str:
+    """An exception as a sentence a player or moderator can read (not Python's own wording)."""
+    from pbem.errors import DataError, GameError, PbemError
+
+    if isinstance(exc, HandlerFailed):
+        return exc.error
+    if isinstance(exc, PbemError) and not isinstance(exc, (GameError, DataError, MailError)):
+        return str(exc)          # about the mail; the game's and the server's errors may name its files
+    if isinstance(exc, RecursionError):
+        return "something in it is nested deeper than pbem can follow"
+    if isinstance(exc, MemoryError):
+        return "reading it needed more memory than pbem has"
+    if isinstance(exc, ValueError) and "digits" in str(exc):
+        return "a number in it is far too long"
+    return "pbem met an error of its own while reading it"
 
 
 Handler = Callable[[str, str, MailIn], "Reply | None"]
@@ -87,6 +131,9 @@ class RunReport:
     replies_sent: int = 0
     acked: int = 0
     errors: list[str] = field(default_factory=list)
+    set_aside: list[str] = field(default_factory=list)
+    """Mails set aside because handling them raised (each: game, Message-ID, sender, error). They
+    are answered and their game goes on: not a fault of the game."""
 
 
 @dataclass
@@ -97,6 +144,14 @@ class _Decision:
     game: str = ""
     sender: str = ""
     mails: list[EmailMessage] = field(default_factory=list)
+
+
+def _technical(exc: BaseException) -> str:
+    """The exception as the moderator's note and the log name it (type and message)."""
+    if isinstance(exc, HandlerFailed) and exc.__cause__ is not None:
+        exc = exc.__cause__
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}"[:2000] if text else type(exc).__name__
 
 
 def _stamp(incoming: Incoming) -> str:
@@ -134,6 +189,7 @@ class Intake:
         self.domain = self.own_addr.rpartition("@")[2] or "pbem.invalid"
         self.fault = fault
         self._by_name = {t.name: t for t in self.incoming}
+        self._tracebacks: dict[str, str] = {}   # sha -> where a mail set aside failed (kept with it)
 
     # -- the run --------------------------------------------------------------------------------
     def run_once(self) -> RunReport:
@@ -146,7 +202,11 @@ class Intake:
                 try:
                     self._advance(entry, handles, blocked, report)
                 except Exception as exc:
-                    self._failed(entry, exc, blocked, report)
+                    if self._failed(entry, exc, blocked, report):
+                        try:    # set aside: its replies go out now, and its transport copy is acked
+                            self._advance(entry, handles, blocked, report)
+                        except Exception as again:  # noqa: BLE001 - as any error of a decided mail
+                            self._failed(entry, again, blocked, report)
             for sha in list(handles):
                 entry = self.ledger.entries.get(sha)
                 if entry is not None and entry.state == "replied":
@@ -249,6 +309,10 @@ class Intake:
             report.errors.append(f"directory: {exc}")
             report.deferred += 1
             return None
+        if mail.size > MAX_PARSE:   # cut before it was read: its TOKEN line may be in the part not read
+            gid = where.game.id if where.game is not None else None
+            mails = [] if no_reply else [self._reply(mail, gid, notices.too_large(gid, mail), 0)]
+            return _Decision("quarantined", f"too large ({mail.size} bytes, limit {MAX_PARSE})", gid or "", mails=mails)
         if where.game is None:
             mails = [] if no_reply else [self._reply(mail, None, notices.unroutable(mail, where.asked), 0)]
             reason = f"unroutable ({where.asked!r})" + (f"; no reply: {no_reply}" if no_reply else "")
@@ -272,11 +336,14 @@ class Intake:
 
     def _handle(self, entry, mail: MailIn, game, sender: str, blocked: set[str], report) -> _Decision | None:
         sha = entry.sha256
-        if entry.state == "stored":
-            self.ledger.append("applying", sha, game=game.id, sender=sender)
-            self._fault("applying", sha)
-        else:
+        if entry.state == "applying":
+            if entry.attempts >= MAX_RUNS:
+                error = f"the run stopped while reading it, {entry.attempts} times"
+                log.error("mail %s for %s: %s; set aside", sha[:12], game.id, error)
+                return self._set_aside(mail, game, sender, error, error, self._taken(game.id, mail), report)
             log.warning("mail %s: the last run stopped inside the handler; calling it again", sha[:12])
+        self.ledger.append("applying", sha, game=game.id, sender=sender)
+        self._fault("applying", sha)
         try:
             reply = self.handler(game.id, sender, mail)
         except RetryLater as exc:
@@ -286,14 +353,11 @@ class Intake:
             log.info("mail %s for %s deferred: %s", sha[:12], game.id, exc)
             return None
         except Exception as exc:
-            log.exception("mail %s for %s: the handler failed", sha[:12], game.id)
-            error = f"{type(exc).__name__}: {exc}"
-            mails = [self._reply(mail, game.id, notices.internal_error(game.id), 0)]
-            if game.moderator:
-                mails.append(self._mail(game.moderator[0], f"[{game.id}] handler error",
-                                        notices.moderator_error(game.id, mail, error), sha, 1))
-            report.errors.append(f"handler: {error}")
-            return _Decision("error", f"handler-error: {error}"[:300], game.id, sender, mails)
+            log.error("mail %s for %s: the handler failed: %s (set aside; the traceback is kept with it in %s)",
+                      sha[:12], game.id, _technical(exc)[:300], self.quarantine_dir)
+            self._tracebacks[sha] = traceback.format_exc()[-20000:]
+            taken = exc.taken if isinstance(exc, HandlerFailed) else self._taken(game.id, mail)
+            return self._set_aside(mail, game, sender, plain_error(exc), _technical(exc), taken, report)
         log.info("mail %s applied to %s as %s", sha[:12], game.id, sender)
         return _Decision("applied", "", game.id, sender, self._handler_reply(mail, game.id, reply))
 
@@ -312,23 +376,80 @@ class Intake:
             log.exception("mail %s: could not build the reply; sending it without attachments", mail.sha256[:12])
             return [self._reply(mail, game_id, notices.with_notes(str(getattr(reply, "text", reply)), mail), 0)]
 
-    def _failed(self, entry: Entry, exc: Exception, blocked: set[str], report: RunReport) -> None:
-        """An error while advancing one mail: log it, hold back later mail of its game, count it;
-        after MAX_ATTEMPTS quarantine the mail so that it cannot block its game for ever."""
-        if isinstance(exc, (MailError, OSError)):
+    def _failed(self, entry: Entry, exc: Exception, blocked: set[str], report: RunReport) -> bool:
+        """An error while advancing one mail outside the handler. An error of the mail system
+        (OSError, MailError: a full disk, a server down) holds back later mail of its game and is
+        counted; after MAX_ATTEMPTS the mail is set aside. Any other error comes from the mail
+        (reading, routing it): it is set aside at once, and its game goes on."""
+        system = isinstance(exc, (MailError, OSError))
+        if system:
             log.error("mail %s: %s", entry.sha256[:12], exc)
         else:
-            log.exception("mail %s: unexpected error", entry.sha256[:12])
-        report.errors.append(f"{entry.sha256[:12]}: {type(exc).__name__}: {exc}")
+            log.error("mail %s: unexpected error: %s", entry.sha256[:12], _technical(exc)[:300])
+            self._tracebacks[entry.sha256] = traceback.format_exc()[-20000:]
+        self.ledger.append("failed", entry.sha256, error=_technical(exc)[:500])
+        undecided = entry.state in ("stored", "applying")
+        if undecided and (not system or entry.failures >= MAX_ATTEMPTS):
+            try:
+                self._set_aside_failed(entry, exc, report)
+                return True
+            except Exception:  # noqa: BLE001 - then it waits, as below
+                log.exception("mail %s: could not set it aside", entry.sha256[:12])
+        report.errors.append(f"{entry.sha256[:12]}: {_technical(exc)}")
         if entry.game:
             blocked.add(entry.game)
-        self.ledger.append("failed", entry.sha256, error=f"{type(exc).__name__}: {exc}"[:500])
-        if entry.failures >= MAX_ATTEMPTS and entry.state != "replied":
+        if entry.failures >= MAX_ATTEMPTS and entry.state == "applied":  # its replies cannot be sent
             path = self.archive_dir / f"{entry.sha256}.eml"
             mail = read_message(path.read_bytes() if path.exists() else b"")
             self._quarantine(mail, entry, f"internal-error after {entry.failures} attempts")
             self.ledger.append("applied", entry.sha256, outcome="quarantined", game=entry.game,
                                reason="internal-error", replies=[])
+        return False
+
+    def _set_aside_failed(self, entry: Entry, exc: Exception, report: RunReport) -> None:
+        """Set aside a mail whose reading or routing raised (no handler result to go by)."""
+        path = self.archive_dir / f"{entry.sha256}.eml"
+        mail = read_message(path.read_bytes() if path.exists() else b"")
+        game = None
+        try:
+            game = self.directory.lookup(entry.game) if entry.game else route(mail, self.directory).game
+        except Exception:  # noqa: BLE001 - the note then goes to the sender only
+            game = None
+        taken = self._taken(game.id, mail) if game is not None else ""
+        decision = self._set_aside(mail, game, entry.sender, plain_error(exc), _technical(exc), taken, report)
+        files = self._write_replies(entry.sha256, decision.mails)
+        self._quarantine(mail, entry, decision.reason)
+        self.ledger.append("applied", entry.sha256, outcome="error", reason=decision.reason,
+                           game=decision.game, sender=decision.sender, replies=files)
+        report.quarantined += 1
+
+    def _set_aside(self, mail: MailIn, game, sender: str, error: str, technical: str, taken: str,
+                   report: RunReport) -> _Decision:
+        """A mail that could not be handled: answered (unless it must not be), its moderator told
+        which mail it was, and kept in the quarantine folder (the `error` outcome)."""
+        game_id = game.id if game is not None else None
+        mails = []
+        if not self._no_reply_reason(mail):
+            mails.append(self._reply(mail, game_id, notices.could_not_read(game_id, mail, error, taken), 0))
+        if game is not None and game.moderator:
+            where = self.quarantine_dir / f"{mail.sha256}.eml"
+            mails.append(self._mail(game.moderator[0], f"[{game.id}] a mail was set aside",
+                                    notices.moderator_error(game.id, mail, technical, taken, where),
+                                    mail.sha256, len(mails)))
+        report.set_aside.append(f"{game_id or 'no game'}: mail {mail.message_id[:100]} from "
+                                f"<{mail.from_addr or 'unknown'}> set aside: {technical[:200]}")
+        return _Decision("error", f"handler-error: {technical}"[:300], game_id or "", sender, mails)
+
+    def _taken(self, game_id: str, mail: MailIn) -> str:
+        """What the handler says it recorded of this mail (its optional `taken(game_id, mail)`)."""
+        taken = getattr(self.handler, "taken", None)
+        if taken is None:
+            return ""
+        try:
+            return str(taken(game_id, mail) or "")
+        except Exception:  # noqa: BLE001 - only said when it can be said
+            log.exception("mail %s: cannot tell what of it was recorded", mail.sha256[:12])
+            return ""
 
     # -- outgoing -------------------------------------------------------------------------------
     def _mail(self, to: str, subject: str, text: str, sha: str, n: int, **kw) -> EmailMessage:
@@ -412,6 +533,8 @@ class Intake:
         write_once(self.quarantine_dir / f"{sha}.eml", mail.raw)
         info = {"reason": reason, "from": mail.from_addr, "subject": mail.subject[:200],
                 "message_id": mail.message_id, "received": entry.received, "problems": list(mail.problems)}
+        if sha in self._tracebacks:
+            info["traceback"] = self._tracebacks[sha]
         atomic_write(self.quarantine_dir / f"{sha}.json",
                      (json.dumps(info, indent=1, sort_keys=True) + "\n").encode())
         log.warning("mail %s quarantined: %s (from <%s>, subject %r)", sha[:12], reason,

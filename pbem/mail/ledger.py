@@ -2,8 +2,9 @@
 
 Each line is an event for one message (keyed by the sha256 of its raw bytes):
   stored    raw bytes archived; carries message_id, received, transport, key, from, subject
-  applying  the handler is about to be called (a rerun that finds this state calls it again)
-  deferred  the handler asked to be retried later (back to `stored`)
+  applying  the handler is about to be called (a rerun that finds this state calls it again); one
+            line per call, so `attempts` counts the runs that stopped inside the handler
+  deferred  the handler asked to be retried later (back to `stored`, attempts back to 0)
   failed    an unexpected error; after MAX_ATTEMPTS the message is quarantined
   applied   decided: outcome (applied|rejected|quarantined|error), game, sender, reply files;
             an `applied` outcome takes the message's Message-ID (a later mail with it is a replay)
@@ -51,6 +52,8 @@ class Entry:
     sent: set[int] = field(default_factory=set)
     acked: set[str] = field(default_factory=set)
     failures: int = 0
+    attempts: int = 0
+    """handler calls since the last `deferred`: a run killed inside the handler leaves one behind"""
     seq: int = 0
     info: dict = field(default_factory=dict)
 
@@ -142,9 +145,11 @@ class Ledger:
             entry.info = {k: ev.get(k, "") for k in ("from", "subject")}
         elif kind == "applying":
             entry.state = "applying"
+            entry.attempts += 1
             entry.game, entry.sender = ev.get("game", ""), ev.get("sender", "")
         elif kind == "deferred":
             entry.state = "stored"
+            entry.attempts = 0
         elif kind == "failed":
             entry.failures += 1
         elif kind == "applied":

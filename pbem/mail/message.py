@@ -180,12 +180,42 @@ def _all_headers(msg: Message, name: str) -> str:
     return "\n".join(_decode_header(v) for v in values)[: 4 * _MAX_HEADER]
 
 
+_WORD_RE = re.compile(r"=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=")
+
+
+def _raw_text(value) -> str:
+    """A header as sent, encoded words left as they are. compat32 hands a raw 8-bit header over as
+    Header(..., 'unknown-8bit'), whose str() turns every non-ASCII byte into U+FFFD: its bytes are
+    read as UTF-8 here, else latin-1 (issue 27: `From: Jörg <jörg@example.org>` sent unencoded)."""
+    if not isinstance(value, email.header.Header):
+        return str(value)
+    try:
+        parts = email.header.decode_header(value)
+    except Exception:
+        return str(value)
+    return "".join(_decode(c, cs, []) if isinstance(c, bytes) else c for c, cs in parts)
+
+
+def _decode_words(text: str) -> str:
+    """The encoded words of a header that was sent 8-bit (`Grüße =?utf-8?q?K=C3=B6ln?=`), decoded."""
+    text = re.sub(r"(\?=)[ \t]+(?==\?)", r"\1", text)   # the space between two encoded words is not text
+
+    def word(m: re.Match) -> str:
+        try:
+            ((data, charset),) = email.header.decode_header(m.group(0))
+        except Exception:
+            return m.group(0)
+        return _decode(data, charset, []) if isinstance(data, bytes) else data
+
+    return _WORD_RE.sub(word, text)
+
+
 def _decode_header(value) -> str:
     if value is None:
         return ""
+    if isinstance(value, email.header.Header):     # sent 8-bit: its bytes, then its encoded words
+        return _decode_words(_raw_text(value))
     try:
-        # compat32 hands raw 8-bit headers over as Header(..., 'unknown-8bit'); decode_header gives
-        # back their bytes, which _decode reads as UTF-8, else latin-1.
         parts = email.header.decode_header(value)
     except Exception:
         text = str(value)
@@ -213,7 +243,7 @@ def _sender(msg: Message) -> tuple[str, str, str]:
     addrs: list[str] = []
     name = ""
     for value in values:
-        raw = re.sub(r"\r?\n[ \t]", " ", value if isinstance(value, str) else str(value))
+        raw = re.sub(r"\r?\n[ \t]", " ", _raw_text(value))
         try:
             pairs = email.utils.getaddresses([raw])
         except Exception:

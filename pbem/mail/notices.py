@@ -72,15 +72,43 @@ def claim_notice(game_id: str, who: str, mail: MailIn, token_matched: bool) -> s
         "If it was you, please send your orders from your registered address.\n")
 
 
-def internal_error(game_id: str) -> str:
+def too_large(game_id: str | None, mail: MailIn) -> str:
+    """A mail bigger than the parse limit (MAX_PARSE) is not read at all (issue 27)."""
+    from pbem.mail.message import MAX_PARSE
+
+    what = f"your message for game {game_id}" if game_id else "your message"
     return (
         "Hello,\n\n"
-        f"your message for game {game_id} could not be processed because of an internal problem.\n"
-        "It was kept, and the moderator has been told. Sorry for the trouble.\n")
+        f"{what} is too large to be read: it has {mail.size / 2**20:.1f} MiB, and at most "
+        f"{MAX_PARSE // 2**20} MiB of a mail are read.\n"
+        "Nothing of it was read or recorded, and it was kept. Please send your orders as plain text,\n"
+        "without attachments.\n")
 
 
-def moderator_error(game_id: str, mail: MailIn, error: str) -> str:
+def could_not_read(game_id: str | None, mail: MailIn, error: str, taken: str) -> str:
+    """To the sender of a mail that pbem could not handle (issue 27): it was kept, not used."""
+    what = f"your message for game {game_id}" if game_id else "your message"
+    said = f"{taken.strip()}\n" if taken.strip() else "Nothing of it was recorded.\n"
+    return with_notes(
+        "Hello,\n\n"
+        f"{what} (subject \"{mail.subject[:120]}\") could not be read: {error.rstrip('.')}.\n"
+        f"{said}\n"
+        "The message was kept and set aside, and the moderator has been told; the game goes on.\n"
+        "Please send your orders again (if a line of this mail was unusual, leave it out).\n", mail)
+
+
+def moderator_error(game_id: str, mail: MailIn, error: str, taken: str = "", where=None) -> str:
+    """To the moderator: which mail was set aside and why (issue 27)."""
+    kept = f"It is kept in {where}.\n" if where else "It is kept in the mail archive.\n"
+    said = f"{taken.strip()}\n" if taken.strip() else "Nothing of it was recorded.\n"
     return (
-        f"A message for game {game_id} from <{mail.from_addr}> (subject \"{mail.subject[:120]}\",\n"
-        f"sha256 {mail.sha256}) made the orders handler fail:\n\n    {error[:2000]}\n\n"
-        "The message was quarantined; nothing was recorded for it.\n")
+        f"A message for game {game_id} could not be handled and was set aside:\n\n"
+        f"  Message-ID: {mail.message_id[:200]}\n"
+        f"  From:       <{mail.from_addr or 'unknown'}>\n"
+        f"  Subject:    {mail.subject[:200]}\n"
+        f"  Date:       {mail.date[:100]}\n"
+        f"  sha256:     {mail.sha256}\n\n"
+        f"The error:\n\n    {error[:2000]}\n\n"
+        f"{said}{kept}"
+        "The sender was told that the mail could not be read. The game goes on: its other mail is\n"
+        "read and its turns are played.\n")

@@ -77,13 +77,41 @@ class _File:
             self.fail(key, e.message + (f" ({e.hint})" if e.hint else ""))
 
 
+MAX_DEPTH = 32
+"""Deepest `[`/`{` nesting read (a position needs 3; the YAML reader takes seconds on thousands)."""
+MAX_SIZE = 1024 * 1024
+
+
+def _depth(text: str) -> int:
+    depth = deepest = 0
+    for c in text:
+        if c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}" and depth:
+            depth -= 1
+    return deepest
+
+
 def parse_text(text: str, label: str = "position") -> Any:
+    if len(text) > MAX_SIZE:
+        raise PositionError(f"{label}: too long for a position ({len(text)} characters; at most {MAX_SIZE})")
+    if _depth(text) > MAX_DEPTH:
+        raise PositionError(f"{label}: nested deeper than a position can be (more than {MAX_DEPTH} brackets)")
     try:
         data = YAML().load(text)
     except YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f"{label}:{mark.line + 1}" if mark is not None else label
         raise PositionError(f"{where}: not YAML: {getattr(e, 'problem', None) or e}") from e
+    except RecursionError as e:
+        raise PositionError(f"{label}: nested deeper than a position can be") from e
+    except (ValueError, OverflowError) as e:   # e.g. a number of 4 301 digits, past Python's int() limit
+        raise PositionError(f"{label}: a value cannot be read (a number too long, or a date that is no date)",
+                            hint="numbers in a position are small whole numbers") from e
+    except Exception as e:  # noqa: BLE001 - the YAML reader's own errors on odd input (a mapping as a key: TypeError)
+        raise PositionError(f"{label}: not a YAML file pbem can read (e.g. a key that is itself a list or mapping)",
+                            hint="docs/POSITIONS.md describes the format") from e
     if not isinstance(data, dict):
         raise PositionError(f"{label}: a position is a mapping (round, nation, setup, state)")
     return data

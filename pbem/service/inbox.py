@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from pbem.errors import GameBusy, GameError, OrderProblem
-from pbem.mail.intake import Reply, RetryLater
+from pbem.mail.intake import HandlerFailed, Reply, RetryLater
 from pbem.mail.message import MailIn
 from pbem.orders.canonical import canonical_lines
 from pbem.orders.check import check_orders
@@ -39,9 +39,12 @@ class OrdersHandler:
     """Games this run could not work on ({id: fault}); the job tells their moderators (issue 18)."""
 
     def __call__(self, game_id: str, who: str, mail: MailIn) -> Reply | None:
-        """A game that cannot be read or written (damaged file, read-only folder, full disk, any
-        unexpected error) is a fault of the game, not of the mail: the mail is not answered and not
-        marked done; it waits (RetryLater) and is read again once the moderator has repaired the game."""
+        """A game that cannot be read or written (damaged file, read-only folder, full disk) is a
+        fault of the game, not of the mail: the mail is not answered and not marked done; it waits
+        (RetryLater) and is read again once the moderator has repaired the game. Any other error
+        while handling the mail is the mail's (issue 27): the game is looked at again (its files
+        read, what it waits for worked out) and, when that works, HandlerFailed sets the mail aside
+        with a reply to its sender, and the game goes on."""
         from pbem.service.faults import describe
 
         try:
@@ -54,12 +57,46 @@ class OrdersHandler:
                                          authentication=_auth_headers(mail)))
         except GameBusy as e:
             raise RetryLater(str(e)) from e
-        except GameError as e:
-            self.faults.setdefault(game_id, describe(e))
-            raise RetryLater(f"game {game_id} needs repair: {e}") from e
-        except Exception as e:  # noqa: BLE001 - see the docstring
+        except OSError as e:      # a folder that cannot be written, a full disk
             self.faults.setdefault(game_id, describe(e))
             raise RetryLater(f"game {game_id} needs repair: {describe(e)}") from e
+        except Exception as e:  # noqa: BLE001 - see the docstring
+            fault = game_fault(self.games_dir / game_id)
+            if fault is not None:
+                self.faults.setdefault(game_id, describe(e) if isinstance(e, GameError) else fault)
+                raise RetryLater(f"game {game_id} needs repair: {describe(e)}") from e
+            from pbem.mail.intake import plain_error
+
+            raise HandlerFailed(plain_error(e), self.taken(game_id, mail)) from e
+
+    def taken(self, game_id: str, mail: MailIn) -> str:
+        """What of `mail` the game log holds (orders per nation, moderator commands), in a sentence."""
+        game = Game.open(self.games_dir / game_id)
+        rs = game.ruleset()
+        nations = [e.get("nation") for e in game.entries("orders") if e.get("mail_id") == mail.sha256]
+        commands = [e.get("action") for e in game.entries("moderator") if e.get("mail_id") == mail.sha256]
+        said = []
+        if nations:
+            said.append("Recorded from it: the orders for the " + ", ".join(rs.display(n) for n in nations) + ".")
+        if commands:
+            said.append("Carried out from it: " + ", ".join(str(c).upper() for c in commands) + ".")
+        return " ".join(said)
+
+
+def game_fault(game_dir: Path) -> str | None:
+    """Why the game itself cannot be worked on (its files read, what it waits for worked out), or
+    None when it can: then an error while handling a mail came from the mail."""
+    from pbem.rules.decisions import pending
+    from pbem.service.book import build_book
+    from pbem.service.faults import describe
+
+    try:
+        game = Game.open(game_dir)
+        rs = game.ruleset()
+        pending(rs, game.state, build_book(rs, game.entries()))
+    except Exception as e:  # noqa: BLE001 - any failure here is the game's
+        return describe(e)
+    return None
 
 
 def _default_nation(game: Game, player: str) -> str | None:

@@ -273,6 +273,7 @@ def _poll(intake: Intake, report: JobReport, game_id: str | None = None,
         raise
     report.mails_in += r.new
     report.replies += r.replies_sent
+    report.errors += list(r.set_aside)   # answered and kept; not a fault of the game (issue 27)
     if game_id is not None and problems is not None and r.errors:
         problems[game_id] = f"mail: {r.errors[0]}"   # the moderator hears of it once (_report_faults)
     else:

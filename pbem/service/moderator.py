@@ -155,6 +155,11 @@ def _voided(game: Game, turn_id: int, before: int) -> bool:
     return False
 
 
+USAGE = {"deadline": "DEADLINE 2026-12-24T18:00Z", "extend": "EXTEND <hours>, e.g. EXTEND 24",
+         "rollback": "ROLLBACK <entry number> (the turn entry `pbem status` names)",
+         "replace": "REPLACE <player> <address> [token]", "observer": "OBSERVER ADD <address> or OBSERVER REMOVE <address>"}
+"""How each command with arguments is written (the answer to one that cannot be read)."""
+
 _LINE = re.compile(r"^\s*([A-Za-z]+)\b(.*?)(?:#\s*(.*))?$")
 
 
@@ -184,8 +189,10 @@ def from_mail(game: Game, text: str, *, who: str, mail_id: str, now: datetime) -
                 out.append(_answer_again(game, done[n], who=who, why=why, now=now))
             else:
                 out.append(run_command(game, word, rest, who=who, why=why, now=now, mail_id=mail_id, line=n))
-        except (GameError, ValueError, IndexError) as e:
-            out.append(f"{raw.strip()}: {e}")
+        except GameError as e:
+            out.append(f"{raw.strip()[:200]}: {e}")
+        except (ValueError, IndexError, OverflowError):   # a missing or unreadable argument (issue 27)
+            out.append(f"{raw.strip()[:200]}: not understood; write it as {USAGE.get(word, word.upper())}.")
     if not out:
         return "No moderator command found. Commands: " + ", ".join(a.upper() for a in ACTIONS)
     from pbem.service.outgoing import log_line

@@ -167,7 +167,7 @@ def test_handler_error_is_quarantined_and_not_retried(tmp_path):
     s.run()
     assert handler.n == 1 and report.quarantined == 1
     to_sender, to_moderator = s.sent()
-    assert to_sender["To"] == ALICE[0] and "internal problem" in to_sender.get_content()
+    assert to_sender["To"] == ALICE[0] and "could not be read" in to_sender.get_content()
     assert to_moderator["To"] == MOD[0] and "ValueError: boom" in to_moderator.get_content()
     (entry,) = s.entries().values()
     assert entry.outcome == "error" and entry.state == "replied"
@@ -322,7 +322,9 @@ def test_store_failure_leaves_mail_at_the_transport(tmp_path, monkeypatch):
     assert len(s.handler.calls) == 1 and s.pending_files() == []
 
 
-def test_repeated_internal_error_quarantines_after_max_attempts(tmp_path, monkeypatch):
+def test_an_error_outside_the_handler_sets_the_mail_aside_at_once_with_a_reply(tmp_path, monkeypatch):
+    """Issue 27: an error reading or routing one mail is the mail's: answered and set aside in the
+    same run, not retried run after run while the game's other mail waits."""
     import pbem.mail.intake as intake_mod
 
     def broken(mail, game):
@@ -332,8 +334,10 @@ def test_repeated_internal_error_quarantines_after_max_attempts(tmp_path, monkey
     s = Setup(tmp_path)
     s.drop("1.eml", make_mail(ALICE[0], "[demo-1]", orders(ALICE[1])), 1000)
     s.drop("2.eml", make_mail(CAROL[0], "[north-2]", orders(CAROL[1])), 1001)
-    for _ in range(intake_mod.MAX_ATTEMPTS + 1):
-        s.run()
-    assert s.pending_files() == [] and s.handler.calls == []
+    report = s.run()
+    assert s.pending_files() == [] and s.handler.calls == [] and report.quarantined == 2
     reasons = sorted(json.loads(p.read_text())["reason"] for p in (s.archive / "quarantine").glob("*.json"))
-    assert reasons == ["internal-error after 5 attempts"] * 2
+    assert reasons == ["handler-error: RuntimeError: bug"] * 2
+    to = sorted(m["To"] for m in s.sent())
+    assert ALICE[0] in to and CAROL[0] in to and MOD[0] in to
+    assert len(report.set_aside) == 2 and not report.errors

@@ -104,3 +104,83 @@ def test_one_megabyte_body():
 def test_one_megabyte_line():
     _check("3 Essex -> " * 100_000)
     _check("x" * 1_000_000)
+
+
+# --- issue 27: every order keyword's line, with nasty numbers, junk and huge input ---------------------
+from fuzzkit import JUNK, NAMES, NASTY_DIGITS, fuzz, line, lines, words  # noqa: E402
+
+from pbem.errors import PbemError  # noqa: E402
+from pbem.orders import names  # noqa: E402
+from pbem.orders.hygiene import clean_lines  # noqa: E402
+from pbem.orders.parser import KEYWORDS  # noqa: E402
+from pbem.service.inbox import split_confirm  # noqa: E402
+
+# every keyword of the parser (GAME, NATION, TOKEN, PLACE ... LOSSES), aliases and CONFIRM; moves start
+# with a count, a leader or `cavalry`. ODDS lines are fuzzed with the odds module (tests/rules).
+HEADS = sorted(set(KEYWORDS) | {"BATTLE", "CONFIRM", "CLEAR DEFEND", "SECOND MOVEMENT", "STAY 2", "DEFEND ALL:",
+                               "LOSSES ALL:", "ATTACK Kent:", "DEFEND Kent: RETREAT TO", "SUBMIT TO",
+                               "LEADER Arthur IN", "GAME:", "NATION:", "TOKEN:"})
+MOVE_HEADS = ["3", "1", "2 cavalry", "cavalry", "Arthur", "LEADER Arthur", "3x", "2 armies", *NASTY_DIGITS]
+NATIONS = ["romans", "saxons", "belgae", "welsh"]
+
+
+def _check_any(text, nation: str = "romans") -> None:
+    """Parsed, checked against the start position and answered: a result or a PbemError."""
+    try:
+        text, _ = split_confirm(text)
+        _check_for(text, nation)
+    except PbemError:
+        pass
+
+
+def _check_for(text, nation: str) -> None:
+    pm = parse_message(text, RS, default_nation=nation)
+    for p in pm.problems:
+        assert p.kind in ORDER_ERROR_KINDS and p.message
+    result = check_orders(text, RS, nation=nation)
+    assert isinstance(render_reply(result, RS, missing=["x"], deadline="soon"), str)
+
+
+@fuzz(3000)
+@given(line(st.sampled_from(HEADS + [h.lower() for h in HEADS])), st.sampled_from(NATIONS))
+def test_every_keyword_line_with_hostile_arguments(text, nation):
+    _check_any(text, nation)
+
+
+@fuzz(700)
+@given(line(st.sampled_from(MOVE_HEADS)), st.sampled_from(NATIONS))
+def test_move_lines_with_hostile_counts_and_names(text, nation):
+    _check_any(text, nation)
+
+
+@fuzz(700)
+@given(st.lists(st.one_of(line(st.sampled_from(HEADS)), line(st.sampled_from(MOVE_HEADS)),
+                          st.sampled_from(FORMS), st.sampled_from(JUNK)), max_size=10),
+       st.sampled_from(["\n", "\r\n", "\r", "\x00\n", "\u2028"]))
+def test_hostile_messages_of_many_keyword_lines(parts, eol):
+    _check_any(eol.join(parts), "saxons")
+
+
+@fuzz(1200)
+@given(st.one_of(line(), st.text(max_size=60), st.sampled_from(NAMES + JUNK + NASTY_DIGITS)),
+       st.sampled_from([names.PLACE, ("nation",), ("leader",), names.KINDS]))
+def test_name_resolution_of_any_text(text, kinds):
+    try:
+        names.resolve(RS, text, kinds)
+    except PbemError:
+        pass
+
+
+@fuzz(500)
+@given(st.one_of(lines(max_size=8), st.binary(max_size=300), st.lists(words(), max_size=30).map("".join)))
+def test_mail_clean_up_of_any_text(text):
+    for ln in clean_lines(text):
+        assert isinstance(ln.text, str)
+
+
+def test_the_nasty_inputs_of_issue_27_one_by_one():
+    """The named cases: unicode digits, a 4301+ digit number, deep nesting, NULs, surrogates, long lines."""
+    big = "9" * 5000
+    for head in HEADS + MOVE_HEADS:
+        for arg in [*NASTY_DIGITS, big, "(" * 5000, "\x00", "\ud800", "x" * 100_000, f"{big} Kent -> Essex"]:
+            _check_any(f"{head} {arg}")
