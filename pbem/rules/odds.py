@@ -36,14 +36,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb, lcm
+from functools import lru_cache
+from math import comb, lcm, prod
 
 from pbem.errors import PbemError
 from pbem.rules.battle import allocate_hits
 
 MAX_PIECES = 60      # per side: far more than a Britannia stack holds (the Romans field 16 armies)
 MAX_ROUND = 99       # AFTER ROUND K: a retreat plan counted up to round 99
-MAX_STATES = 40_000  # states of one battle: about a second of work at most (see BENCHMARKS.md)
+MAX_STATES = 20_000     # states of one battle (battle_size), refused before any work
+MAX_WORK = 1_000_000    # steps of one battle (pairs of round outcomes summed): about a second at most
 
 ATTACK_MODES = ("fight", "retreat_if_outnumbered", "retreat_after")
 DEFEND_MODES = ("hold", "retreat", "retreat_if_outnumbered")
@@ -310,27 +312,60 @@ def battle_size(attacker: Side, defender: Side, plan: Plan = Plan()) -> int:
     return a * d * (plan.rounds_counted + 1)
 
 
+@lru_cache(maxsize=1 << 14)
+def _outcomes(pieces: tuple[int, ...], dice: int) -> int:
+    """At most how many different kills `dice` dice make on a side of `pieces` (by kind): the ways
+    to take at most `dice` pieces off, each kind at most its count."""
+    kinds = [c for c in pieces if c]
+    if dice >= sum(kinds):
+        return prod(c + 1 for c in kinds)
+    if len(kinds) == 1:
+        return dice + 1
+    ways = [1] + [0] * dice            # ways[k]: kills of k pieces so far
+    for count in kinds:
+        ways = [sum(ways[k - j] for j in range(min(count, k) + 1)) for k in range(dice + 1)]
+    return sum(ways)
+
+
+def battle_work(attacker: Side, defender: Side, plan: Plan = Plan()) -> int:
+    """About how many steps (pairs of round outcomes) the exact odds spend, known before any work:
+    for every state, the kills the attacker's dice can make times those the defender's can (an
+    upper bound, but for the start state counted once more, and a round counter the plan keeps)."""
+    a_subs = [(ac, aa) for aa in range(attacker.armies + 1) for ac in range(attacker.cavalry + 1) if aa + ac]
+    d_subs = [(dc, da, df + db) for da in range(defender.armies + 1) for dc in range(defender.cavalry + 1)
+              for df in range(int(defender.fort) + 1) for db in range(defender.burhs + 1) if da + dc + df + db]
+    a_dice = [sum(p) for p in a_subs]
+    d_dice = [sum(p) for p in d_subs]
+    on_d = [[_outcomes(d, n) for n in range(attacker.units + 1)] for d in d_subs]
+    on_a = [[_outcomes(a, n) for n in range(defender.fighters + 1)] for a in a_subs]
+    total = 0
+    for i, na in enumerate(a_dice):
+        row = on_a[i]
+        total += sum(on_d[j][na] * row[nd] for j, nd in enumerate(d_dice))
+    return total * plan.rounds_counted
+
+
 @dataclass
 class OddsBudget:
-    """Work (battle states, `battle_size`) that ODDS answers may still spend: one per mail, one shared
-    by every mail of a `pbem run`. `what` names it in the answer that it is spent."""
+    """Work the odds may still spend, in the solver's steps (one pair of a state's round outcomes
+    summed): one budget per mail, one shared by every mail of a `pbem run`. `refusal` is the answer
+    when a line would need more than is left."""
 
     left: int
-    what: str = "this mail"
+    refusal: str
 
     def spend(self, work: int) -> None:
-        if work > self.left:
-            raise OddsTooBig(f"not computed: the odds budget of {self.what} is spent")
         self.left -= work
 
 
 def battle_odds(rs, attacker: Side, defender: Side, *, hiland: bool = False, area: str | None = None,
-                plan: Plan = Plan(), budget: OddsBudget | None = None) -> Odds:
+                plan: Plan = Plan(), budgets: tuple[OddsBudget, ...] = ()) -> Odds:
     """Rule 8 — the exact odds of the attacker's battle against the defender in `area` (or in an
     area of the wanted terrain: `hiland`, 8.0: the attacker needs a 6 against defenders there).
 
-    Refused with OddsTooBig, before any work, when the battle has more than MAX_STATES states or
-    more than `budget` has left."""
+    Refused with OddsTooBig before any work when the battle has more than MAX_STATES states, or
+    would take more than MAX_WORK steps (`battle_work`) or more than a budget has left; stopped
+    (OddsTooBig) should it spend more all the same. Every budget is charged the steps spent."""
     _check(attacker, "attacker")
     _check(defender, "defender")
     if attacker.units == 0 or defender.fighters == 0:
@@ -339,19 +374,50 @@ def battle_odds(rs, attacker: Side, defender: Side, *, hiland: bool = False, are
     size = battle_size(attacker, defender, plan)
     if size > MAX_STATES:
         raise OddsTooBig(f"this battle is too big to compute exactly here ({size} states; the limit is "
-                         f"{MAX_STATES})", hint="try fewer pieces, fewer kinds of pieces, or an earlier AFTER ROUND")
-    if budget is not None:
-        budget.spend(size)
+                         f"{MAX_STATES})", hint=TOO_BIG_HINT)
+    work = battle_work(attacker, defender, plan)
+    if work > MAX_WORK:
+        raise OddsTooBig(f"this battle is too big to compute exactly here (about {work} steps of work; the "
+                         f"limit is {MAX_WORK})", hint=TOO_BIG_HINT)
+    for b in budgets:
+        if work > b.left:
+            raise OddsTooBig(b.refusal)
     area = area or terrain_area(rs, hiland)
     att, dfd = die_needs(rs, area, True), die_needs(rs, area, False)
-    return Odds(*_solve(_Model(rs, att, dfd), attacker, defender, plan),
-                attacker_hits_on=att.soft, defender_hits_on=dfd.soft)
+    spent = _Work(min([MAX_WORK] + [b.left for b in budgets]), budgets)
+    try:
+        result = _solve(_Model(rs, att, dfd), attacker, defender, plan, spent)
+    finally:
+        for b in budgets:
+            b.spend(spent.spent)
+    return Odds(*result, attacker_hits_on=att.soft, defender_hits_on=dfd.soft)
+
+
+TOO_BIG_HINT = "try fewer pieces, fewer kinds of pieces, or an earlier AFTER ROUND"
+
+
+@dataclass
+class _Work:
+    """The steps one battle may spend (the least of MAX_WORK and its budgets) and has spent."""
+
+    limit: int
+    budgets: tuple[OddsBudget, ...]
+    spent: int = 0
+
+    def add(self, steps: int) -> None:
+        self.spent += steps
+        if self.spent > self.limit:
+            short = next((b for b in self.budgets if self.spent > b.left), None)
+            if short is not None and short.left < MAX_WORK:
+                raise OddsTooBig(short.refusal)
+            raise OddsTooBig(f"this battle is too big to compute exactly here (more than {MAX_WORK} steps of "
+                             "work)", hint=TOO_BIG_HINT)
 
 
 _TAKES, _HOLDS, _BOTH, _ATT_RETREAT, _DEF_RETREAT = range(5)   # how a battle ends (the chain's sinks)
 
 
-def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan) -> tuple[Fraction, ...]:
+def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Work) -> tuple[Fraction, ...]:
     """(takes, holds, both, attacker retreats, defender retreats, attacker losses, defender losses).
 
     A state is (attacker's side, defender's side, battle round up to the plan's K). The probability
@@ -406,6 +472,7 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan) -> tuple[F
         for state in states:
             num = sum(n * scale(k, i) for k, n in pending.pop(state).items())
             moving, a_kills, d_kills, nexts = ways[state]
+            work.add(len(a_kills) * len(d_kills))
             num *= m // moving           # each roll that changes the state: num / denominator j
             lost_a = sum(k * c for _, k, c in a_kills) * sum(c for *_, c in d_kills)
             lost_d = sum(k * c for _, k, c in d_kills) * sum(c for *_, c in a_kills)
