@@ -145,16 +145,23 @@ def _faces(need: int, hard: int, bonus: int) -> tuple[int, int, int]:
     return 6 - hard_n - soft_n, soft_n, hard_n
 
 
-def _roll_counts(n: int, faces: tuple[int, int, int]) -> dict[tuple[int, int], int]:
-    """(soft hits, hard hits) of n dice -> how many of the 6**n rolls give them."""
+def _roll_counts(n: int, faces: tuple[int, int, int], merged: bool = False) -> dict[tuple[int, int], int]:
+    """(soft hits, hard hits) of n dice -> how many of the 6**n rolls give them; `merged`: every hit
+    counted as soft."""
     f0, f1, f2 = faces
+    if merged or not f2 or not f1:
+        hit = f1 + f2
+        key = (lambda k: (k, 0)) if merged or f1 else (lambda k: (0, k))
+        return {key(k): comb(n, k) * hit ** k * f0 ** (n - k) for k in range(n + 1) if hit or not k}
+    p0 = [f0 ** k for k in range(n + 1)]
+    p1 = [f1 ** k for k in range(n + 1)]
+    p2 = [f2 ** k for k in range(n + 1)]
     out: dict[tuple[int, int], int] = {}
     for s in range(n + 1):
+        cs = comb(n, s) * p1[s]
         for h in range(n - s + 1):
-            c = comb(n, s) * comb(n - s, h) * f1 ** s * f2 ** h * f0 ** (n - s - h)
-            if c:
-                out[(s, h)] = c
-    return out
+            out[(s, h)] = cs * comb(n - s, h) * p2[h] * p0[n - s - h]
+    return {k: c for k, c in out.items() if c}
 
 
 def _together(a: dict[tuple[int, int], int], b: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
@@ -200,6 +207,8 @@ class _Model:
         self.rolls: dict = {}
         self.allocated: dict = {}
         self.kills_cache: dict = {}
+        self.aims: dict = {}
+        self.after: dict = {}
 
     def side_id(self, side: tuple) -> int:
         i = self.ids.get(side)
@@ -215,21 +224,16 @@ class _Model:
         hit = self.rolls.get(key)
         if hit is not None:
             return hit
-        if merged:
-            dice: dict[tuple[int, int], int] = {}
-            for (s, h), c in self._hits(roller, attacking, False).items():
-                dice[(s + h, 0)] = dice.get((s + h, 0), 0) + c
-        else:
-            rs, needs = self.rs, self.needs[attacking]
-            bonus = rs.const.leader_bonus if roller[LEADER] else 0
-            # FFG 25: cavalry and Roman armies hit ordinary targets one lower: a group of dice of their own
-            n_fast = (roller[CAVALRY] + (roller[ARMIES] if roller[ROMAN] else 0)) if needs.fast != needs.soft else 0
-            burh_bonus = bonus if rs.feature("leader_bonus_on_burhs") else 0   # FFG 23, 27
-            dice = {(0, 0): 1}
-            for n, need, b in ((roller[UNITS] - n_fast, needs.soft, bonus), (n_fast, needs.fast, bonus),
-                               (int(roller[FORT]), needs.soft, 0), (roller[BURHS], needs.soft, burh_bonus)):
-                if n:
-                    dice = _together(dice, _roll_counts(n, _faces(need, needs.hard, b)))
+        rs, needs = self.rs, self.needs[attacking]
+        bonus = rs.const.leader_bonus if roller[LEADER] else 0
+        # FFG 25: cavalry and Roman armies hit ordinary targets one lower: a group of dice of their own
+        n_fast = (roller[CAVALRY] + (roller[ARMIES] if roller[ROMAN] else 0)) if needs.fast != needs.soft else 0
+        burh_bonus = bonus if rs.feature("leader_bonus_on_burhs") else 0   # FFG 23, 27
+        dice: dict[tuple[int, int], int] = {(0, 0): 1}
+        for n, need, b in ((roller[UNITS] - n_fast, needs.soft, bonus), (n_fast, needs.fast, bonus),
+                           (int(roller[FORT]), needs.soft, 0), (roller[BURHS], needs.soft, burh_bonus)):
+            if n:
+                dice = _together(dice, _roll_counts(n, _faces(need, needs.hard, b), merged))
         self.rolls[key] = dice
         return dice
 
@@ -238,11 +242,18 @@ class _Model:
         key = (roller[:6], attacking, merged, cap)
         out = self.rolls.get(key)
         if out is None:
-            capped: dict[tuple[int, int], int] = {}
-            for (s, h), c in self._hits(roller, attacking, merged).items():
-                k = (min(s, cap), min(h, cap))
-                capped[k] = capped.get(k, 0) + c
-            out = self.rolls[key] = list(capped.items())
+            hits = self._hits(roller, attacking, merged)
+            if merged:      # keys (0, 0), (1, 0), ...: the counts past the cap summed
+                items = sorted(hits.items())
+                out = items if len(items) <= cap + 1 else \
+                    items[:cap] + [((cap, 0), sum(c for _, c in items[cap:]))]
+            else:
+                capped: dict[tuple[int, int], int] = {}
+                for (s, h), c in hits.items():
+                    k = (min(s, cap), min(h, cap))
+                    capped[k] = capped.get(k, 0) + c
+                out = list(capped.items())
+            self.rolls[key] = out
         return out
 
     def kills(self, roller: int, target: int, attacking: bool) -> list[tuple[int, int, int]]:
@@ -254,26 +265,42 @@ class _Model:
         hit = self.kills_cache.get(key)
         if hit is not None:
             return hit
-        side, aim = self.sides[roller], self.sides[target]
+        aim = self.sides[target]
+        how = self.aims.get((target, attacking))
+        if how is None:
+            how = self.aims[(target, attacking)] = self._aim(aim, attacking)
+        merged, alloc, allocate = how
+        out: dict[tuple[int, int, int], int] = {}
+        for sh, c in self._capped(self.sides[roller], attacking, merged, aim[FIGHTERS]):
+            kill = alloc.get(sh)
+            if kill is None:
+                kill = alloc[sh] = allocate(*sh)
+            out[kill] = out.get(kill, 0) + c
+        after = self.after
+        result = []
+        for kill, c in out.items():
+            t = after.get((target, kill))
+            if t is None:
+                t = after[(target, kill)] = self.side_id(_after(aim, kill))
+            result.append((t, kill[0] + kill[1] + kill[2], c))
+        self.kills_cache[key] = result
+        return result
+
+    def _aim(self, aim: tuple, attacking: bool):
+        """For dice aimed at `aim`: are hard hits worth no more than soft ones, the kills of each
+        (soft, hard) count met so far, and how to find the kills of another, by battle.allocate_hits."""
         needs = self.needs[attacking]
         left = _left(aim)
-        cap = aim[FIGHTERS]
         need = {"cavalry": needs.hard, "roman_armies": needs.hard, "armies": needs.soft, "forts": needs.soft}
         # a target whose every piece dies to a soft hit: a hard hit is worth no more (8.0)
         merged = all(need[kind] <= needs.soft for kind, n in zip(KINDS, left, strict=True) if n)
-        alloc = self.allocated.setdefault((left, aim[LOSSES], attacking), {})
-        out: dict[tuple[int, int, int], int] = {}
-        for (s, h), c in self._capped(side, attacking, merged, cap):
-            kill = alloc.get((s, h))
-            if kill is None:
-                got = allocate_hits([needs.hard] * h + [needs.soft] * s, dict(zip(KINDS, left, strict=True)),
-                                    need, needs.hard, aim[LOSSES])
-                kill = alloc[(s, h)] = (got.get("cavalry", 0), got.get("armies", 0) + got.get("roman_armies", 0),
-                                        got.get("forts", 0))
-            out[kill] = out.get(kill, 0) + c
-        result = [(self.side_id(_after(aim, kill)), sum(kill), c) for kill, c in out.items()]
-        self.kills_cache[key] = result
-        return result
+
+        def allocate(s: int, h: int) -> tuple[int, int, int]:
+            got = allocate_hits([needs.hard] * h + [needs.soft] * s, dict(zip(KINDS, left, strict=True)), need,
+                                needs.hard, aim[LOSSES])
+            return got.get("cavalry", 0), got.get("armies", 0) + got.get("roman_armies", 0), got.get("forts", 0)
+
+        return merged, self.allocated.setdefault((left, aim[LOSSES], attacking), {}), allocate
 
 
 def _after(side: tuple, kill: tuple) -> tuple:
@@ -436,9 +463,10 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
     def level(state: tuple[int, int, int]) -> int:
         return (top - sides[state[0]][FIGHTERS] - sides[state[1]][FIGHTERS]) * (cap + 1) + state[2]
 
-    # pending[state]: {j: numerator over denominator j} of what has reached the state so far;
+    # pending[state]: [j, numerator over denominator j] of what has reached the state so far (the
+    # sources come level by level, so j only grows: the sum is moved onto the later denominator);
     # at_level[level]: the states that have reached it
-    pending: dict[tuple, dict[int, int]] = {(a0, d0, 0): {0: 1}}
+    pending: dict[tuple, list[int]] = {(a0, d0, 0): [0, 1]}
     at_level: dict[int, list] = {0: [(a0, d0, 0)]}
     common: list[int] = []               # each level's counts of rolls that change a state, made common
     ratio: dict = {}
@@ -470,7 +498,8 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
         common.append(m)
         j = i + 1
         for state in states:
-            num = sum(n * scale(k, i) for k, n in pending.pop(state).items())
+            k, num = pending.pop(state)
+            num *= scale(k, i)
             moving, a_kills, d_kills, nexts = ways[state]
             work.add(len(a_kills) * len(d_kills))
             num *= m // moving           # each roll that changes the state: num / denominator j
@@ -491,23 +520,33 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                             box = ends[_HOLDS if d_alive else _TAKES if sides[a2][FIGHTERS] else _BOTH]
                         elif k_a or k_d or nxt != rounds:
                             t = (a2, d2, nxt)
-                            box = pending.get(t)
-                            if box is None:
-                                box = pending[t] = {}
+                            got = pending.get(t)
+                            if got is None:
+                                pending[t] = [j, x * ca]
                                 at_level.setdefault(base + (k_a + k_d) * step, []).append(t)
+                            elif got[0] == j:
+                                got[1] += x * ca
+                            else:
+                                got[1] = got[1] * scale(got[0], j) + x * ca
+                                got[0] = j
+                            continue
                         else:
                             continue     # the same state again (its rolls are not in `moving`)
                         box[j] = box.get(j, 0) + x * ca
                 continue
             for t, rolls in nexts.items():
                 if t.__class__ is int:
-                    box = ends[t]
+                    ends[t][j] = ends[t].get(j, 0) + num * rolls
+                    continue
+                got = pending.get(t)
+                if got is None:
+                    pending[t] = [j, num * rolls]
+                    at_level.setdefault(level(t), []).append(t)
+                elif got[0] == j:
+                    got[1] += num * rolls
                 else:
-                    box = pending.get(t)
-                    if box is None:
-                        box = pending[t] = {}
-                        at_level.setdefault(level(t), []).append(t)
-                box[j] = box.get(j, 0) + num * rolls
+                    got[1] = got[1] * scale(got[0], j) + num * rolls
+                    got[0] = j
     whole = 1
     for m in common:
         whole *= m
