@@ -3,8 +3,8 @@
 Rows: engine time of a 16-round 4-player bot game (the orders made beforehand, only flow.step timed),
 a whole self-play game (bots included), parsing order mails written by bots, and, when the other
 modules offer them, the map render (pbem.render.bench), polling a mail folder (pbem.mail.folder's
-FolderTransport) and replay + verify of archived games (pbem.store). A part that is missing is
-reported as skipped with the reason.
+FolderTransport), replay + verify of archived games (pbem.store) and the exact battle odds (pbem.rules.odds,
+the first exact search timed beside it). A part that is missing is reported as skipped with the reason.
 """
 
 from __future__ import annotations

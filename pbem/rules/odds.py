@@ -27,9 +27,12 @@ A fort or burh rolls like an army without the leader's +1 (9.2, 10.4; under FFG 
 and falls only once no Roman army stands; a defender's retreat leaves its fort behind, and the battle
 goes on against the fort.
 
-Work limits (a mail must not stall the job, issues 27 and 33): `battle_size` counts the states before
-any work is done; a battle of more than MAX_STATES states is refused at once, naming the limit, and an
-`OddsBudget` (per mail, per run) is charged the same count.
+Work limits (a mail must not stall the job, issues 27 and 33), all counted, never timed, so the same
+question always gets the same answer: `battle_size` counts the states and `battle_work` the steps (pairs
+of a state's round outcomes summed) before any work is done; a battle of more than MAX_STATES states or
+MAX_WORK steps (about a second) is refused at once with OddsTooBig, naming the limit, and so is one that
+needs more than an `OddsBudget` (per mail, per run: pbem.orders.odds) has left; a budget is charged the
+steps spent. A side has at most MAX_PIECES pieces; AFTER ROUND K takes K up to MAX_ROUND.
 """
 
 from __future__ import annotations
@@ -508,31 +511,35 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
             for k, n in ((5, lost_a), (6, lost_d)):
                 ends[k][j] = ends[k].get(j, 0) + num * n
             if plain:
-                # a round without retreats: the next state is the pieces left, a round on
+                # a round without retreats: the next state is the pieces left, a round on. The
+                # rolls that leave a side with nothing end the battle (one such kill at most a side)
                 a, d, rounds = state
                 nxt = min(rounds + 1, cap)
                 base = i + nxt - rounds
+                a_on = [(a2, k_a, ca) for a2, k_a, ca in a_kills if sides[a2][FIGHTERS]]
+                a_gone = sum(ca for a2, _, ca in a_kills if not sides[a2][FIGHTERS])
+                a_on_total = sum(ca for _, _, ca in a_on)
                 for d2, k_d, cd in d_kills:
                     x = num * cd
-                    d_alive = sides[d2][FIGHTERS]
-                    for a2, k_a, ca in a_kills:
-                        if not d_alive or not sides[a2][FIGHTERS]:
-                            box = ends[_HOLDS if d_alive else _TAKES if sides[a2][FIGHTERS] else _BOTH]
-                        elif k_a or k_d or nxt != rounds:
-                            t = (a2, d2, nxt)
-                            got = pending.get(t)
-                            if got is None:
-                                pending[t] = [j, x * ca]
-                                at_level.setdefault(base + (k_a + k_d) * step, []).append(t)
-                            elif got[0] == j:
-                                got[1] += x * ca
-                            else:
-                                got[1] = got[1] * scale(got[0], j) + x * ca
-                                got[0] = j
-                            continue
-                        else:
+                    if not sides[d2][FIGHTERS]:
+                        for sink, rolls in ((_TAKES, a_on_total), (_BOTH, a_gone)):
+                            ends[sink][j] = ends[sink].get(j, 0) + x * rolls
+                        continue
+                    if a_gone:
+                        ends[_HOLDS][j] = ends[_HOLDS].get(j, 0) + x * a_gone
+                    for a2, k_a, ca in a_on:
+                        if not (k_a or k_d or nxt != rounds):
                             continue     # the same state again (its rolls are not in `moving`)
-                        box[j] = box.get(j, 0) + x * ca
+                        t = (a2, d2, nxt)
+                        got = pending.get(t)
+                        if got is None:
+                            pending[t] = [j, x * ca]
+                            at_level.setdefault(base + (k_a + k_d) * step, []).append(t)
+                        elif got[0] == j:
+                            got[1] += x * ca
+                        else:
+                            got[1] = got[1] * scale(got[0], j) + x * ca
+                            got[0] = j
                 continue
             for t, rolls in nexts.items():
                 if t.__class__ is int:
