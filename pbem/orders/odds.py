@@ -145,7 +145,7 @@ def parse_odds(text: str, ruleset, line: int = 0) -> OddsQuestion:
     try:
         return _parse(s, ruleset)
     except PbemError as e:
-        hint = f"{e.hint}. Write: {FORM}" if e.hint else f"Write: {FORM}"
+        hint = f"For example {e.hint}. Write: {FORM}" if e.hint else f"Write: {FORM}"
         raise OrderError([OrderProblem("syntax", line, quoted, e.message, hint)]) from None
 
 

@@ -544,11 +544,13 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                         if not (k_a or k_d or nxt != rounds):
                             continue     # the same state again (its rolls are not in `moving`)
                         t = a2k + d2k
-                        got = pending.get(t)
-                        if got is None:
+                        try:
+                            got = pending[t]
+                        except KeyError:
                             pending[t] = [j, x * ca]
                             at_level.setdefault(base + (k_a + k_d) * step, []).append(t)
-                        elif got[0] == j:
+                            continue
+                        if got[0] == j:
                             got[1] += x * ca
                         else:
                             got[1] = got[1] * scale(got[0], j) + x * ca
