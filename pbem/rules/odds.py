@@ -45,7 +45,7 @@ from math import comb, lcm, prod
 from pbem.errors import PbemError
 from pbem.rules.battle import allocate_hits
 
-MAX_PIECES = 60      # per side: far more than a Britannia stack holds (the Romans field 16 armies)
+MAX_PIECES = 60      # per side: far more than any stack of the game holds
 MAX_ROUND = 99       # AFTER ROUND K: a retreat plan counted up to round 99
 MAX_STATES = 20_000     # states of one battle (battle_size), refused before any work
 MAX_WORK = 1_000_000    # steps of one battle (pairs of round outcomes summed): about a second at most
@@ -190,7 +190,9 @@ def _pieces(armies: int, cavalry: int, fort: bool, burhs: int, leader: bool, rom
 
 
 def _of(side: Side) -> tuple:
-    return _pieces(side.armies, side.cavalry, side.fort, side.burhs, side.leader, side.roman, side.losses)
+    """The side as asked: a leader asked with no army or cavalry still counts in the first round."""
+    return (side.armies, side.cavalry, side.fort, side.burhs, side.leader, side.roman, side.losses, side.fighters,
+            side.units)
 
 
 def _left(side: tuple) -> tuple[int, int, int, int]:
@@ -310,7 +312,7 @@ def _after(side: tuple, kill: tuple) -> tuple:
     """The side once `kill` (cavalry, armies, forts) is taken off: the fort falls before the burhs;
     a leader with no army or cavalry left is gone (9.2)."""
     cav, arm, forts = kill
-    if not (cav or arm or forts):
+    if not (cav or arm or forts) and (side[UNITS] or not side[LEADER]):
         return side
     fort = side[FORT]
     if forts and fort:

@@ -243,6 +243,7 @@ def test_rule_8_odds_equal_the_first_exact_search_on_big_battles(ruleset):
         (Side(6, 2, True), Side(5, 1), True, Plan()),
         (Side(4, 1, True, True), Side(4, 1, True, burhs=1), False, Plan("retreat_after", 3, "retreat", 2)),
         (Side(7, 0, True), Side(5, 0, False, True, True), False, Plan(defend="retreat_if_outnumbered", defend_after=2)),
+        (Side(3, 1), Side(0, 0, True, burhs=2), False, Plan()),     # a leader with burhs only (FFG 23, 27)
     ]:
         assert battle_odds(rs, att, dfd, hiland=hiland, plan=plan) == old_battle_odds(rs, att, dfd, hiland=hiland,
                                                                                        plan=plan)
