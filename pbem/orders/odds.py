@@ -65,6 +65,7 @@ class Asked(NamedTuple):
     line: int
     text: str
 
+
 ODDS_RE = re.compile(r"^\s*ODDS\b", re.IGNORECASE)
 FORM = "ODDS <armies> [CAV n] [LEADER] [ROMAN] VS <armies> [CAV n] [LEADER] [ROMAN] [FORT] [BURHS n] " \
        "[IN <area> | HILAND] [ATTACK RETREAT IF OUTNUMBERED | ATTACK RETREAT AFTER ROUND k] " \
