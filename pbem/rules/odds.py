@@ -533,6 +533,7 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                 a_on = [(_key(a2, 0, nxt), k_a, ca) for a2, k_a, ca in a_kills if sides[a2][FIGHTERS]]
                 a_gone = sum(ca for a2, _, ca in a_kills if not sides[a2][FIGHTERS])
                 a_on_total = sum(ca for _, _, ca in a_on)
+                a_hit = [on for on in a_on if on[1]]
                 for d2, k_d, cd in d_kills:
                     x = num * cd
                     d2k = d2 << 8
@@ -542,9 +543,8 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                         continue
                     if a_gone:
                         ends[_HOLDS][j] = ends[_HOLDS].get(j, 0) + x * a_gone
-                    for a2k, k_a, ca in a_on:
-                        if not (k_a or k_d or nxt != rounds):
-                            continue     # the same state again (its rolls are not in `moving`)
+                    # no kill on either side and the same round: the same state again (not in `moving`)
+                    for a2k, k_a, ca in (a_on if k_d or nxt != rounds else a_hit):
                         t = a2k + d2k
                         try:
                             got = pending[t]
