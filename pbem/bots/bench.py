@@ -477,11 +477,20 @@ def bench_idle_run(n: int, runs: int = 5) -> Row:
 def _old_odds():
     """The first exact odds search, kept word for word as the test oracle (issue 33: the old figure
     beside the new); None when the tests are not beside the package (an installed pbem)."""
-    try:
-        from tests.rules.test_rule_8_odds_as_before import old_battle_odds
-    except ImportError:
+    import importlib.util
+
+    import pbem
+
+    path = Path(pbem.__file__).resolve().parent.parent / "tests" / "rules" / "test_rule_8_odds_as_before.py"
+    spec = importlib.util.spec_from_file_location("odds_as_before", path)
+    if spec is None or spec.loader is None or not path.exists():
         return None
-    return old_battle_odds
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except ImportError:       # pytest not installed
+        return None
+    return module.old_battle_odds
 
 
 def bench_odds(rs: Ruleset, runs: int = 5) -> list[Row]:
