@@ -210,10 +210,8 @@ class _Model:
         self.sides: list[tuple] = []
         self.ids: dict[tuple, int] = {}
         self.rolls: dict = {}
-        self.allocated: dict = {}
         self.kills_cache: dict = {}
         self.aims: dict = {}
-        self.after: dict = {}
 
     def side_id(self, side: tuple) -> int:
         i = self.ids.get(side)
@@ -273,39 +271,36 @@ class _Model:
         aim = self.sides[target]
         how = self.aims.get((target, attacking))
         if how is None:
-            how = self.aims[(target, attacking)] = self._aim(aim, attacking)
-        merged, alloc, allocate = how
-        out: dict[tuple[int, int, int], int] = {}
+            how = self.aims[(target, attacking)] = self._aim(target, attacking)
+        merged, ends = how
+        out: dict[tuple[int, int], int] = {}
         for sh, c in self._capped(self.sides[roller], attacking, merged, aim[FIGHTERS]):
-            kill = alloc.get(sh)
-            if kill is None:
-                kill = alloc[sh] = allocate(*sh)
-            out[kill] = out.get(kill, 0) + c
-        after = self.after
-        result = []
-        for kill, c in out.items():
-            t = after.get((target, kill))
-            if t is None:
-                t = after[(target, kill)] = self.side_id(_after(aim, kill))
-            result.append((t, kill[0] + kill[1] + kill[2], c))
+            end = ends.get(sh)
+            if end is None:
+                end = ends[sh] = self._end(target, attacking, sh)
+            out[end] = out.get(end, 0) + c
+        result = [(t, k, c) for (t, k), c in out.items()]
         self.kills_cache[key] = result
         return result
 
-    def _aim(self, aim: tuple, attacking: bool):
-        """For dice aimed at `aim`: are hard hits worth no more than soft ones, the kills of each
-        (soft, hard) count met so far, and how to find the kills of another, by battle.allocate_hits."""
+    def _end(self, target: int, attacking: bool, sh: tuple[int, int]) -> tuple[int, int]:
+        """(the target's side after, pieces killed) for `sh` (soft, hard) hits, by battle.allocate_hits."""
         needs = self.needs[attacking]
+        aim = self.sides[target]
         left = _left(aim)
         need = {"cavalry": needs.hard, "roman_armies": needs.hard, "armies": needs.soft, "forts": needs.soft}
-        # a target whose every piece dies to a soft hit: a hard hit is worth no more (8.0)
-        merged = all(need[kind] <= needs.soft for kind, n in zip(KINDS, left, strict=True) if n)
+        got = allocate_hits([needs.hard] * sh[1] + [needs.soft] * sh[0], dict(zip(KINDS, left, strict=True)), need,
+                            needs.hard, aim[LOSSES])
+        kill = got.get("cavalry", 0), got.get("armies", 0) + got.get("roman_armies", 0), got.get("forts", 0)
+        return self.side_id(_after(aim, kill)), sum(kill)
 
-        def allocate(s: int, h: int) -> tuple[int, int, int]:
-            got = allocate_hits([needs.hard] * h + [needs.soft] * s, dict(zip(KINDS, left, strict=True)), need,
-                                needs.hard, aim[LOSSES])
-            return got.get("cavalry", 0), got.get("armies", 0) + got.get("roman_armies", 0), got.get("forts", 0)
-
-        return merged, self.allocated.setdefault((left, aim[LOSSES], attacking), {}), allocate
+    def _aim(self, target: int, attacking: bool) -> tuple[bool, dict]:
+        """For dice aimed at side `target`: are hard hits worth no more than soft ones (every piece
+        of it dies to a soft hit, 8.0), and the ends (`_end`) of each (soft, hard) count met so far."""
+        needs = self.needs[attacking]
+        left = _left(self.sides[target])
+        need = {"cavalry": needs.hard, "roman_armies": needs.hard, "armies": needs.soft, "forts": needs.soft}
+        return all(need[kind] <= needs.soft for kind, n in zip(KINDS, left, strict=True) if n), {}
 
 
 def _after(side: tuple, kill: tuple) -> tuple:
