@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, lcm, prod
+from math import comb, gcd, lcm, prod
 
 from pbem.errors import PbemError
 from pbem.rules.battle import allocate_hits
@@ -261,9 +261,9 @@ class _Model:
 
     def kills(self, roller: int, target: int, attacking: bool) -> list[tuple[int, int, int]]:
         """What one round of the dice of side `roller` does to side `target`: (the target's side
-        after it, pieces killed, how many of the 6**dice rolls), kills by battle.allocate_hits. A
-        kind of hit the roller has more of than the target has pieces never runs out, so its count
-        is capped there (more of it kills no more)."""
+        after it, pieces killed, how many of the 6**dice rolls, over their common factor), kills by
+        battle.allocate_hits. A kind of hit the roller has more of than the target has pieces never
+        runs out, so its count is capped there (more of it kills no more)."""
         key = (roller, target, attacking)
         hit = self.kills_cache.get(key)
         if hit is not None:
@@ -279,7 +279,10 @@ class _Model:
             if end is None:
                 end = ends[sh] = self._end(target, attacking, sh)
             out[end] = out.get(end, 0) + c
-        result = [(t, k, c) for (t, k), c in out.items()]
+        # the counts divided by their common factor (a power of 2 and 3, at least): every
+        # probability of the state is a ratio of them, and smaller counts make smaller sums
+        g = gcd(*out.values())
+        result = [(t, k, c // g) for (t, k), c in out.items()]
         self.kills_cache[key] = result
         return result
 
@@ -592,7 +595,7 @@ def _ways_out(model: _Model, plan: Plan, cap: int, a: int, d: int, rounds: int):
     if plan.attack == "fight" and plan.defend == "hold":
         if nxt == rounds:     # the rolls that kill nothing on either side repeat the state
             stay = sum(c for _, k, c in a_kills if not k) * sum(c for _, k, c in d_kills if not k)
-        return 6 ** (sides[a][FIGHTERS] + sides[d][FIGHTERS]) - stay, a_kills, d_kills, out
+        return _all_rolls(a_kills, d_kills) - stay, a_kills, d_kills, out
     here = _key(a, d, rounds)
     for d2, _, cd in d_kills:
         d_alive = sides[d2][FIGHTERS] > 0
@@ -606,7 +609,12 @@ def _ways_out(model: _Model, plan: Plan, cap: int, a: int, d: int, rounds: int):
                     stay += c          # nothing changed: the same round again
                     continue
             out[t] = out.get(t, 0) + c
-    return 6 ** (sides[a][FIGHTERS] + sides[d][FIGHTERS]) - stay, a_kills, d_kills, out
+    return _all_rolls(a_kills, d_kills) - stay, a_kills, d_kills, out
+
+
+def _all_rolls(a_kills: list, d_kills: list) -> int:
+    """All the rolls of a round of both sides, in the (reduced) counts of the kills lists."""
+    return sum(c for *_, c in a_kills) * sum(c for *_, c in d_kills)
 
 
 def _where(model: _Model, plan: Plan, a: int, d: int, br: int, nxt: int):
