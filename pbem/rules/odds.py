@@ -211,6 +211,7 @@ class _Model:
         self.ids: dict[tuple, int] = {}
         self.rolls: dict = {}
         self.kills_cache: dict = {}
+        self.tallies: dict = {}
         self.aims: dict = {}
 
     def side_id(self, side: tuple) -> int:
@@ -284,6 +285,9 @@ class _Model:
         g = gcd(*out.values())
         result = [(t, k, c // g) for (t, k), c in out.items()]
         self.kills_cache[key] = result
+        # all the rolls, the pieces they kill in all, the rolls that kill nothing
+        self.tallies[key] = (sum(c for *_, c in result), sum(k * c for _, k, c in result),
+                             sum(c for _, k, c in result if not k))
         return result
 
     def _end(self, target: int, attacking: bool, sh: tuple[int, int]) -> tuple[int, int]:
@@ -508,19 +512,18 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
             continue
         ways = {state: _ways_out(model, plan, cap, *_unkey(state)) for state in states}
         m = 1
-        for moving, _, _, _ in ways.values():
+        for moving, *_ in ways.values():
             m = lcm(m, moving)
         common.append(m)
         j = i + 1
         for state in states:
             k, num = pending.pop(state)
             num *= scale(k, i)
-            moving, a_kills, d_kills, nexts = ways[state]
+            moving, a_kills, d_kills, nexts, (a_all, a_killed, _), (d_all, d_killed, _) = ways[state]
             work.add(len(a_kills) * len(d_kills))
             num *= m // moving           # each roll that changes the state: num / denominator j
-            lost_a = sum(k * c for _, k, c in a_kills) * sum(c for *_, c in d_kills)
-            lost_d = sum(k * c for _, k, c in d_kills) * sum(c for *_, c in a_kills)
-            for k, n in ((5, lost_a), (6, lost_d)):
+            # the pieces killed, over every roll (the rolls that change nothing kill none)
+            for k, n in ((5, a_killed * d_all), (6, d_killed * a_all)):
                 ends[k][j] = ends[k].get(j, 0) + num * n
             if plain:
                 # a round without retreats: the next state is the pieces left, a round on. The
@@ -529,9 +532,9 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                 nxt = min(rounds + 1, cap)
                 base = i + nxt - rounds
                 a_on = [(_key(a2, 0, nxt), k_a, ca) for a2, k_a, ca in a_kills if sides[a2][FIGHTERS]]
+                a_hit = [on for on in a_on if on[1]]
                 a_gone = sum(ca for a2, _, ca in a_kills if not sides[a2][FIGHTERS])
                 a_on_total = sum(ca for _, _, ca in a_on)
-                a_hit = [on for on in a_on if on[1]]
                 for d2, k_d, cd in d_kills:
                     x = num * cd
                     d2k = d2 << 8
@@ -590,12 +593,13 @@ def _ways_out(model: _Model, plan: Plan, cap: int, a: int, d: int, rounds: int):
     nxt = min(br, cap)
     a_kills = model.kills(d, a, False)
     d_kills = model.kills(a, d, True)
+    a_tally, d_tally = model.tallies[(d, a, False)], model.tallies[(a, d, True)]
     out: dict = {}
     stay = 0
     if plan.attack == "fight" and plan.defend == "hold":
         if nxt == rounds:     # the rolls that kill nothing on either side repeat the state
-            stay = sum(c for _, k, c in a_kills if not k) * sum(c for _, k, c in d_kills if not k)
-        return _all_rolls(a_kills, d_kills) - stay, a_kills, d_kills, out
+            stay = a_tally[2] * d_tally[2]
+        return a_tally[0] * d_tally[0] - stay, a_kills, d_kills, out, a_tally, d_tally
     here = _key(a, d, rounds)
     for d2, _, cd in d_kills:
         d_alive = sides[d2][FIGHTERS] > 0
@@ -609,12 +613,7 @@ def _ways_out(model: _Model, plan: Plan, cap: int, a: int, d: int, rounds: int):
                     stay += c          # nothing changed: the same round again
                     continue
             out[t] = out.get(t, 0) + c
-    return _all_rolls(a_kills, d_kills) - stay, a_kills, d_kills, out
-
-
-def _all_rolls(a_kills: list, d_kills: list) -> int:
-    """All the rolls of a round of both sides, in the (reduced) counts of the kills lists."""
-    return sum(c for *_, c in a_kills) * sum(c for *_, c in d_kills)
+    return a_tally[0] * d_tally[0] - stay, a_kills, d_kills, out, a_tally, d_tally
 
 
 def _where(model: _Model, plan: Plan, a: int, d: int, br: int, nxt: int):
