@@ -242,18 +242,22 @@ class _Model:
         return dice
 
     def _capped(self, roller: tuple, attacking: bool, merged: bool, cap: int) -> list:
-        """The hits with each count capped at `cap` (kept per roller and cap)."""
-        key = (roller[:6], attacking, merged, cap)
+        """The hits with each count capped at `cap` (kept per roller, and per cap where it cuts)."""
+        whole_key = (roller[:6], attacking, merged)
+        whole = self.rolls.get(whole_key + (None,))
+        if whole is None:
+            whole = self.rolls[whole_key + (None,)] = sorted(self._hits(roller, attacking, merged).items())
+        if whole[-1][0][0] <= cap and whole[-1][0][1] <= cap and (merged or roller[FIGHTERS] <= cap):
+            return whole            # no count reaches the cap
+        key = whole_key + (cap,)
         out = self.rolls.get(key)
         if out is None:
-            hits = self._hits(roller, attacking, merged)
-            if merged:      # keys (0, 0), (1, 0), ...: the counts past the cap summed
-                items = sorted(hits.items())
-                out = items if len(items) <= cap + 1 else \
-                    items[:cap] + [((cap, 0), sum(c for _, c in items[cap:]))]
+            if merged:      # keys (0, 0), (1, 0), ... (n, 0), each group's binomial having them all:
+                # the counts from the cap on summed
+                out = whole[:cap] + [((cap, 0), sum(c for _, c in whole[cap:]))]
             else:
                 capped: dict[tuple[int, int], int] = {}
-                for (s, h), c in hits.items():
+                for (s, h), c in whole:
                     k = (min(s, cap), min(h, cap))
                     capped[k] = capped.get(k, 0) + c
                 out = list(capped.items())
