@@ -3,8 +3,8 @@
 Rows: engine time of a 16-round 4-player bot game (the orders made beforehand, only flow.step timed),
 a whole self-play game (bots included), parsing order mails written by bots, and, when the other
 modules offer them, the map render (pbem.render.bench), polling a mail folder (pbem.mail.folder's
-FolderTransport) and replay + verify of archived games (pbem.store). A part that is missing is
-reported as skipped with the reason.
+FolderTransport), replay + verify of archived games (pbem.store) and the exact battle odds (pbem.rules.odds,
+the first exact search timed beside it). A part that is missing is reported as skipped with the reason.
 """
 
 from __future__ import annotations
@@ -501,6 +501,60 @@ def bench_pace(rs: Ruleset, games: int, seed: int = 1) -> list[Row]:
     return rows
 
 
+def _old_odds():
+    """The first exact odds search, kept word for word as the test oracle (issue 33: the old figure
+    beside the new); None when the tests are not beside the package (an installed pbem)."""
+    import importlib.util
+
+    import pbem
+
+    path = Path(pbem.__file__).resolve().parent.parent / "tests" / "rules" / "test_rule_8_odds_as_before.py"
+    spec = importlib.util.spec_from_file_location("odds_as_before", path)
+    if spec is None or spec.loader is None or not path.exists():
+        return None
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except ImportError:       # pytest not installed
+        return None
+    return module.old_battle_odds
+
+
+def bench_odds(rs: Ruleset, runs: int = 5) -> list[Row]:
+    """`pbem odds` (ODDS lines): the dynamic programme of rules.odds against the first exact search,
+    the old one timed once in the same minute (it takes seconds, or refuses)."""
+    from pbem.errors import PbemError
+    from pbem.rules.odds import Side, battle_odds, battle_work
+
+    old = _old_odds()
+    rows = []
+    for name, att, dfd, hiland, goal in (
+            ("20 v 17, a leader with the attackers, hiland", Side(20, leader=True), Side(17), True, "goal < 20 ms"),
+            ("20 v 17, clear", Side(20), Side(17), False, "the largest the first search did"),
+            ("30 v 30, clear", Side(30), Side(30), False, "goal well under 1 s")):
+        def new(att=att, dfd=dfd, hiland=hiland) -> tuple[float, float]:
+            t0, c0 = time.perf_counter(), time.process_time()
+            battle_odds(rs, att, dfd, hiland=hiland)
+            return time.perf_counter() - t0, time.process_time() - c0
+
+        wall, cpu = best_of(runs, new)
+        if old is None:
+            before = "old search: not available (run from the repository: its tests hold it)"
+        else:
+            t0, c0 = time.perf_counter(), time.process_time()
+            try:
+                same = old(rs, att, dfd, hiland=hiland) == battle_odds(rs, att, dfd, hiland=hiland)
+                outcome = "same fractions" if same else "DIFFERENT fractions"
+            except PbemError as e:
+                outcome = f"refused: {str(e).split(' (')[0]}"
+            before = (f"old search (once): {_fmt(time.perf_counter() - t0)} wall, "
+                      f"{_fmt(time.process_time() - c0)} CPU, {outcome}")
+        rows.append(Row(f"odds: {name}", _fmt(wall),
+                        f"rules.odds.battle_odds, exact fractions, a dynamic programme over the battle's states "
+                        f"({battle_work(att, dfd)} steps), best of {runs}; {before}; {goal}", wall, cpu=cpu))
+    return rows
+
+
 def run_bench(rs: Ruleset, size: str = "full", *, seed: int = 1, archive_dir: Path | None = None,
               progress: Callable[[str], None] | None = None, **override: int) -> BenchReport:
     """Run every benchmark; `override` replaces figures of the size (games, mails, folder, replay, ...)."""
@@ -527,6 +581,8 @@ def run_bench(rs: Ruleset, size: str = "full", *, seed: int = 1, archive_dir: Pa
     report.rows.append(bench_folder(rs, mails, cfg["folder"]))
     say("replay of archived games (the store)")
     report.rows += bench_replay(rs, games, cfg["replay"], archive_dir, cfg["archive"], cfg["replay_rounds"])
+    say("battle odds")
+    report.rows += bench_odds(rs, 2 if size == "tiny" else 5)
     say("idle pbem run")
     try:
         report.rows.append(bench_idle_run(cfg["idle"]))

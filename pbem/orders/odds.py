@@ -9,15 +9,62 @@ A side is a number of armies with any of: `CAV N` (cavalry), `LEADER`, `ROMAN` (
 `FORT`, `BURHS N`. After the sides: `IN <area>` (its terrain), `HILAND`/`CLEAR`, `ATTACK FIGHT |
 RETREAT IF OUTNUMBERED | RETREAT AFTER ROUND K`, `DEFEND HOLD | RETREAT [IF OUTNUMBERED] [AFTER ROUND K]`.
 The numbers come from pbem.rules.odds (exact, every roll counted).
+
+Limits (issue 27: one line must not stop a game; issue 33: nor stall the job). A number is written in
+ASCII digits 0-9 (other Unicode digits such as `²` or `①` are refused, not read); each side has at
+most MAX_PIECES pieces (rules.odds) and at most MAX_COUNT of one kind; AFTER ROUND k takes k from 1
+to MAX_ROUND; a line is at most MAX_LINE characters. A mail has its first MAX_LINES ODDS lines
+answered, within MAIL_WORK steps of work; all the mails of one `pbem run` share RUN_WORK steps. A line
+beyond a budget is answered that it was not computed and why (never dropped). Every refusal is one
+answer line naming the line of the mail, the text and what is allowed.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from pbem.errors import PbemError
-from pbem.rules.odds import Odds, Plan, Side, battle_odds
+from pbem.errors import OrderError, OrderProblem, PbemError
+from pbem.rules.odds import (
+    MAX_PIECES,
+    MAX_ROUND,
+    MAX_WORK,
+    DieNeeds,
+    Odds,
+    OddsBudget,
+    Plan,
+    Side,
+    battle_odds,
+    die_needs,
+    terrain_area,
+)
+
+MAX_LINE = 300          # characters of one ODDS line
+MAX_COUNT = MAX_PIECES  # armies, cavalry or burhs of one kind on one side
+MAX_LINES = 5           # ODDS lines answered in one mail
+MAIL_WORK = 2 * MAX_WORK    # steps of work for all the ODDS lines of one mail (about 2 s)
+RUN_WORK = 10 * MAX_WORK    # steps of work for every mail of one `pbem run` (about 10 s)
+_NUMBER = re.compile(r"[0-9]+")   # ASCII digits only: str.isdigit() also takes '²', '①', ...
+
+
+def mail_budget() -> OddsBudget:
+    return OddsBudget(MAIL_WORK, f"not computed: this mail's ODDS lines together ask for more work than one "
+                                 f"mail may ({MAIL_WORK} steps); ask this one in another mail")
+
+
+def run_budget() -> OddsBudget:
+    """The budget every mail of one `pbem run` shares (pbem.service.inbox.OrdersHandler)."""
+    return OddsBudget(RUN_WORK, "not computed now: the server has given as many odds as it gives in one run "
+                                f"({RUN_WORK} steps of work); send this line again in a later mail")
+
+
+class Asked(NamedTuple):
+    """An ODDS line of a mail: its line number (1-based, the mail's) and its text."""
+
+    line: int
+    text: str
+
 
 ODDS_RE = re.compile(r"^\s*ODDS\b", re.IGNORECASE)
 FORM = "ODDS <armies> [CAV n] [LEADER] [ROMAN] VS <armies> [CAV n] [LEADER] [ROMAN] [FORT] [BURHS n] " \
@@ -38,10 +85,19 @@ def is_odds_line(line: str) -> bool:
     return bool(ODDS_RE.match(line))
 
 
+def _count(word: str, what: str, example: str) -> int:
+    """A count written in ASCII digits, 0 to MAX_COUNT."""
+    if not _NUMBER.fullmatch(word):
+        raise PbemError(f"{what} must be a number written with the digits 0-9, not {word[:20]!r}", hint=example)
+    if len(word) > 3 or int(word) > MAX_COUNT:
+        raise PbemError(f"{what} is at most {MAX_COUNT}", hint=example)
+    return int(word)
+
+
 def _side(words: list[str], who: str) -> Side:
-    if not words or not words[0].isdigit():
-        raise PbemError(f"the {who} must start with a number of armies")
-    armies = int(words[0])
+    if not words:
+        raise PbemError(f"the {who} must start with a number of armies", hint="ODDS 3 VS 2")
+    armies = _count(words[0], f"the {who}'s armies", "ODDS 3 VS 2")
     cav = burhs = 0
     leader = roman = fort = False
     i = 1
@@ -50,9 +106,9 @@ def _side(words: list[str], who: str) -> Side:
         if w in ("ARMY", "ARMIES", "X"):
             pass
         elif w in ("CAV", "CAVALRY", "HORSE"):
-            if i + 1 >= len(words) or not words[i + 1].isdigit():
-                raise PbemError("CAV needs a number: CAV 2")
-            cav, i = int(words[i + 1]), i + 1
+            if i + 1 >= len(words):
+                raise PbemError("CAV needs a number", hint="CAV 2")
+            cav, i = _count(words[i + 1], "CAV", "CAV 2"), i + 1
         elif w == "LEADER":
             leader = True
         elif w in ("ROMAN", "ROMANS"):
@@ -60,29 +116,45 @@ def _side(words: list[str], who: str) -> Side:
         elif w == "FORT":
             fort = True
         elif w in ("BURH", "BURHS"):
-            if i + 1 >= len(words) or not words[i + 1].isdigit():
-                raise PbemError("BURHS needs a number: BURHS 1")
-            burhs, i = int(words[i + 1]), i + 1
+            if i + 1 >= len(words):
+                raise PbemError("BURHS needs a number", hint="BURHS 1")
+            burhs, i = _count(words[i + 1], "BURHS", "BURHS 1"), i + 1
         else:
-            raise PbemError(f"unknown word {words[i]!r} for the {who}")
+            raise PbemError(f"unknown word {words[i][:20]!r} for the {who}")
         i += 1
     if who == "attacker" and (fort or burhs):
         raise PbemError("forts and burhs only defend")
-    return Side(armies, cav, leader, roman, fort, burhs)
+    side = Side(armies, cav, leader, roman, fort, burhs)
+    if side.fighters > MAX_PIECES:
+        raise PbemError(f"the {who} has {side.fighters} pieces; the odds are computed for at most {MAX_PIECES}")
+    return side
 
 
 _PLAN_RE = re.compile(
     r"\b(?P<who>ATTACK|DEFEND)\s+(?P<what>FIGHT|HOLD|RETREAT(?:\s+TO\s+[\w .'-]+?)?)"
-    r"(?P<out>\s+IF\s+OUTNUMBERED)?(?:\s+AFTER\s+(?:ROUND\s+)?(?P<k>\d+)(?:\s+ROUNDS?)?)?\s*$", re.IGNORECASE)
+    r"(?P<out>\s+IF\s+OUTNUMBERED)?(?:\s+AFTER\s+(?:ROUND\s+)?(?P<k>\S+)(?:\s+ROUNDS?)?)?\s*$", re.IGNORECASE)
 
 
-def parse_odds(text: str, ruleset) -> OddsQuestion:
-    """Read one ODDS line (the word ODDS itself is optional). Raises PbemError with the form."""
+def parse_odds(text: str, ruleset, line: int = 0) -> OddsQuestion:
+    """Read one ODDS line (the word ODDS itself is optional). Raises OrderError: one problem with the
+    mail's `line`, the quoted text and the form to write."""
+    quoted = text.strip()[:80]
+    if len(text) > MAX_LINE:
+        raise OrderError([OrderProblem("syntax", line, quoted, f"an ODDS line is at most {MAX_LINE} characters",
+                                       f"Write: {FORM}")])
     s = ODDS_RE.sub("", text.split("#", 1)[0]).strip()
     try:
         return _parse(s, ruleset)
     except PbemError as e:
-        raise PbemError(f"{e}. Write: {FORM}") from None
+        hint = f"For example {e.hint}. Write: {FORM}" if e.hint else f"Write: {FORM}"
+        raise OrderError([OrderProblem("syntax", line, quoted, e.message, hint)]) from None
+
+
+def _round(word: str) -> int:
+    """AFTER ROUND k: k from 1 to MAX_ROUND, in ASCII digits."""
+    if not _NUMBER.fullmatch(word) or len(word) > 3 or not 1 <= int(word) <= MAX_ROUND:
+        raise PbemError(f"AFTER ROUND takes a round from 1 to {MAX_ROUND}, not {word[:20]!r}", hint="AFTER ROUND 2")
+    return int(word)
 
 
 def _parse(s: str, ruleset) -> OddsQuestion:
@@ -93,7 +165,7 @@ def _parse(s: str, ruleset) -> OddsQuestion:
         if not m:
             break
         who, what = m["who"].upper(), m["what"].upper().split()[0]
-        k = int(m["k"]) if m["k"] else None
+        k = _round(m["k"]) if m["k"] else None
         if who == "ATTACK":
             if what == "HOLD":
                 raise PbemError("ATTACK takes FIGHT or RETREAT")
@@ -171,54 +243,83 @@ def odds_lines(q: OddsQuestion, o: Odds, ruleset=None) -> list[str]:
              + (f"  (attacker retreats {pct(o.attacker_retreats).strip()})" if o.attacker_retreats else ""),
              f"  both eliminated          {pct(o.both_gone)}",
              f"  expected losses: attacker {float(o.attacker_losses):.2f}, defender {float(o.defender_losses):.2f}",
-             f"  a die kills on: attacker {_hits(o.attacker_hits_on, q.attacker, q.defender, ruleset)}, "
-             f"defender {_hits(o.defender_hits_on, q.defender, q.attacker, ruleset)} (every roll counted, not sampled)"]
+             f"  a die kills on: attacker {_hits(_needs(q, o, ruleset, True), q.attacker, q.defender, ruleset)}, "
+             f"defender {_hits(_needs(q, o, ruleset, False), q.defender, q.attacker, ruleset)} "
+             "(every roll counted, not sampled)"]
     return lines
 
 
-def _hits(soft: int, roller: Side, target: Side, ruleset) -> str:
-    """'5 or 6 (+1: leader; 6 against cavalry)' — what one die of `roller` needs (rules 8.0, 9.2, 10.4)."""
-    hard = ruleset.const.hit_hard if ruleset is not None else 6
+def _needs(q: OddsQuestion, o: Odds, ruleset, attacking: bool) -> DieNeeds:
+    """The hit numbers of one side's dice: the ruleset's (rules.odds.die_needs, as the engine rolls)."""
+    if ruleset is None:
+        soft = o.attacker_hits_on if attacking else o.defender_hits_on
+        return DieNeeds(soft, 6, soft)
+    return die_needs(ruleset, q.area or terrain_area(ruleset, q.hiland), attacking)
+
+
+def _faces(need: int, bonus: int) -> str:
+    """The die faces that reach `need` with `bonus` added: '5 or 6'."""
+    faces = [str(f) for f in range(max(1, need - bonus), 7)]
+    return ", ".join(faces[:-1]) + " or " + faces[-1] if len(faces) > 1 else faces[0]
+
+
+def _hits(needs: DieNeeds, roller: Side, target: Side, ruleset) -> str:
+    """'5 or 6 (the leader's +1 counted; 6 against cavalry)' — what one die of `roller` needs (rules 8.0,
+    9.2, 10.4; FFG 25: a Roman army's or a cavalry unit's die needs one less against ordinary targets)."""
     bonus = (ruleset.const.leader_bonus if ruleset is not None else 1) if roller.leader else 0
-    faces = [str(f) for f in range(max(1, soft - bonus), 7)]
-    text = ", ".join(faces[:-1]) + " or " + faces[-1] if len(faces) > 1 else faces[0]
+    fast = [w for w, has in (("cavalry", roller.cavalry), ("Roman armies", roller.roman and roller.armies)) if has]
+    if needs.fast < needs.soft and fast and not (roller.armies and not roller.roman):
+        text = _faces(needs.fast, bonus)        # every die of the side is fast
+    else:
+        text = _faces(needs.soft, bonus)
     notes = []
     if roller.leader:
         notes.append(f"the leader's +{bonus} counted")
-    if soft < hard:
+    if needs.fast < needs.soft and fast and roller.armies and not roller.roman:
+        notes.append(f"{_faces(needs.fast, bonus)} for the cavalry")
+    if needs.soft < needs.hard:
         hard_targets = [w for w, has in (("cavalry", target.cavalry), ("Roman armies", target.roman and target.armies))
                         if has]
         if hard_targets:
-            notes.append(f"{hard} against {' and '.join(hard_targets)}")
+            notes.append(f"{needs.hard - bonus if bonus else needs.hard}{'+' if bonus else ''} against "
+                         f"{' and '.join(hard_targets)}")
     return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def answer_odds(text: str, ruleset) -> list[str]:
-    """ODDS line -> answer lines (an error is one line starting with 'ODDS: ')."""
+def answer_odds(text: str, ruleset, line: int = 0, budgets: tuple[OddsBudget, ...] = ()) -> list[str]:
+    """ODDS line -> answer lines (an error, or odds not computed, is one line starting with 'ODDS: ')."""
     try:
-        q = parse_odds(text, ruleset)
-        return odds_lines(q, battle_odds(ruleset, q.attacker, q.defender, hiland=q.hiland, plan=q.plan), ruleset)
-    except PbemError as e:
+        q = parse_odds(text, ruleset, line)
+        o = battle_odds(ruleset, q.attacker, q.defender, hiland=q.hiland, area=q.area, plan=q.plan, budgets=budgets)
+        return odds_lines(q, o, ruleset)
+    except OrderError as e:
         return [f"ODDS: {e}"]
+    except PbemError as e:
+        where = f"line {line}: " if line else ""
+        return [f"ODDS: {where}{e}"]
 
 
-def split_odds(text: str) -> tuple[str, list[str]]:
+def split_odds(text: str) -> tuple[str, list[Asked]]:
     """The ODDS lines of a message taken out (left blank, so line numbers stay) and the rest."""
     rest, asked = [], []
-    for line in text.splitlines():
+    for n, line in enumerate(text.splitlines(), 1):
         if is_odds_line(line):
-            asked.append(line.strip())
+            asked.append(Asked(n, line.strip()))
             rest.append("")
         else:
             rest.append(line)
     return "\n".join(rest) + ("\n" if text.endswith("\n") else ""), asked
 
 
-def odds_answers(asked: list[str], ruleset, limit: int = 5) -> list[str]:
-    """The answers to a message's ODDS lines (at most `limit` of them)."""
+def odds_answers(asked: list[Asked | str], ruleset, limit: int = MAX_LINES,
+                 run_budget: OddsBudget | None = None) -> list[str]:
+    """The answers to a message's ODDS lines: the first `limit` of them, within one mail's budget of
+    work and what is left of the run's (`run_budget`, shared by the mails of one run)."""
     out: list[str] = []
-    for line in asked[:limit]:
-        out += [f"> {line}"] + answer_odds(line, ruleset) + [""]
+    budgets = (mail_budget(),) + ((run_budget,) if run_budget is not None else ())
+    for item in asked[:limit]:
+        line, text = item if isinstance(item, tuple) else (0, item)
+        out += [f"> {text[:MAX_LINE]}"] + answer_odds(text, ruleset, line, budgets) + [""]
     if len(asked) > limit:
         out.append(f"(only the first {limit} ODDS lines are answered)")
     return out

@@ -25,6 +25,7 @@ from pbem.rules.events import (
     units,
 )
 from pbem.rules.flow import votes_owed
+from pbem.rules.odds import die_needs
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
 from pbem.rules.turn import crowns_owed
@@ -53,21 +54,30 @@ def _leaders_in(rs: Ruleset, area: str, events: Sequence[Event], state: GameStat
 
 
 def _need(rs: Ruleset, area: str, roller: str, target: str, attacker: str, leader: bool,
-          target_cavalry: bool, target_fort: bool = False) -> str:
-    """Rules 8.0, 9.2, 10.4 — what one die of `roller` needs, in words."""
-    soft = 6 if (roller == attacker and rs.hiland(area)) else rs.const.hit
-    hard = rs.const.hit_hard
+          target_cavalry: bool, target_fort: bool = False, roller_cavalry: bool = False,
+          roller_fort: bool = False) -> str:
+    """Rules 8.0, 9.2, 10.4, FFG 25 — what one die of `roller` needs, in words, from the ruleset's hit
+    numbers (rules.odds.die_needs: the engine's `hit_numbers`, so ffg2's 4 for Roman and cavalry dice)."""
+    needs = die_needs(rs, area, defending=roller == attacker)
+    soft, hard = needs.soft, needs.hard
     bonus = rs.const.leader_bonus if leader else 0
+    roman = roller == rs.role("empire")
+    fast = needs.fast < soft      # FFG 25: a Roman army's or a cavalry unit's die hits ordinary targets lower
     notes = []
     if target == rs.role("empire") and soft < hard:
         # 10.4: Roman armies die only to a 6; their fort (a 5 will do) only once they are gone
-        soft_text = f"{soft}+" if soft < 6 else "6"
+        soft_text = f"{needs.fast if fast and roman else soft}+"
         text = (f"kills Roman armies on {hard}, the fort on {soft_text} once they are gone" if target_fort
                 else f"kills on {hard} (Roman armies)")
         return text + (f" (leader +{bonus} on army and cavalry dice)" if bonus else "")
-    text = f"kills on {soft}+" if soft < 6 else "kills on 6"
-    if soft == 6 and roller == attacker and rs.hiland(area):
+    shown = needs.fast if fast and roman else soft
+    text = f"kills on {shown}+" if shown < 6 else "kills on 6"
+    if soft == hard and roller == attacker and rs.hiland(area):
         notes.append("defenders in hiland")
+    if fast and roman and roller_fort:
+        notes.append(f"the fort's die on {soft}+")
+    if fast and not roman and roller_cavalry:
+        notes.append(f"cavalry dice on {needs.fast}+")
     if soft < hard:
         hard_for = [w for w, on in (("Roman armies", target == rs.role("empire")), ("cavalry", target_cavalry)) if on]
         if hard_for:
@@ -122,8 +132,10 @@ def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None
                 target_cav = bool(their.get("cavalry")) or bool(
                     state is not None and (state.get(cur["area"], other) or None) and state.get(cur["area"], other).cavalry)
                 forts = {n: n == cur["defender"] and _has_fort(n, events, state, cur["area"]) for n in nations}
+                mine = state.get(cur["area"], nation) if state is not None else None
+                own_cav = bool(losses.get("cavalry")) or bool(mine and mine.cavalry)
                 need = _need(rs, cur["area"], nation, other, cur["attacker"], nation in leaders, target_cav,
-                             forts.get(other, False))
+                             forts.get(other, False), own_cav, forts[nation])
                 fort = " (the last die is the fort's or burh's: no leader bonus)" if forts[nation] else ""
                 sides.append({"nation": nation, "name": rs.display(nation), "faces": faces, "labels": labels,
                               "lost": lost, "losses": losses, "need": need,

@@ -3,35 +3,59 @@
 Pure (no I/O, no dice): the same battle rules the engine plays (battle.py), computed as an exact
 probability over every possible roll, with fractions, not by sampling.
 
+The battle model is the engine's: the die rolls that kill come from the ruleset's hit numbers
+(`rs.hooks.hit_numbers`: classic 8.0 and FFG 25 alike, a defender in a hiland hit only on a 6), the
+leader's +1 (9.2), FFG 25's faster Roman and cavalry dice (`hit_fast`), and which pieces a round's dice
+kill is `battle.allocate_hits`, the function the engine's `battle.casualties` calls.
+
 How. A round's dice only matter by how many of them reach each hit number: a modified die is a miss,
 a "soft" hit (good enough for an ordinary army: 5 or 6, rule 8.0) or a "hard" hit (a 6, needed against
 hiland defenders, Roman armies and cavalry; 10.4 and doubt P1). The number of each is multinomial;
-the engine's own allocation (battle.allocate_hits: the roller aims to kill the most) turns them into
-losses. Both sides roll at once, independently. After a round the defender may retreat (8.2: DEFEND
-... RETREAT TO, IF OUTNUMBERED, AFTER ROUND K), else the attacker may (8.3: ATTACK ... RETREAT IF
-OUTNUMBERED / AFTER ROUND K); we assume the retreat is possible (the engine refuses one whose way back
-is blocked). A round without losses repeats the same position, so the chance of ever leaving it is
-summed as a geometric series: P = (sum over the other outcomes) / (1 - P(no loss)).
+the engine's own allocation turns them into losses. Both sides roll at once, independently. After a
+round the defender may retreat (8.2: DEFEND ... RETREAT TO, IF OUTNUMBERED, AFTER ROUND K), else the
+attacker may (8.3: ATTACK ... RETREAT IF OUTNUMBERED / AFTER ROUND K); we assume the retreat is
+possible (the engine refuses one whose way back is blocked).
+
+The battle is a Markov chain over its states: the pieces each side has left, and the battle round as
+long as a retreat plan still depends on it (AFTER ROUND K). Every round either kills a piece, moves
+the round counter on, lets a side retreat, or repeats the same state (no loss): the states form a
+chain with self-loops only, so one pass over the states in order (most pieces first) carries the
+probability of reaching each one forward, a self-loop dividing what leaves a state by
+1 - P(no change) (the geometric series). Iterative, no recursion; exact fractions throughout.
 
 A fort or burh rolls like an army without the leader's +1 (9.2, 10.4; under FFG 23, 27 a burh gets it)
-and falls only once no Roman army stands; a defender's retreat leaves its fort behind, and the battle goes on against the fort.
+and falls only once no Roman army stands; a defender's retreat leaves its fort behind, and the battle
+goes on against the fort.
+
+Work limits (a mail must not stall the job, issues 27 and 33), all counted, never timed, so the same
+question always gets the same answer: `battle_size` counts the states and `battle_work` the steps (pairs
+of a state's round outcomes summed) before any work is done; a battle of more than MAX_STATES states or
+MAX_WORK steps (about a second) is refused at once with OddsTooBig, naming the limit, and so is one that
+needs more than an `OddsBudget` (per mail, per run: pbem.orders.odds) has left; a budget is charged the
+steps spent. A side has at most MAX_PIECES pieces; AFTER ROUND K takes K up to MAX_ROUND.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
-from math import comb
+from functools import lru_cache
+from math import comb, gcd, lcm, prod
 
 from pbem.errors import PbemError
 from pbem.rules.battle import allocate_hits
 
-MAX_WORK = 300_000  # pairs of round outcomes summed: a few seconds at most (a mail must not stall the job)
-MAX_PIECES = 20   # per side: more than a Britannia stack holds; keeps the exact sum quick
+MAX_PIECES = 60      # per side: far more than any stack of the game holds
+MAX_ROUND = 99       # AFTER ROUND K: a retreat plan counted up to round 99
+MAX_STATES = 20_000     # states of one battle (battle_size), refused before any work
+MAX_WORK = 1_000_000    # steps of one battle (pairs of round outcomes summed): about a second at most
 
 ATTACK_MODES = ("fight", "retreat_if_outnumbered", "retreat_after")
 DEFEND_MODES = ("hold", "retreat", "retreat_if_outnumbered")
+
+
+class OddsTooBig(PbemError):
+    """A battle whose exact odds cost more work than the limit allows (per line, mail or run)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +89,11 @@ class Plan:
     defend: str = "hold"                  # DEFEND_MODES ("retreat": RETREAT TO B)
     defend_after: int | None = None       # ... AFTER ROUND K
 
+    @property
+    def rounds_counted(self) -> int:
+        """The battle rounds that change what the plan does: after round K nothing depends on the round."""
+        return max(self.attack_after or 1, self.defend_after or 1)
+
 
 @dataclass(frozen=True)
 class Odds:
@@ -85,171 +114,539 @@ class Odds:
                 for k in ("attacker_takes", "defender_holds", "both_gone", "attacker_retreats", "defender_retreats")}
 
 
-def _class_probs(soft: int, hard: int, bonus: int) -> tuple[Fraction, Fraction, Fraction]:
-    """P(miss), P(soft hit), P(hard hit) of one die with `bonus` added to its face."""
-    hard_n = sum(1 for f in range(1, 7) if f + bonus >= hard)
-    soft_n = sum(1 for f in range(1, 7) if soft <= f + bonus < hard)
-    return Fraction(6 - hard_n - soft_n, 6), Fraction(soft_n, 6), Fraction(hard_n, 6)
+@dataclass(frozen=True)
+class DieNeeds:
+    """Rule 8.0, FFG 25 — what one die needs in a battle area: `soft` kills an ordinary army (and a
+    fort or burh), `hard` a Roman army or cavalry; `fast` is what a Roman army's or a cavalry unit's
+    die needs against an ordinary target (FFG 25 `hit_fast`; = soft where the ruleset has none)."""
+
+    soft: int
+    hard: int
+    fast: int
 
 
-def _multinomial(n: int, probs: tuple[Fraction, Fraction, Fraction]) -> dict[tuple[int, int], Fraction]:
-    """(soft hits, hard hits) of n independent dice -> probability."""
-    p0, p1, p2 = probs
-    out: dict[tuple[int, int], Fraction] = {}
-    for s in range(n + 1):
-        for h in range(n - s + 1):
-            p = comb(n, s) * comb(n - s, h) * p1 ** s * p2 ** h * p0 ** (n - s - h)
-            if p:
-                out[(s, h)] = p
-    return out
-
-
-def _add(a: dict[tuple[int, int], Fraction], b: dict[tuple[int, int], Fraction]) -> dict[tuple[int, int], Fraction]:
-    """The (soft, hard) hits of two independent groups of dice together."""
-    out: dict[tuple[int, int], Fraction] = {}
-    for (s1, h1), p1 in a.items():
-        for (s2, h2), p2 in b.items():
-            out[(s1 + s2, h1 + h2)] = out.get((s1 + s2, h1 + h2), 0) + p1 * p2
-    return out
-
-
-def _target_left(side: Side) -> dict[str, int]:
-    return {"cavalry": side.cavalry, "roman_armies": side.armies if side.roman else 0,
-            "armies": 0 if side.roman else side.armies, "forts": int(side.fort) + side.burhs}
-
-
-def _kills(rs, roller: Side, target: Side, soft: int) -> dict[tuple, Fraction]:
-    """Distribution of what one round of `roller`'s dice kills of `target`: (cavalry, armies, forts)."""
-    hard = rs.const.hit_hard
-    bonus = rs.const.leader_bonus if roller.leader else 0
-    need = {"cavalry": hard, "roman_armies": hard, "armies": soft, "forts": soft}
-    # FFG 25 (constant `hit_fast`): cavalry and Roman armies hit ordinary targets one lower; a target
-    # hit only on 6 still needs the 6. Their dice are one more group with their own soft threshold.
+def die_needs(rs, area: str, defending: bool) -> DieNeeds:
+    """The hit numbers of one side's dice in `area` (`defending`: they roll against the defenders),
+    from the ruleset's own `hit_numbers` hook, as battle.casualties takes them."""
+    soft, hard = rs.hooks.hit_numbers(rs, area, defending)
     gain = rs.const.hit - (rs.const.hit_fast or rs.const.hit)
-    n_fast = (roller.cavalry + (roller.armies if roller.roman else 0)) if gain else 0
-    fast_soft = soft - gain if soft < hard else soft
-    unit_dice = _add(_multinomial(roller.units - n_fast, _class_probs(soft, hard, bonus)),
-                     _multinomial(n_fast, _class_probs(fast_soft, hard, bonus)))
-    burh_bonus = bonus if rs.feature("leader_bonus_on_burhs") else 0   # FFG 23, 27
-    fort_dice = _add(_multinomial(int(roller.fort), _class_probs(soft, hard, 0)),
-                     _multinomial(roller.burhs, _class_probs(soft, hard, burh_bonus)))
-    left = _target_left(target)
-    out: dict[tuple, Fraction] = {}
-    for (s1, h1), p1 in unit_dice.items():
-        for (s2, h2), p2 in fort_dice.items():
-            s, h = s1 + s2, h1 + h2
-            killed = allocate_hits([hard] * h + [soft] * s, dict(left), need, hard, target.losses)
-            key = (killed.get("cavalry", 0), killed.get("armies", 0) + killed.get("roman_armies", 0),
-                   killed.get("forts", 0))
-            out[key] = out.get(key, 0) + p1 * p2
+    return DieNeeds(soft, hard, soft - gain if soft < hard else soft)
+
+
+def terrain_area(rs, hiland: bool) -> str:
+    """A land area of the wanted terrain, for a battle asked by terrain only (ODDS ... HILAND)."""
+    for area in sorted(rs.areas):
+        if rs.hiland(area) == hiland:
+            return area
+    raise PbemError(f"this ruleset has no {'hiland' if hiland else 'clear'} area")
+
+
+def _faces(need: int, hard: int, bonus: int) -> tuple[int, int, int]:
+    """How many of a die's six faces miss, make a soft hit, make a hard hit, with `bonus` added."""
+    hard_n = sum(1 for f in range(1, 7) if f + bonus >= hard)
+    soft_n = sum(1 for f in range(1, 7) if need <= f + bonus < hard)
+    return 6 - hard_n - soft_n, soft_n, hard_n
+
+
+def _roll_counts(n: int, faces: tuple[int, int, int], merged: bool = False) -> dict[tuple[int, int], int]:
+    """(soft hits, hard hits) of n dice -> how many of the 6**n rolls give them; `merged`: every hit
+    counted as soft."""
+    f0, f1, f2 = faces
+    if merged or not f2 or not f1:
+        hit = f1 + f2
+        key = (lambda k: (k, 0)) if merged or f1 else (lambda k: (0, k))
+        return {key(k): comb(n, k) * hit ** k * f0 ** (n - k) for k in range(n + 1) if hit or not k}
+    p0 = [f0 ** k for k in range(n + 1)]
+    p1 = [f1 ** k for k in range(n + 1)]
+    p2 = [f2 ** k for k in range(n + 1)]
+    out: dict[tuple[int, int], int] = {}
+    for s in range(n + 1):
+        cs = comb(n, s) * p1[s]
+        for h in range(n - s + 1):
+            out[(s, h)] = cs * comb(n - s, h) * p2[h] * p0[n - s - h]
+    return {k: c for k, c in out.items() if c}
+
+
+def _together(a: dict[tuple[int, int], int], b: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
+    """The (soft, hard) hits of two independent groups of dice together."""
+    if len(a) == 1 and (0, 0) in a:
+        return {k: v * a[(0, 0)] for k, v in b.items()}
+    out: dict[tuple[int, int], int] = {}
+    for (s1, h1), c1 in a.items():
+        for (s2, h2), c2 in b.items():
+            out[(s1 + s2, h1 + h2)] = out.get((s1 + s2, h1 + h2), 0) + c1 * c2
     return out
 
 
-def _after(side: Side, kill: tuple) -> Side:
+# Inside the solver a side is a plain tuple (hashing dataclasses cost more than the sums):
+# (armies, cavalry, fort, burhs, leader, roman, losses, fighters, units)
+ARMIES, CAVALRY, FORT, BURHS, LEADER, ROMAN, LOSSES, FIGHTERS, UNITS = range(9)
+KINDS = ("cavalry", "roman_armies", "armies", "forts")     # a target's pieces, as battle.allocate_hits counts them
+
+
+def _pieces(armies: int, cavalry: int, fort: bool, burhs: int, leader: bool, roman: bool, losses: str) -> tuple:
+    units = armies + cavalry
+    return armies, cavalry, fort, burhs, leader and units > 0, roman, losses, units + int(fort) + burhs, units
+
+
+def _of(side: Side) -> tuple:
+    """The side as asked: a leader asked with no army or cavalry still counts in the first round."""
+    return (side.armies, side.cavalry, side.fort, side.burhs, side.leader, side.roman, side.losses, side.fighters,
+            side.units)
+
+
+def _left(side: tuple) -> tuple[int, int, int, int]:
+    """The target's pieces by the kinds of battle.KIND_ORDER: cavalry, Roman armies, armies, forts."""
+    return (side[CAVALRY], side[ARMIES] if side[ROMAN] else 0, 0 if side[ROMAN] else side[ARMIES],
+            int(side[FORT]) + side[BURHS])
+
+
+class _Model:
+    """The dice of one battle: for each roller and target, how many rolls kill what (cached). Each
+    side met is kept once and named by its number (`sides`), so a state is three small numbers."""
+
+    def __init__(self, rs, att: DieNeeds, dfd: DieNeeds):
+        self.rs, self.needs = rs, (dfd, att)     # indexed by `attacking`
+        self.sides: list[tuple] = []
+        self.ids: dict[tuple, int] = {}
+        self.rolls: dict = {}
+        self.kills_cache: dict = {}
+        self.tallies: dict = {}
+        self.aims: dict = {}
+
+    def side_id(self, side: tuple) -> int:
+        i = self.ids.get(side)
+        if i is None:
+            i = self.ids[side] = len(self.sides)
+            self.sides.append(side)
+        return i
+
+    def _hits(self, roller: tuple, attacking: bool, merged: bool) -> dict[tuple[int, int], int]:
+        """(soft, hard) hits of the roller's dice -> how many of the 6**dice rolls give them;
+        `merged`: every hit counted as soft (for a target whose every piece a soft hit kills)."""
+        key = (roller[:6], attacking, merged)
+        hit = self.rolls.get(key)
+        if hit is not None:
+            return hit
+        rs, needs = self.rs, self.needs[attacking]
+        bonus = rs.const.leader_bonus if roller[LEADER] else 0
+        # FFG 25: cavalry and Roman armies hit ordinary targets one lower: a group of dice of their own
+        n_fast = (roller[CAVALRY] + (roller[ARMIES] if roller[ROMAN] else 0)) if needs.fast != needs.soft else 0
+        burh_bonus = bonus if rs.feature("leader_bonus_on_burhs") else 0   # FFG 23, 27
+        dice: dict[tuple[int, int], int] = {(0, 0): 1}
+        for n, need, b in ((roller[UNITS] - n_fast, needs.soft, bonus), (n_fast, needs.fast, bonus),
+                           (int(roller[FORT]), needs.soft, 0), (roller[BURHS], needs.soft, burh_bonus)):
+            if n:
+                dice = _together(dice, _roll_counts(n, _faces(need, needs.hard, b), merged))
+        self.rolls[key] = dice
+        return dice
+
+    def _capped(self, roller: tuple, attacking: bool, merged: bool, cap: int) -> list:
+        """The hits with each count capped at `cap` (kept per roller, and per cap where it cuts)."""
+        whole_key = (roller[:6], attacking, merged)
+        whole = self.rolls.get(whole_key + (None,))
+        if whole is None:
+            whole = self.rolls[whole_key + (None,)] = sorted(self._hits(roller, attacking, merged).items())
+        if whole[-1][0][0] <= cap and whole[-1][0][1] <= cap and (merged or roller[FIGHTERS] <= cap):
+            return whole            # no count reaches the cap
+        key = whole_key + (cap,)
+        out = self.rolls.get(key)
+        if out is None:
+            if merged:      # keys (0, 0), (1, 0), ... (n, 0), each group's binomial having them all:
+                # the counts from the cap on summed
+                out = whole[:cap] + [((cap, 0), sum(c for _, c in whole[cap:]))]
+            else:
+                capped: dict[tuple[int, int], int] = {}
+                for (s, h), c in whole:
+                    k = (min(s, cap), min(h, cap))
+                    capped[k] = capped.get(k, 0) + c
+                out = list(capped.items())
+            self.rolls[key] = out
+        return out
+
+    def kills(self, roller: int, target: int, attacking: bool) -> list[tuple[int, int, int]]:
+        """What one round of the dice of side `roller` does to side `target`: (the target's side
+        after it, pieces killed, how many of the 6**dice rolls, over their common factor), kills by
+        battle.allocate_hits. A kind of hit the roller has more of than the target has pieces never
+        runs out, so its count is capped there (more of it kills no more)."""
+        key = (roller, target, attacking)
+        hit = self.kills_cache.get(key)
+        if hit is not None:
+            return hit
+        aim = self.sides[target]
+        how = self.aims.get((target, attacking))
+        if how is None:
+            how = self.aims[(target, attacking)] = self._aim(target, attacking)
+        merged, ends = how
+        out: dict[tuple[int, int], int] = {}
+        for sh, c in self._capped(self.sides[roller], attacking, merged, aim[FIGHTERS]):
+            end = ends.get(sh)
+            if end is None:
+                end = ends[sh] = self._end(target, attacking, sh)
+            out[end] = out.get(end, 0) + c
+        # the counts divided by their common factor (a power of 2 and 3, at least): every
+        # probability of the state is a ratio of them, and smaller counts make smaller sums
+        g = gcd(*out.values())
+        result = [(t, k, c // g) for (t, k), c in out.items()]
+        self.kills_cache[key] = result
+        # all the rolls, the pieces they kill in all, the rolls that kill nothing
+        self.tallies[key] = (sum(c for *_, c in result), sum(k * c for _, k, c in result),
+                             sum(c for _, k, c in result if not k))
+        return result
+
+    def _end(self, target: int, attacking: bool, sh: tuple[int, int]) -> tuple[int, int]:
+        """(the target's side after, pieces killed) for `sh` (soft, hard) hits, by battle.allocate_hits."""
+        needs = self.needs[attacking]
+        aim = self.sides[target]
+        left = _left(aim)
+        need = {"cavalry": needs.hard, "roman_armies": needs.hard, "armies": needs.soft, "forts": needs.soft}
+        got = allocate_hits([needs.hard] * sh[1] + [needs.soft] * sh[0], dict(zip(KINDS, left, strict=True)), need,
+                            needs.hard, aim[LOSSES])
+        kill = got.get("cavalry", 0), got.get("armies", 0) + got.get("roman_armies", 0), got.get("forts", 0)
+        return self.side_id(_after(aim, kill)), sum(kill)
+
+    def _aim(self, target: int, attacking: bool) -> tuple[bool, dict]:
+        """For dice aimed at side `target`: are hard hits worth no more than soft ones (every piece
+        of it dies to a soft hit, 8.0), and the ends (`_end`) of each (soft, hard) count met so far."""
+        needs = self.needs[attacking]
+        left = _left(self.sides[target])
+        need = {"cavalry": needs.hard, "roman_armies": needs.hard, "armies": needs.soft, "forts": needs.soft}
+        return all(need[kind] <= needs.soft for kind, n in zip(KINDS, left, strict=True) if n), {}
+
+
+def _after(side: tuple, kill: tuple) -> tuple:
+    """The side once `kill` (cavalry, armies, forts) is taken off: the fort falls before the burhs;
+    a leader with no army or cavalry left is gone (9.2)."""
     cav, arm, forts = kill
-    fort = side.fort
-    burhs = side.burhs
+    if not (cav or arm or forts) and (side[UNITS] or not side[LEADER]):
+        return side
+    fort = side[FORT]
     if forts and fort:
         fort, forts = False, forts - 1
-    burhs -= forts
-    left = Side(side.armies - arm, side.cavalry - cav, side.leader, side.roman, fort, burhs, side.losses)
-    return left if left.units or not side.leader else Side(left.armies, left.cavalry, False, left.roman,
-                                                           left.fort, left.burhs, left.losses)
+    return _pieces(side[ARMIES] - arm, side[CAVALRY] - cav, fort, side[BURHS] - forts, side[LEADER], side[ROMAN],
+                   side[LOSSES])
 
 
 def _check(side: Side, who: str) -> None:
     if min(side.armies, side.cavalry, side.burhs) < 0:
         raise PbemError(f"the {who} cannot have a negative number of pieces")
     if side.fighters > MAX_PIECES:
-        raise PbemError(f"the {who} has {side.fighters} pieces; the odds are computed for at most {MAX_PIECES}")
+        raise OddsTooBig(f"the {who} has {side.fighters} pieces; the odds are computed for at most {MAX_PIECES}")
 
 
-def battle_odds(rs, attacker: Side, defender: Side, *, hiland: bool = False, plan: Plan = Plan()) -> Odds:
-    """Rule 8 — the exact odds of the attacker's battle against the defender in an area.
+def _check_plan(plan: Plan) -> None:
+    if plan.attack not in ATTACK_MODES or plan.defend not in DEFEND_MODES:
+        raise PbemError(f"unknown plan {plan.attack!r}/{plan.defend!r}")
+    for k in (plan.attack_after, plan.defend_after):
+        if k is not None and not 1 <= k <= MAX_ROUND:
+            raise PbemError(f"AFTER ROUND {k}: the round is a number from 1 to {MAX_ROUND}")
 
-    `hiland`: the area is hiland (8.0: the attacker needs a 6 against the defenders there)."""
+
+def battle_size(attacker: Side, defender: Side, plan: Plan = Plan()) -> int:
+    """How many states the exact odds may visit: every count of each kind of piece left on each side,
+    times the battle rounds the plan counts (rounds 0..K). Known before any work is done."""
+    a = (attacker.armies + 1) * (attacker.cavalry + 1)
+    d = (defender.armies + 1) * (defender.cavalry + 1) * (int(defender.fort) + 1) * (defender.burhs + 1)
+    return a * d * (plan.rounds_counted + 1)
+
+
+@lru_cache(maxsize=1 << 14)
+def _outcomes(pieces: tuple[int, ...], dice: int) -> int:
+    """At most how many different kills `dice` dice make on a side of `pieces` (by kind): the ways
+    to take at most `dice` pieces off, each kind at most its count."""
+    kinds = [c for c in pieces if c]
+    if dice >= sum(kinds):
+        return prod(c + 1 for c in kinds)
+    if len(kinds) == 1:
+        return dice + 1
+    ways = [1] + [0] * dice            # ways[k]: kills of k pieces so far
+    for count in kinds:
+        ways = [sum(ways[k - j] for j in range(min(count, k) + 1)) for k in range(dice + 1)]
+    return sum(ways)
+
+
+def battle_work(attacker: Side, defender: Side, plan: Plan = Plan()) -> int:
+    """About how many steps (pairs of round outcomes) the exact odds spend, known before any work:
+    for every state, the kills the attacker's dice can make times those the defender's can (an
+    upper bound, but for the start state counted once more, and a round counter the plan keeps)."""
+    a_subs = [(ac, aa) for aa in range(attacker.armies + 1) for ac in range(attacker.cavalry + 1) if aa + ac]
+    d_subs = [(dc, da, df + db) for da in range(defender.armies + 1) for dc in range(defender.cavalry + 1)
+              for df in range(int(defender.fort) + 1) for db in range(defender.burhs + 1) if da + dc + df + db]
+    a_dice = [sum(p) for p in a_subs]
+    d_dice = [sum(p) for p in d_subs]
+    on_d = [[_outcomes(d, n) for n in range(attacker.units + 1)] for d in d_subs]
+    on_a = [[_outcomes(a, n) for n in range(defender.fighters + 1)] for a in a_subs]
+    total = 0
+    for i, na in enumerate(a_dice):
+        row = on_a[i]
+        total += sum(on_d[j][na] * row[nd] for j, nd in enumerate(d_dice))
+    return total * plan.rounds_counted
+
+
+@dataclass
+class OddsBudget:
+    """Work the odds may still spend, in the solver's steps (one pair of a state's round outcomes
+    summed): one budget per mail, one shared by every mail of a `pbem run`. `refusal` is the answer
+    when a line would need more than is left."""
+
+    left: int
+    refusal: str
+
+    def spend(self, work: int) -> None:
+        self.left -= work
+
+
+def battle_odds(rs, attacker: Side, defender: Side, *, hiland: bool = False, area: str | None = None,
+                plan: Plan = Plan(), budgets: tuple[OddsBudget, ...] = ()) -> Odds:
+    """Rule 8 — the exact odds of the attacker's battle against the defender in `area` (or in an
+    area of the wanted terrain: `hiland`, 8.0: the attacker needs a 6 against defenders there).
+
+    Refused with OddsTooBig before any work when the battle has more than MAX_STATES states, or
+    would take more than MAX_WORK steps (`battle_work`) or more than a budget has left; stopped
+    (OddsTooBig) should it spend more all the same. Every budget is charged the steps spent."""
     _check(attacker, "attacker")
     _check(defender, "defender")
     if attacker.units == 0 or defender.fighters == 0:
         raise PbemError("a battle needs attacking armies or cavalry and at least one defending piece")
-    if plan.attack not in ATTACK_MODES or plan.defend not in DEFEND_MODES:
-        raise PbemError(f"unknown plan {plan.attack!r}/{plan.defend!r}")
-    att_soft = 6 if hiland else rs.const.hit       # the attacker's dice against the defenders
-    def_soft = rs.const.hit                         # the defender's dice against the attackers
-    cap = max(plan.attack_after or 1, plan.defend_after or 1)
+    _check_plan(plan)
+    size = battle_size(attacker, defender, plan)
+    if size > MAX_STATES:
+        raise OddsTooBig(f"this battle is too big to compute exactly here ({size} states; the limit is "
+                         f"{MAX_STATES})", hint=TOO_BIG_HINT)
+    work = battle_work(attacker, defender, plan)
+    if work > MAX_WORK:
+        raise OddsTooBig(f"this battle is too big to compute exactly here (about {work} steps of work; the "
+                         f"limit is {MAX_WORK})", hint=TOO_BIG_HINT)
+    for b in budgets:
+        if work > b.left:
+            raise OddsTooBig(b.refusal)
+    area = area or terrain_area(rs, hiland)
+    att, dfd = die_needs(rs, area, True), die_needs(rs, area, False)
+    spent = _Work(min([MAX_WORK] + [b.left for b in budgets]), budgets)
+    try:
+        result = _solve(_Model(rs, att, dfd), attacker, defender, plan, spent)
+    finally:
+        for b in budgets:
+            b.spend(spent.spent)
+    return Odds(*result, attacker_hits_on=att.soft, defender_hits_on=dfd.soft)
 
-    def defender_retreats(a: Side, d: Side, br: int) -> bool:     # battle._defender_retreats
-        if plan.defend == "hold" or not d.units:
-            return False
-        if plan.defend_after is not None and br < plan.defend_after:
-            return False
-        return not (plan.defend == "retreat_if_outnumbered" and d.fighters >= a.fighters)
 
-    def attacker_retreats(a: Side, d: Side, br: int) -> bool:     # battle._attacker_retreats
-        if plan.attack == "fight":
-            return False
-        if plan.attack == "retreat_after" and br < (plan.attack_after or 1):
-            return False
-        return not (plan.attack == "retreat_if_outnumbered" and a.fighters >= d.fighters)
+TOO_BIG_HINT = "try fewer pieces, fewer kinds of pieces, or an earlier AFTER ROUND"
 
-    zero = Fraction(0)
-    work = [0]
 
-    @cache
-    def kills(roller: Side, target: Side, soft: int) -> tuple:
-        work[0] += (roller.fighters + 1) ** 2 * 4      # the dice outcomes allocated, roughly
-        return tuple(_kills(rs, roller, target, soft).items())
+@dataclass
+class _Work:
+    """The steps one battle may spend (the least of MAX_WORK and its budgets) and has spent."""
 
-    @cache
-    def solve(a: Side, d: Side, rounds: int) -> tuple[Fraction, ...]:
-        """(takes, holds, both, att_retreat, def_retreat, att_losses, def_losses) from here."""
-        br = rounds + 1
-        acc = [zero] * 7
-        stay = zero
-        kd_all, ka_all = kills(a, d, att_soft), kills(d, a, def_soft)
-        work[0] += len(kd_all) * len(ka_all)
-        if work[0] > MAX_WORK:
-            raise PbemError("this battle is too big to compute exactly here (too many mixes of armies, "
-                            "cavalry and rounds)", hint="try fewer pieces, or without the cavalry")
-        for kd, pd in kd_all:
-            for ka, pa in ka_all:
-                p = pd * pa
-                a2, d2 = _after(a, ka), _after(d, kd)
-                lost_a, lost_d = sum(ka), sum(kd)
-                acc[5] += p * lost_a
-                acc[6] += p * lost_d
-                if not a2.fighters or not d2.fighters:
-                    if a2.fighters:
-                        acc[0] += p
-                    elif d2.fighters:
-                        acc[1] += p
-                    else:
-                        acc[2] += p
-                    continue
-                if defender_retreats(a2, d2, br):
-                    d2 = Side(0, 0, False, d2.roman, d2.fort, d2.burhs, d2.losses)
-                    if not d2.fighters:
-                        acc[0] += p
-                        acc[4] += p
+    limit: int
+    budgets: tuple[OddsBudget, ...]
+    spent: int = 0
+
+    def add(self, steps: int) -> None:
+        self.spent += steps
+        if self.spent > self.limit:
+            short = next((b for b in self.budgets if self.spent > b.left), None)
+            if short is not None and short.left < MAX_WORK:
+                raise OddsTooBig(short.refusal)
+            raise OddsTooBig(f"this battle is too big to compute exactly here (more than {MAX_WORK} steps of "
+                             "work)", hint=TOO_BIG_HINT)
+
+
+_TAKES, _HOLDS, _BOTH, _ATT_RETREAT, _DEF_RETREAT = range(5)   # how a battle ends (the chain's sinks)
+_SINKS = 8          # a state's key is at least this: (attacker side, defender side, round) in one int
+
+
+def _key(a: int, d: int, rounds: int) -> int:
+    """A state as one int (hashed faster than a tuple): sides by number, the round below 256."""
+    return (a << 32 | d << 8 | rounds) + _SINKS
+
+
+def _unkey(key: int) -> tuple[int, int, int]:
+    key -= _SINKS
+    return key >> 32, (key >> 8) & 0xFFFFFF, key & 0xFF
+
+
+def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Work) -> tuple[Fraction, ...]:
+    """(takes, holds, both, attacker retreats, defender retreats, attacker losses, defender losses).
+
+    A state is (attacker's side, defender's side, battle round up to the plan's K). The probability
+    of reaching each state is carried forward level by level: a level is the states with the same
+    pieces in all and the same round, and every way out of a state (its next round's two independent
+    rolls, counted in rolls of the 6**dice) leads to a later level (fewer pieces, or the same pieces
+    a round on) or repeats the state; so a battle passes each level at most once. Probabilities are
+    kept as integers over one denominator per level (the product of the earlier levels' counts of
+    rolls that change the state, made common by lcm): sums of integers, one fraction reduced per
+    result at the end."""
+    cap = plan.rounds_counted
+    a0, d0 = model.side_id(_of(attacker)), model.side_id(_of(defender))
+    sides = model.sides
+    top = sides[a0][FIGHTERS] + sides[d0][FIGHTERS]
+
+    def level(key: int) -> int:
+        a, d, rounds = _unkey(key)
+        return (top - sides[a][FIGHTERS] - sides[d][FIGHTERS]) * (cap + 1) + rounds
+
+    # pending[state]: [j, numerator over denominator j] of what has reached the state so far (the
+    # sources come level by level, so j only grows: the sum is moved onto the later denominator);
+    # at_level[level]: the states that have reached it
+    pending: dict[int, list[int]] = {_key(a0, d0, 0): [0, 1]}
+    at_level: dict[int, list] = {0: [_key(a0, d0, 0)]}
+    common: list[int] = []               # each level's counts of rolls that change a state, made common
+    ratio: dict = {}
+
+    def scale(j: int, i: int) -> int:
+        """denominator i // denominator j: the product of common[j:i] (kept for the next asks)."""
+        k = i
+        while k > j and (j, k) not in ratio:
+            k -= 1
+        r = ratio.get((j, k), 1)
+        while k < i:
+            r *= common[k]
+            k += 1
+            ratio[(j, k)] = r
+        return r
+
+    ends: list[dict[int, int]] = [{} for _ in range(7)]     # the five sinks, then the two losses
+    plain = plan.attack == "fight" and plan.defend == "hold"
+    step = cap + 1
+    for i in range(top * step + cap + 1):
+        states = at_level.pop(i, None)
+        if not states:
+            common.append(1)
+            continue
+        ways = {state: _ways_out(model, plan, cap, *_unkey(state)) for state in states}
+        m = 1
+        for moving, *_ in ways.values():
+            m = lcm(m, moving)
+        common.append(m)
+        j = i + 1
+        for state in states:
+            k, num = pending.pop(state)
+            num *= scale(k, i)
+            moving, a_kills, d_kills, nexts, (a_all, a_killed, _), (d_all, d_killed, _) = ways[state]
+            work.add(len(a_kills) * len(d_kills))
+            num *= m // moving           # each roll that changes the state: num / denominator j
+            # the pieces killed, over every roll (the rolls that change nothing kill none)
+            for k, n in ((5, a_killed * d_all), (6, d_killed * a_all)):
+                ends[k][j] = ends[k].get(j, 0) + num * n
+            if plain:
+                # a round without retreats: the next state is the pieces left, a round on. The
+                # rolls that leave a side with nothing end the battle (one such kill at most a side)
+                rounds = _unkey(state)[2]
+                nxt = min(rounds + 1, cap)
+                base = i + nxt - rounds
+                a_on = [(_key(a2, 0, nxt), k_a, ca) for a2, k_a, ca in a_kills if sides[a2][FIGHTERS]]
+                a_hit = [on for on in a_on if on[1]]
+                a_gone = sum(ca for a2, _, ca in a_kills if not sides[a2][FIGHTERS])
+                a_on_total = sum(ca for _, _, ca in a_on)
+                for d2, k_d, cd in d_kills:
+                    x = num * cd
+                    d2k = d2 << 8
+                    if not sides[d2][FIGHTERS]:
+                        for sink, rolls in ((_TAKES, a_on_total), (_BOTH, a_gone)):
+                            ends[sink][j] = ends[sink].get(j, 0) + x * rolls
                         continue
-                elif attacker_retreats(a2, d2, br):
-                    acc[1] += p
-                    acc[3] += p
+                    if a_gone:
+                        ends[_HOLDS][j] = ends[_HOLDS].get(j, 0) + x * a_gone
+                    # no kill on either side and the same round: the same state again (not in `moving`)
+                    for a2k, k_a, ca in (a_on if k_d or nxt != rounds else a_hit):
+                        t = a2k + d2k
+                        try:
+                            got = pending[t]
+                        except KeyError:
+                            pending[t] = [j, x * ca]
+                            at_level.setdefault(base + (k_a + k_d) * step, []).append(t)
+                            continue
+                        if got[0] == j:
+                            got[1] += x * ca
+                        else:
+                            got[1] = got[1] * scale(got[0], j) + x * ca
+                            got[0] = j
+                continue
+            for t, rolls in nexts.items():
+                if t < _SINKS:
+                    ends[t][j] = ends[t].get(j, 0) + num * rolls
                     continue
-                nxt = min(br, cap)
-                if (a2, d2, nxt) == (a, d, rounds):
-                    stay += p           # nothing changed: the same round again
-                    continue
-                rest = solve(a2, d2, nxt)
-                for i in range(5):
-                    acc[i] += p * rest[i]
-                acc[5] += p * rest[5]
-                acc[6] += p * rest[6]
-        go = 1 - stay
-        return tuple(x / go for x in acc)
+                got = pending.get(t)
+                if got is None:
+                    pending[t] = [j, num * rolls]
+                    at_level.setdefault(level(t), []).append(t)
+                elif got[0] == j:
+                    got[1] += num * rolls
+                else:
+                    got[1] = got[1] * scale(got[0], j) + num * rolls
+                    got[0] = j
+    whole = 1
+    for m in common:
+        whole *= m
+    totals = []
+    for e in ends:       # sum of e[j] / denominator j, over the last denominator (Horner's rule)
+        acc = 0
+        for j, m in enumerate(common):
+            acc = acc * m + e.get(j + 1, 0)
+        totals.append(Fraction(acc, whole))
+    takes, holds, both, att_ret, def_ret, lost_a, lost_d = totals
+    return takes + def_ret, holds + att_ret, both, att_ret, def_ret, lost_a, lost_d
 
-    r = solve(attacker, defender, 0)
-    return Odds(*r, attacker_hits_on=att_soft, defender_hits_on=def_soft)
+
+def _ways_out(model: _Model, plan: Plan, cap: int, a: int, d: int, rounds: int):
+    """One state's next round of dice (battle._fight_pair): the rolls that change something, the
+    kills of each side's dice, and (when a retreat plan is in play) {next state or sink: rolls}."""
+    sides = model.sides
+    br = rounds + 1
+    nxt = min(br, cap)
+    a_kills = model.kills(d, a, False)
+    d_kills = model.kills(a, d, True)
+    a_tally, d_tally = model.tallies[(d, a, False)], model.tallies[(a, d, True)]
+    out: dict = {}
+    stay = 0
+    if plan.attack == "fight" and plan.defend == "hold":
+        if nxt == rounds:     # the rolls that kill nothing on either side repeat the state
+            stay = a_tally[2] * d_tally[2]
+        return a_tally[0] * d_tally[0] - stay, a_kills, d_kills, out, a_tally, d_tally
+    here = _key(a, d, rounds)
+    for d2, _, cd in d_kills:
+        d_alive = sides[d2][FIGHTERS] > 0
+        for a2, _, ca in a_kills:
+            c = cd * ca
+            if not d_alive or not sides[a2][FIGHTERS]:
+                t = _BOTH if not d_alive and not sides[a2][FIGHTERS] else _HOLDS if d_alive else _TAKES
+            else:
+                t = _where(model, plan, a2, d2, br, nxt)
+                if t == here:
+                    stay += c          # nothing changed: the same round again
+                    continue
+            out[t] = out.get(t, 0) + c
+    return a_tally[0] * d_tally[0] - stay, a_kills, d_kills, out, a_tally, d_tally
+
+
+def _where(model: _Model, plan: Plan, a: int, d: int, br: int, nxt: int):
+    """The state (or the way the battle ends) after a round that left both sides standing."""
+    sa, sd = model.sides[a], model.sides[d]
+    if _defender_retreats(plan, sa, sd, br):
+        sd = _pieces(0, 0, sd[FORT], sd[BURHS], False, sd[ROMAN], sd[LOSSES])
+        if not sd[FIGHTERS]:
+            return _DEF_RETREAT
+        d = model.side_id(sd)
+    elif _attacker_retreats(plan, sa, sd, br):
+        return _ATT_RETREAT
+    return _key(a, d, nxt)
+
+
+def _defender_retreats(plan: Plan, a: tuple, d: tuple, br: int) -> bool:     # battle._defender_retreats
+    if plan.defend == "hold" or not d[UNITS]:
+        return False
+    if plan.defend_after is not None and br < plan.defend_after:
+        return False
+    return not (plan.defend == "retreat_if_outnumbered" and d[FIGHTERS] >= a[FIGHTERS])
+
+
+def _attacker_retreats(plan: Plan, a: tuple, d: tuple, br: int) -> bool:     # battle._attacker_retreats
+    if plan.attack == "fight":
+        return False
+    if plan.attack == "retreat_after" and br < (plan.attack_after or 1):
+        return False
+    return not (plan.attack == "retreat_if_outnumbered" and a[FIGHTERS] >= d[FIGHTERS])
 
 
 @dataclass(frozen=True)
@@ -306,10 +703,8 @@ def planned_battles(rs, state, nation: str, orders) -> list[PlannedBattle]:
                         defend.after_round if defend is not None else None)
             a_side = _side_of(ctx.rs, own, nation, loss_preference(ctx, nation, area))
             d_side = _side_of(ctx.rs, d, other, loss_preference(ctx, other, area))
-            if a_side.fighters > MAX_PIECES or d_side.fighters > MAX_PIECES:
-                continue
             try:
-                o = battle_odds(rs, a_side, d_side, hiland=rs.hiland(area), plan=plan)
+                o = battle_odds(rs, a_side, d_side, area=area, plan=plan)
             except PbemError:
                 continue    # too big to compute here: no odds for this battle
             out.append(PlannedBattle(area, nation, other, a_side, d_side, rs.hiland(area), plan, o))

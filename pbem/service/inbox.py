@@ -20,9 +20,10 @@ from pbem.mail.intake import HandlerFailed, Reply, RetryLater
 from pbem.mail.message import MailIn
 from pbem.orders.canonical import canonical_lines
 from pbem.orders.check import check_orders
-from pbem.orders.odds import odds_answers, split_odds
+from pbem.orders.odds import odds_answers, run_budget, split_odds
 from pbem.orders.reply import order_warnings, render_reply
 from pbem.rules.flow import votes_owed
+from pbem.rules.odds import OddsBudget
 from pbem.rules.orders import STANDING_TYPES, NationOrders
 from pbem.service import moderator
 from pbem.store.clock import current_deadline
@@ -37,6 +38,8 @@ class OrdersHandler:
     now: datetime
     faults: dict[str, str] = field(default_factory=dict)
     """Games this run could not work on ({id: fault}); the job tells their moderators (issue 18)."""
+    odds_budget: OddsBudget = field(default_factory=run_budget)
+    """The work every ODDS line of this run shares (issue 33; pbem.orders.odds)."""
 
     def __call__(self, game_id: str, who: str, mail: MailIn) -> Reply | None:
         """A game that cannot be read or written (damaged file, read-only folder, full disk) is a
@@ -54,7 +57,7 @@ class OrdersHandler:
                     return Reply(moderator.from_mail(game, mail.text, who=mail.from_addr or "moderator",
                                                      mail_id=mail.sha256, now=self.now))
                 return Reply(take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
-                                         authentication=_auth_headers(mail)))
+                                         authentication=_auth_headers(mail), odds_budget=self.odds_budget))
         except GameBusy as e:
             raise RetryLater(str(e)) from e
         except OSError as e:      # a folder that cannot be written, a full disk
@@ -134,7 +137,7 @@ def _auth_headers(mail: MailIn) -> dict[str, str]:
 
 
 def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: datetime,
-                authentication: dict[str, str] | None = None) -> str:
+                authentication: dict[str, str] | None = None, odds_budget: OddsBudget | None = None) -> str:
     """Read, check, log and answer one player's orders mail. Returns the reply text."""
     rs = game.ruleset()
     state = game.state
@@ -176,7 +179,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     result.general.extend(extra)
     deadline = current_deadline(game, vote=votes_owed(rs, state))
     return render_reply(result, rs, missing=missing_for(game, player), deadline=deadline.text(), game=game.id,
-                        odds=odds_answers(asked, rs), verdicts=confirmed + verdicts,
+                        odds=odds_answers(asked, rs, run_budget=odds_budget), verdicts=confirmed + verdicts,
                         warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
 
 
