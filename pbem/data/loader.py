@@ -290,6 +290,8 @@ def load(ruleset_id: str = "classic", overrides: Mapping[str, Any] | None = None
         key = json.dumps(overrides or {}, sort_keys=True)
     except TypeError as e:
         raise DataError("overrides", "-", f"values must be plain data (numbers, text, lists, maps): {e}") from e
+    if data_version is not None and data_version == _parsed(ruleset_id)[0]["ruleset"].get("data_version"):
+        data_version = None   # the current version: the one cached ruleset
     return _load_cached(ruleset_id, key, data_version)
 
 
