@@ -254,9 +254,11 @@ def summary_text(rs: Ruleset) -> list[str]:
         return f"{aw[key]} points" + (" (PROVISIONAL)" if f"awards.{key}" in prov else "")
 
     if sc.get("crowns_at_end"):   # FFG 56: judged at the end of the round, no Bretwalda in a King round
+        late = 1 if sc.get("crowns_played_next_round") else 0   # ffg2 data version 1: at the next turn's start
+        when = ", judged at the start of the next turn" if late else ", after the holdings"
         body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the end of turns "
-                     f"{turns(sc['bretwalda_rounds'])}, after the holdings.", 2)
-        body += wrap(f"King: {pts('king')} and an army; end of turns {turns(sc['king_rounds'])}, after the holdings.", 2)
+                     f"{turns(r - late for r in sc['bretwalda_rounds'])}{when}.", 2)
+        body += wrap(f"King: {pts('king')} and an army; end of turns {turns(r - late for r in sc['king_rounds'])}{when}.", 2)
     else:
         no_king = [r for r in sc["king_rounds"] if r not in sc["bretwalda_rounds"]]
         body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the start of turns {turns(sc['bretwalda_rounds'])}"
@@ -463,7 +465,10 @@ def round_text(rs: Ruleset, rnd: int) -> list[str]:
     if sc.get("crowns_at_end") and (rnd in sc["king_rounds"] or rnd in sc["bretwalda_rounds"]):
         what = "King check" if rnd in sc["king_rounds"] else "Bretwalda vote"
         pts = sc["awards"]["king" if rnd in sc["king_rounds"] else "bretwalda"]
-        body += wrap(f"Start of the turn: the {what} of the end of turn {rnd - 1} ({pts} points).", 2, 4)
+        if sc.get("crowns_played_next_round"):   # ffg2 data version 1
+            body += wrap(f"Start of the turn: the {what} of the end of turn {rnd - 1} ({pts} points).", 2, 4)
+        else:   # FFG 56: step 2 of the end of the turn
+            body += wrap(f"End of the turn, after the holdings: the {what} ({pts} points).", 2, 4)
     elif rnd in sc["king_rounds"]:
         body += wrap(f"Start of the turn: King check ({sc['awards']['king']} points and an army, 12.3); "
                      + ("and a " if rnd in sc["bretwalda_rounds"] else "if there is no King, a ")
