@@ -144,3 +144,28 @@ def test_a_broken_versions_section_names_the_key():
     del tables["ruleset"]["versions"][1]["note"]
     with pytest.raises(DataError, match=r"versions\.1\.note: missing"):
         at_data_version(tables, "ffg2", 1)
+
+
+def test_classic_data_version_1_judges_every_stay_in_the_first_movement():
+    """Classic 7.3: a STAY after SECOND MOVEMENT in a turn without a major invasion is refused now
+    (it belongs to a second movement there is not); version 1 judged it in the first movement, as the
+    code before did, with no reply (ffg2: the case of FFG 18 above)."""
+    ruleset_id = "classic"
+    from pbem.orders.parser import parse_message
+    from pbem.rules.dice import ScriptedDice
+    from pbem.rules.orders import NationOrders
+    from pbem.rules.turn import play_nation_turn
+
+    text = "NATION Romans\n1 English Channel -> Kent\nSECOND MOVEMENT\nSTAY 2 English Channel\n"
+    problems = {}
+    for version in (1, None):
+        rs = load(ruleset_id, data_version=version)
+        st = GameState(ruleset=ruleset_id, game="t", round=2)
+        st.areas["english_channel"] = {"romans": Stack(armies=3)}
+        st.next_nation = "romans"
+        orders = NationOrders("romans")
+        orders.orders += parse_message(text, rs).sections[0].orders
+        result = play_nation_turn(rs, st, "romans", {"romans": orders}, ScriptedDice({}), start="movement",
+                                  stop="end_of_turn", strict=False)
+        problems[version] = [(p.kind, p.line) for p in result.problems]
+    assert problems == {1: [], None: [("not-now", 4)]}
