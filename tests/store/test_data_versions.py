@@ -28,6 +28,7 @@ from pbem.store.replay import replay
 
 REPO = Path(__file__).resolve().parents[2]
 OLD_GAMES = sorted((REPO / "tests" / "data" / "old_games").glob("*.tar.gz"))
+RUNNING = REPO / "tests" / "data" / "old_games" / "running" / "old-ffg2-101-r8.tar.gz"
 CASES = REPO / "tests" / "cases" / "ffg2"
 # the cases of the FFG fixes that the data version 1 reads the old way (each fails there)
 CHANGED = ["18-no-stay-in-second-movement", "29-no-retreat-to-where-overrunners-came-from",
@@ -40,7 +41,7 @@ CHANGED = ["18-no-stay-in-second-movement", "29-no-retreat-to-where-overrunners-
 
 def test_the_old_games_are_there_and_small():
     assert sorted(p.name.split("-")[1] for p in OLD_GAMES) == ["classic", "ffg2", "ffg2", "ffg2"]
-    assert sum(p.stat().st_size for p in OLD_GAMES) < 400_000
+    assert sum(p.stat().st_size for p in [*OLD_GAMES, RUNNING]) < 400_000
 
 
 def test_old_games_replay_byte_identically():
@@ -169,3 +170,25 @@ def test_classic_data_version_1_judges_every_stay_in_the_first_movement():
                                   stop="end_of_turn", strict=False)
         problems[version] = [(p.kind, p.line) for p in result.problems]
     assert problems == {1: [], None: [("not-now", 4)]}
+
+
+def test_an_old_running_game_goes_on_under_its_rules(tmp_path):
+    """An ffg2 game logged by the code before, stopped after the last turn of round 8 and exported with
+    its dice secret: the next step, played now, is what the code before played (the state and events
+    hashes it gave for the same step): the Bretwalda of the end of round 8 judged at the start of round
+    9 (data version 1), not the current closing step of round 8."""
+    from pbem.rules.flow import votes_owed
+    from pbem.rules.legal import vote_options
+    from pbem.service.play import play_turn
+
+    game = import_game(RUNNING, tmp_path)
+    rs, state = game.ruleset(), game.state
+    assert rs.data_version == 1 and (state.round, state.next_nation) == (9, None) and votes_owed(rs, state)
+    voters = sorted(vote_options(rs, state))
+    orders = {n: game.record_orders(n, game.player_of(n), f"NATION {rs.display(n)}\nVOTE Angles\n") for n in voters}
+    entry = play_turn(game, step="start_round", orders=orders, time="2026-12-02T03:00:00Z")
+    # the hashes the code before (commit 14ffa81) logged for this very step
+    assert entry["state_hash"] == "856246b70440e7a7813b82847bdc7f1e85e4d813dff5cb3829ab9adf43622912"
+    assert entry["events_hash"] == "682bf631071ddcf6dc54974377c0bb3fca9549670d4e1a62d3d093bdd34fbf01"
+    assert [x for x in game.state.ledger if x["kind"] == "bretwalda"][-1]["reason"].startswith("Bretwalda (end of turn 8)")
+    assert replay(game).ok
