@@ -208,8 +208,22 @@ def _section(lines: list[str], title: str, body: list[str]) -> None:
 # the views
 # ------------------------------------------------------------------------------------------------
 
+def versions_text(rs: Ruleset) -> str:
+    """The earlier data versions a game created with them still plays ('' when there are none)."""
+    from pbem.data.loader import data_versions, raw_tables
+
+    _, versions = data_versions(raw_tables(rs.id), rs.id)
+    earlier = [f"{n}: {v['note']}" for n, v in sorted(versions.items()) if n != rs.data_version]
+    if not earlier:
+        return ""
+    return ("Earlier data versions (a game keeps the rules it was created with; --data-version N shows them): "
+            + "; ".join(earlier) + ".")
+
+
 def summary_text(rs: Ruleset) -> list[str]:
     lines = [*wrap(rs.name, hang=0), *rs.header().splitlines()]
+    for extra in (rs.version_line(), versions_text(rs)):   # a game keeps the rules it was created with
+        lines += wrap(extra, hang=2) if extra else []
     a = rs.areas.values()
     regions = {r: sum(x.region == r for x in a) for r in ("wales", "scotland", "england")}
     straits = sum(len(x.straits) for x in a) // 2
@@ -240,9 +254,11 @@ def summary_text(rs: Ruleset) -> list[str]:
         return f"{aw[key]} points" + (" (PROVISIONAL)" if f"awards.{key}" in prov else "")
 
     if sc.get("crowns_at_end"):   # FFG 56: judged at the end of the round, no Bretwalda in a King round
+        late = 1 if sc.get("crowns_played_next_round") else 0   # ffg2 data version 1: at the next turn's start
+        when = ", judged at the start of the next turn" if late else ", after the holdings"
         body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the end of turns "
-                     f"{turns(sc['bretwalda_rounds'])}, after the holdings.", 2)
-        body += wrap(f"King: {pts('king')} and an army; end of turns {turns(sc['king_rounds'])}, after the holdings.", 2)
+                     f"{turns(r - late for r in sc['bretwalda_rounds'])}{when}.", 2)
+        body += wrap(f"King: {pts('king')} and an army; end of turns {turns(r - late for r in sc['king_rounds'])}{when}.", 2)
     else:
         no_king = [r for r in sc["king_rounds"] if r not in sc["bretwalda_rounds"]]
         body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the start of turns {turns(sc['bretwalda_rounds'])}"
@@ -449,7 +465,10 @@ def round_text(rs: Ruleset, rnd: int) -> list[str]:
     if sc.get("crowns_at_end") and (rnd in sc["king_rounds"] or rnd in sc["bretwalda_rounds"]):
         what = "King check" if rnd in sc["king_rounds"] else "Bretwalda vote"
         pts = sc["awards"]["king" if rnd in sc["king_rounds"] else "bretwalda"]
-        body += wrap(f"Start of the turn: the {what} of the end of turn {rnd - 1} ({pts} points).", 2, 4)
+        if sc.get("crowns_played_next_round"):   # ffg2 data version 1
+            body += wrap(f"Start of the turn: the {what} of the end of turn {rnd - 1} ({pts} points).", 2, 4)
+        else:   # FFG 56: step 2 of the end of the turn
+            body += wrap(f"End of the turn, after the holdings: the {what} ({pts} points).", 2, 4)
     elif rnd in sc["king_rounds"]:
         body += wrap(f"Start of the turn: King check ({sc['awards']['king']} points and an army, 12.3); "
                      + ("and a " if rnd in sc["bretwalda_rounds"] else "if there is no King, a ")
@@ -704,11 +723,14 @@ def rules() -> None:
 @click.option("--nation", "nation", metavar="NAME", help="a nation: limits, start, leaders, its card")
 @click.option("--override", "overrides", multiple=True, metavar="KEY=VALUE",
               help="a per-game data override (dotted key, YAML value); repeatable")
-def show(ruleset_id: str, area: str | None, rnd: int | None, nation: str | None, overrides: tuple[str, ...]) -> None:
+@click.option("--data-version", "data_version", type=int, metavar="N",
+              help="the rules of an earlier data version (as a game created with it plays them)")
+def show(ruleset_id: str, area: str | None, rnd: int | None, nation: str | None, overrides: tuple[str, ...],
+         data_version: int | None = None) -> None:
     """Show the ruleset's data as text (default RULESET: classic)."""
     if ruleset_id not in KNOWN_RULESETS:
         raise PbemError(f"unknown ruleset {ruleset_id!r}", hint=f"known: {', '.join(KNOWN_RULESETS)}")
-    rs = load(ruleset_id, _parse_overrides(overrides))
+    rs = load(ruleset_id, _parse_overrides(overrides), data_version=data_version)
     parts: list[list[str]] = []
     if area is not None:
         parts.append(area_text(rs, names.resolve(rs, area, ("area", "sea"))))
@@ -723,6 +745,6 @@ def show(ruleset_id: str, area: str | None, rnd: int | None, nation: str | None,
     else:
         if any("doubt" in line for p in parts for line in p):
             parts.append(["Sources named in doubts:", *sources_lines()])
-        if overrides:
-            parts.insert(0, rs.header().splitlines())
+        if overrides or rs.version_line():
+            parts.insert(0, rs.header().splitlines() + ([rs.version_line()] if rs.version_line() else []))
     click.echo("\n\n".join("\n".join(p) for p in parts))

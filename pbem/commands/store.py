@@ -121,7 +121,10 @@ def status(game: str, games_dir: str, as_json: bool, show_log: bool, show_disk: 
     if as_json:
         click.echo(json.dumps(st.to_dict(), indent=2, sort_keys=True))
     else:
-        click.echo(st.text(g.ruleset()))
+        rs = g.ruleset()
+        click.echo(st.text(rs))
+        if rs.version_line():   # a game keeps the rules it was created with
+            click.echo(f"rules: {rs.version_line()}")
 
 
 @click.command()

@@ -7,7 +7,8 @@ the counts of rules 2.1/2.11 hold, every nation is in the order of play, limits 
 timeline and the leaders agree. A broken file raises DataError naming the file and the key.
 
 Entry points:
-  load(ruleset_id, overrides)          cached; the normal way
+  load(ruleset_id, overrides, data_version=N)   cached; the normal way (N: an earlier data version,
+                                       read as ruleset.yaml `versions.N` says; a game's `created` one)
   load_from_tables(tables, ...)        uncached; builds from in-memory tables (tests, tools)
   raw_tables(ruleset_id)               fresh copies of the parsed files
   apply_overrides(tables, overrides)   per-game overrides with dotted keys (`ruleset.constants.move`)
@@ -265,6 +266,8 @@ def tables_for(rs: Ruleset) -> dict[str, dict]:
     """Fresh copies of the tables a ruleset loaded by `load` was built from, its overrides applied
     (for tools that need the file layout, e.g. list positions behind the data paths of doubts)."""
     t = raw_tables(rs.id)
+    if rs.latest_data_version and rs.data_version != rs.latest_data_version:
+        t = dict(at_data_version(t, rs.id, rs.data_version)[0])
     apply_overrides(t, dict(rs.override_values))
     return t
 
@@ -278,22 +281,88 @@ def raw_notes(ruleset_id: str = "classic") -> dict[str, str]:
 # loading
 # ================================================================================================
 
-def load(ruleset_id: str = "classic", overrides: Mapping[str, Any] | None = None) -> Ruleset:
-    """Load and validate; the result is cached per (ruleset, overrides)."""
+def load(ruleset_id: str = "classic", overrides: Mapping[str, Any] | None = None, *,
+         data_version: int | None = None) -> Ruleset:
+    """Load and validate; the result is cached per (ruleset, overrides, data version). `data_version`
+    (a game's `created` entry) reads the files as that earlier data version did (`versions`); None or
+    the current version: the files as they are."""
     try:
         key = json.dumps(overrides or {}, sort_keys=True)
     except TypeError as e:
         raise DataError("overrides", "-", f"values must be plain data (numbers, text, lists, maps): {e}") from e
-    return _load_cached(ruleset_id, key)
+    if data_version is not None and data_version == _parsed(ruleset_id)[0]["ruleset"].get("data_version"):
+        data_version = None   # the current version: the one cached ruleset
+    return _load_cached(ruleset_id, key, data_version)
 
 
 load_ruleset = load
 
 
 @functools.lru_cache(maxsize=32)
-def _load_cached(ruleset_id: str, overrides_json: str) -> Ruleset:
+def _load_cached(ruleset_id: str, overrides_json: str, data_version: int | None = None) -> Ruleset:
     tables, notes = _parsed(ruleset_id)
-    return load_from_tables(tables, ruleset_id, json.loads(overrides_json), notes=notes)
+    latest = tables["ruleset"].get("data_version")
+    tables, note = at_data_version(tables, ruleset_id, data_version)
+    rs = load_from_tables(tables, ruleset_id, json.loads(overrides_json), notes=notes)
+    return _with(rs, version_note=note, latest_data_version=latest) if note else rs
+
+
+# ================================================================================================
+# data versions: a game keeps the rules it was created with
+# ================================================================================================
+# ruleset.yaml `data_version` is the version of the files; a change of how a ruleset reads (a rule
+# played differently) raises it, and `versions: {N: {note, overrides}}` says how each earlier version
+# N read: dotted-key overrides (as a game's, applied first) that restore the readings of then. A game
+# logged under version N (its `created` entry) loads the ruleset at N, so it replays byte-identically
+# and goes on being played under the rules it was created with; new games get the current version.
+
+def data_versions(tables: Mapping[str, Any], ruleset_id: str) -> tuple[int, dict[int, dict]]:
+    """(the current data version, {earlier version: {note, overrides}}) of a ruleset's tables, checked."""
+    label = file_label(ruleset_id, "ruleset")
+    rs = tables["ruleset"]
+    current = rs.get("data_version")
+    if isinstance(current, bool) or not isinstance(current, int) or current < 1:
+        raise DataError(label, "data_version", f"must be a whole number of at least 1, not {current!r}")
+    versions = rs.get("versions") or {}
+    if not isinstance(versions, Mapping):
+        raise DataError(label, "versions", "must be a mapping of earlier data versions to {note, overrides}")
+    out: dict[int, dict] = {}
+    for n, spec in versions.items():
+        where = f"versions.{n}"
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n < current:
+            raise DataError(label, where, f"an earlier data version is a whole number from 1 to {current - 1}")
+        if not isinstance(spec, Mapping) or set(spec) - {"note", "overrides"}:
+            raise DataError(label, where, "must be a mapping with `note` (text) and `overrides` (dotted keys)")
+        if not isinstance(spec.get("note"), str) or not spec["note"].strip():
+            raise DataError(label, f"{where}.note", "missing: say in a few words what this version reads differently")
+        if not isinstance(spec.get("overrides") or {}, Mapping):
+            raise DataError(label, f"{where}.overrides", "must be a mapping of dotted keys to values")
+        out[n] = {"note": spec["note"].strip(), "overrides": dict(spec.get("overrides") or {})}
+    return current, out
+
+
+def at_data_version(tables: Mapping[str, Any], ruleset_id: str, data_version: int | None
+                    ) -> tuple[Mapping[str, Any], str]:
+    """The tables as data version `data_version` read them, and its note ('' for the current version).
+    Versions between it and the current one apply too, the newest first and the asked one last, so
+    each version's overrides need say only what changed after it."""
+    current, versions = data_versions(tables, ruleset_id)
+    if data_version is None or data_version == current:
+        return tables, ""
+    label = file_label(ruleset_id, "ruleset")
+    if isinstance(data_version, bool) or not isinstance(data_version, int) or data_version not in versions:
+        known = ", ".join(str(v) for v in [*sorted(versions), current])
+        raise DataError(label, "data_version",
+                        f"this pbem cannot read the {ruleset_id} rules of data version {data_version!r} (it knows {known}): "
+                        "the game was made by another pbem version")
+    t = copy.deepcopy(dict(tables))
+    for n in sorted((v for v in versions if v >= data_version), reverse=True):
+        try:
+            apply_overrides(t, versions[n]["overrides"])
+        except DataError as e:
+            raise DataError(label, f"versions.{n}.overrides", e.message.split(": ", 2)[-1]) from e
+    t["ruleset"]["data_version"] = data_version
+    return t, versions[data_version]["note"]
 
 
 def load_from_tables(tables: Mapping[str, Any], ruleset_id: str = "classic",
@@ -571,6 +640,7 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
         id=ruleset_id,
         name=name,
         data_version=data_version,
+        latest_data_version=data_version,
         areas=MappingProxyType(areas),
         seas=MappingProxyType(seas),
         nations=MappingProxyType(nations),

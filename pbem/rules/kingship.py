@@ -68,8 +68,9 @@ def provisional(rs: Ruleset, key: str) -> str:
 
 def crowns_at_end(rs: Ruleset) -> bool:
     """FFG 56: the crowns of a round are judged at its end, as step 2 of the round's end (after the
-    holdings); classic 12.1: at the start of the round."""
-    return bool(rs.scoring.get("crowns_at_end"))
+    holdings); classic 12.1: at the start of the round. (ffg2 data version 1 judged the crowns of the
+    end of round N at the start of round N+1: `crowns_played_next_round`.)"""
+    return bool(rs.scoring.get("crowns_at_end")) and not rs.scoring.get("crowns_played_next_round")
 
 
 def crown_round(rs: Ruleset, rnd: int) -> bool:
@@ -80,6 +81,8 @@ def crown_round(rs: Ruleset, rnd: int) -> bool:
 
 def crown_time(rs: Ruleset, rnd: int) -> str:
     """When the crowns of round `rnd` are judged, for the ledger: its end (FFG 56) or its start (12.1)."""
+    if rs.scoring.get("crowns_played_next_round"):   # ffg2 data version 1: round rnd's start is the last one's end
+        return f"end of turn {rnd - 1}"
     return f"end of turn {rnd}" if crowns_at_end(rs) else f"turn {rnd}"
 
 

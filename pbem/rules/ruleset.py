@@ -290,6 +290,11 @@ class Ruleset:
     whose `play` is true (game.yaml `options`) has its `feature` in `features`"""
     not_playable: tuple[Mapping[str, Any], ...] = ()
     """ruleset.yaml `not_playable`: variants of the rulebook the engine cannot play, and why"""
+    latest_data_version: int = 0
+    """the data version of the ruleset's files; `data_version` is lower for a game created before
+    (its readings restored from ruleset.yaml `versions`); 0: the same as `data_version`"""
+    version_note: str = ""
+    """ruleset.yaml `versions.<n>.note` of an earlier data version: the readings it keeps"""
     """ruleset.yaml `hooks`: the class of pbem/rules/rulesets that plays this ruleset's special rules"""
 
     @cached_property
@@ -309,6 +314,13 @@ class Ruleset:
         return self.roles.get(key)
 
     # --- provenance ---------------------------------------------------------------------------
+    def version_line(self) -> str:
+        """"ffg2, data version 1: the readings before ..." for a game playing an earlier data version of
+        the ruleset (it keeps the rules it was created with); '' for the current one."""
+        if not self.latest_data_version or self.data_version == self.latest_data_version:
+            return ""
+        return f"{self.id}, data version {self.data_version} (now {self.latest_data_version}): {self.version_note}"
+
     def header(self) -> str:
         """One line (more when there are overrides) naming the ruleset, data version and overrides."""
         head = f"Ruleset {self.id}, data version {self.data_version}"

@@ -7,6 +7,7 @@ turn: the same code refuses illegal orders and carries out legal ones.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,6 +104,8 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     moves = own.of(Move)
     stays = own.of(Stay)
     move_problems: list[OrderProblem] = []
+    if not rs.feature("stays_by_movement"):   # data version 1: every STAY judged in the first movement
+        stays = [dataclasses.replace(s, cycle=1) for s in stays]
     if n_cycles == 1 and any(o.cycle == 2 for o in moves + stays):
         bad = next(o for o in sorted(moves + stays, key=lambda o: o.line or 0) if o.cycle == 2)
         move_problems.append(OrderProblem("not-now", bad.line, bad.text, f"the {rs.nations[nation].name} have no major invasion this turn (rule 7.3)"))

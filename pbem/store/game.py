@@ -376,6 +376,7 @@ class Game:
         self._index_lines = 0
         self._parsed: dict[str, tuple[list[int], LogEntry]] = {}
         self._file_sha: dict[str, tuple[list[int], str]] = {}     # log file -> (stat key, SHA-256 of its bytes)
+        self._data_version: tuple[int | None] | None = None      # (the created entry's data_version,)
 
     # --- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -406,9 +407,16 @@ class Game:
         return str(self.settings["ruleset"])
 
     def ruleset(self) -> Any:
+        """The game's ruleset at the data version of its `created` entry: a game keeps the rules it was
+        created with (pbem/data/loader.py, data versions)."""
         from pbem.data.loader import load
 
-        return load(self.ruleset_id, ruleset_overrides(self.settings))
+        if self._data_version is None:   # read once: the created entry never changes
+            try:
+                self._data_version = (self.entry(1).get("data_version"),)
+            except (GameError, SaveError, OSError):
+                self._data_version = (None,)   # no readable created entry: the current rules
+        return load(self.ruleset_id, ruleset_overrides(self.settings), data_version=self._data_version[0])
 
     def rules_fingerprint(self) -> str:
         """The SHA-256 of the rules this game is played by: its ruleset id and game.yaml's `overrides`

@@ -31,7 +31,7 @@ def test_rules_is_a_group_with_show():
 def test_summary():
     out = show("classic").output
     assert "Britannia (Avalon Hill classic rules" in out
-    assert "Ruleset classic, data version 1" in out and "no overrides" in out
+    assert "Ruleset classic, data version 2" in out and "no overrides" in out
     assert "37 land areas (Wales 7, Scotland 10, England 20), 17 hiland" in out
     assert "6 seas; 4 straits" in out
     assert "1 Romans (R)" in out and "17 Normans (N)" in out
@@ -167,7 +167,7 @@ def test_override_is_shown_in_the_header():
     out = show("--override", "ruleset.constants.move=3").output
     assert "1 override:\n  ruleset.constants.move = 3" in out
     out = show("--round", "3", "--override", "ruleset.constants.move=3").output
-    assert out.startswith("Ruleset classic, data version 1") and "Turn 3 of 16" in out
+    assert out.startswith("Ruleset classic, data version 2") and "Turn 3 of 16" in out
 
 
 def test_malformed_override_is_a_usage_error():

@@ -10,7 +10,7 @@ BASE = load("classic")
 
 def test_header_names_ruleset_data_version_and_no_overrides():
     h = BASE.header()
-    assert h.startswith("Ruleset classic, data version 1") and h.endswith("no overrides")
+    assert h.startswith("Ruleset classic, data version 2") and h.endswith("no overrides")
     assert BASE.digest[:8] in h and "\n" not in h
 
 
@@ -21,7 +21,7 @@ def test_override_is_applied_and_named_in_the_header():
     assert dict(rs.override_values) == {"ruleset.constants.move": 3}
     assert rs.digest != BASE.digest
     lines = rs.header().splitlines()
-    assert lines[0].startswith("Ruleset classic, data version 1") and "1 override" in lines[0]
+    assert lines[0].startswith("Ruleset classic, data version 2") and "1 override" in lines[0]
     assert lines[1] == "  ruleset.constants.move = 3"
     assert all(len(x) <= 72 for x in lines)
 

@@ -126,7 +126,8 @@ def test_every_engine_difference_has_a_case():
 def test_classic_unchanged():
     classic = load("classic")
     assert classic.order_of_play.index("jutes") < classic.order_of_play.index("saxons")
-    assert not classic.features and "hit_fast" not in classic.constants
+    # none of the FFG features; stays_by_movement (7.3) is the switch classic data version 1 turns off
+    assert set(classic.features) == {"stays_by_movement"} and "hit_fast" not in classic.constants
 
 
 def test_ffg_1_2_map_picture_draws_the_ffg_borders():

@@ -338,7 +338,7 @@ def note_submission_to_empire(rs: Ruleset, state: GameState, nation: str, to: st
     """FFG 41 — remember every nation that submits to Rome (the Romano-British may not attack it before
     round 8, even after the subjection ended with the Roman departure or a revolt). A sorted list: the
     saved position reads it back as it was written."""
-    if to == rs.role("empire") and rs.feature("rb_attack_limit_until"):
+    if to == rs.role("empire") and rs.feature("rb_attack_limit_until") and rs.feature("rb_attack_limit_by_submission"):
         state.extras[SUBMITTED_TO_EMPIRE] = sorted({*state.extras.get(SUBMITTED_TO_EMPIRE, ()), nation})
 
 
@@ -446,15 +446,19 @@ class Ffg2Hooks(ClassicHooks):
         until = rs.feature("rb_attack_limit_until")
         if not until:
             return super().shielded_from_successor(rs, state, nation)
-        return (submitted_to_empire(rs, state, nation) and state.round < until
-                and not attacked_romano_british_first(state, nation))
+        # data version 1: the AH 10.5 list (Brigantes, Welsh) instead of the record of submissions
+        by_submission = rs.feature("rb_attack_limit_by_submission")
+        return ((submitted_to_empire(rs, state, nation) if by_submission else super().shielded_from_successor(rs, state, nation))
+                and state.round < until and not attacked_romano_british_first(state, nation))
 
     def retreat_barred_origins(self, ctx: TurnContext, area: str, origins: list[str]) -> list[str]:
         """FFG 29 — nor into an area from which attacking armies overran through the battle area."""
         return origins + overrun_origins(ctx, area)
 
     def successor_shield_reason(self, rs: Ruleset, nation: str) -> str:
-        """FFG 41 — the reply names the nation and why it is shielded."""
+        """FFG 41 — the reply names the nation and why it is shielded (data version 1: the AH 10.5 reply)."""
+        if not rs.feature("rb_attack_limit_by_submission"):
+            return super().successor_shield_reason(rs, nation)
         return (f"the Romano-British may not attack the {rs.nations[nation].name}: they submitted to Rome "
                 f"(FFG 41: not before round {rs.feature('rb_attack_limit_until')}, unless they attacked the Romano-British first)")
 
