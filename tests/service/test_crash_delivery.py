@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_crash_run import T0, T1, KillAt, Killed, _mail, snapshot
+from test_crash_run import T0, T1, KillAt, Killed, _mail, assert_as_clean_run, snapshot
 
 from pbem.service.job import run_job
 from pbem.store import fs
@@ -113,12 +113,7 @@ def _killed_everywhere(template: Path, tmp_path: Path, step: int = 1) -> int:
         got = snapshot(games)
         where = f"killed at write point {k} ({points[k]})"
         assert _turn_mails(got, before) == turns, f"{where}: turn mails differ"
-        assert got["sent"] == expected["sent"], f"{where}: sent mails differ"
-        assert got["ledgers"] == expected["ledgers"], f"{where}: the mail ledger differs"
-        diff = sorted(set(got["files"]) ^ set(expected["files"]))
-        assert not diff, f"{where}: files differ: {diff}"
-        changed = [f for f in expected["files"] if got["files"][f] != expected["files"][f]]
-        assert not changed, f"{where}: contents differ: {changed}"
+        assert_as_clean_run(got, expected, where)
         if k % 25 == 0:
             assert replay(Game.open(games / "t1")).ok, where
         shutil.rmtree(games.parent)

@@ -156,15 +156,20 @@ def test_killed_at_every_write_point_then_rerun_is_the_same(template, clean, tmp
         run_job(games, now=T1, render_map=False)
         got = snapshot(games)
         where = f"killed at write point {k} ({points[k]})"
-        assert got["sent"] == expected["sent"], f"{where}: sent mails differ"
-        assert got["ledgers"] == expected["ledgers"], f"{where}: the mail ledger differs"
-        diff = sorted(set(got["files"]) ^ set(expected["files"]))
-        assert not diff, f"{where}: files differ: {diff}"
-        changed = [f for f in expected["files"] if got["files"][f] != expected["files"][f]]
-        assert not changed, f"{where}: contents differ: {changed}"
+        assert_as_clean_run(got, expected, where)
         if k % 10 == 0:
             assert replay(Game.open(games / "t1")).ok, where
         shutil.rmtree(games.parent)
+
+
+def assert_as_clean_run(got: dict, expected: dict, where: str) -> None:
+    """A rerun after a kill left what a clean run leaves: the same mails sent, ledgers and files."""
+    assert got["sent"] == expected["sent"], f"{where}: sent mails differ"
+    assert got["ledgers"] == expected["ledgers"], f"{where}: the mail ledger differs"
+    diff = sorted(set(got["files"]) ^ set(expected["files"]))
+    assert not diff, f"{where}: files differ: {diff}"
+    changed = [f for f in expected["files"] if got["files"][f] != expected["files"][f]]
+    assert not changed, f"{where}: contents differ: {changed}"
 
 
 def test_a_killed_run_replays(template, tmp_path):
