@@ -43,7 +43,7 @@ from functools import lru_cache
 from math import comb, gcd, lcm, prod
 
 from pbem.errors import PbemError
-from pbem.rules.battle import allocate_hits
+from pbem.rules.battle import allocate_hits, fast_gain
 
 MAX_PIECES = 60      # per side: far more than any stack of the game holds
 MAX_ROUND = 99       # AFTER ROUND K: a retreat plan counted up to round 99
@@ -129,7 +129,7 @@ def die_needs(rs, area: str, defending: bool) -> DieNeeds:
     """The hit numbers of one side's dice in `area` (`defending`: they roll against the defenders),
     from the ruleset's own `hit_numbers` hook, as battle.casualties takes them."""
     soft, hard = rs.hooks.hit_numbers(rs, area, defending)
-    gain = rs.const.hit - (rs.const.hit_fast or rs.const.hit)
+    gain = fast_gain(rs)
     return DieNeeds(soft, hard, soft - gain if soft < hard else soft)
 
 
