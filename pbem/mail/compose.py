@@ -7,6 +7,7 @@ breaks, so text quoted from a hostile mail can never inject headers.
 from __future__ import annotations
 
 import email.policy
+import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
@@ -105,8 +106,14 @@ def build_mail(
     body = str(text).encode("utf-8", "replace").decode("utf-8")
     body = body if body.endswith("\n") else body + "\n"
     msg.set_content(body, subtype="plain", charset="utf-8")
+    digest = hashlib.sha256(f"{msg['To']}\0{msg['Subject']}\0{body}".encode())
     for filename, data, mimetype in attachments:
         maintype, _, subtype = (mimetype or "application/octet-stream").partition("/")
         msg.add_attachment(bytes(data), maintype=maintype, subtype=subtype or "octet-stream",
                            filename=clean_header(filename, 100))
+        digest.update(b"\0" + filename.encode("utf-8", "replace") + b"\0" + bytes(data))
+    if msg.is_multipart():
+        # the same mail gets the same bytes (issue 27: two identical runs write identical mails); a
+        # boundary made from the content's hash cannot occur in that content
+        msg.set_boundary(f"==pbem-{digest.hexdigest()[:40]}")
     return msg
