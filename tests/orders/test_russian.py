@@ -175,3 +175,9 @@ def test_every_name_has_a_russian_name_and_no_order_word_is_part_of_one(ruleset_
 def test_an_english_line_is_not_touched():
     for line in ("PLACE York, Kent", "3 Kent -> Essex", "DEFEND ALL: RETREAT TO Lothian"):
         assert russian.to_english(line) is line
+
+
+def test_russian_greetings_and_sign_offs_are_mail_talk():
+    pm = parse_message("Привет всем, вот мои приказы!\nНАРОД Римляне\nПАС\nС уважением, Аня\nСпасибо!",
+                       loader.load("classic"))
+    assert pm.ok and [why for _, _, why in pm.chatter] == ["a greeting or sign-off"] * 3
