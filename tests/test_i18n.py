@@ -85,3 +85,11 @@ def test_an_unknown_language_in_game_yaml_is_a_hand_edit_error(tmp_path):
     with pytest.raises(SaveError) as e:
         Game.open(tmp_path / "g1")
     assert "players[0].language" in str(e.value) and "'ru'" in str(e.value)
+
+
+def test_lang_with_a_position_file(tmp_path):
+    position = REPO / "tests" / "position" / "round9.yaml"
+    r = CliRunner().invoke(cli, ["new", "moved", "--dir", str(tmp_path), "--position", str(position),
+                                 "--player", "ann=ann@x.org", "--lang", "ru"])
+    assert r.exit_code == 0, r.output
+    assert i18n.player_language(Game.open(tmp_path / "moved").players()[0]) == "ru"

@@ -82,7 +82,7 @@ def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...
         from pbem.position.game import new_from_position
 
         game, pos = new_from_position(games_dir, game_id, position, ruleset=ruleset, players=n_players,
-                                      player_specs=specs, moderator=moderator)
+                                      player_specs=specs, moderator=moderator, languages=languages)
         for w in pos.warnings:
             click.echo(f"warning: {w}", err=True)
     else:
