@@ -119,8 +119,6 @@ class _Entry:
     label: str = ""   # how a reply writing in this name's script shows it (`Йорк (York)`)
 
 
-_SCRIPTS = ("latin", "cyrillic")
-
 
 class _Index:
     def __init__(self, ruleset) -> None:
@@ -231,8 +229,10 @@ def _found(idx: _Index, text: str, kinds: tuple[str, ...]) -> list[tuple[str, st
     memo_key = (q, kinds)
     if memo_key in idx.memo:
         found = idx.memo[memo_key]
+    elif script(q) == "mixed":     # its readings depend on the case as typed (H is Н, h has no twin)
+        found = _read_mixed(idx, str(text), kinds)
     else:
-        found = _match(idx, q, kinds) if script(q) != "mixed" else _read_mixed(idx, str(text), kinds)
+        found = _match(idx, q, kinds)
         if len(idx.memo) > 4096:
             idx.memo.clear()
         idx.memo[memo_key] = found

@@ -112,6 +112,10 @@ def test_look_alike_letters_are_read_when_they_name_one_thing():
     rs = loader.load("classic")
     assert names.resolve(rs, "Эссeкс") == "essex"          # a Latin e inside the Cyrillic word
     assert names.resolve(rs, "Kеnt") == "kent"             # a Cyrillic е inside the Latin word
+    # case as typed matters: a Latin H is the twin of the Cyrillic Н, a Latin h has none
+    with pytest.raises(names.NameProblem):
+        names.resolve(rs, "кеhт")
+    assert names.resolve(rs, "КЕHТ") == "kent"
     pm = _orders("NATION Romans\nPАЗМЕСТИТЬ Эссeкс", rs)     # a Latin P in the order word too
     assert pm.section("romans").orders[0].areas == ("essex",)
 
