@@ -1,5 +1,7 @@
 """The jinja2 environment for every mail and report: StrictUndefined, templates/ next to the package
-(a source checkout) or pbem/templates (an installed package)."""
+(a source checkout) or pbem/templates (an installed package), and jinja2's i18n extension with the
+translations of a players' language installed (pbem.i18n): `{{ _("Deadline:") }}` and
+`{% trans count=n %}...{% pluralize %}...{% endtrans %}` in a template; English by default."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from pathlib import Path
 import jinja2
 
 import pbem
+from pbem import i18n
 from pbem.errors import PbemError
 
 
@@ -17,14 +20,18 @@ def template_dirs() -> list[Path]:
     return [p for p in (pkg.parent / "templates", pkg / "templates") if p.is_dir()]
 
 
-@functools.lru_cache(maxsize=4)
-def environment(dirs: tuple[str, ...] | None = None) -> jinja2.Environment:
+@functools.lru_cache(maxsize=8)
+def environment(dirs: tuple[str, ...] | None = None, language: str = i18n.DEFAULT) -> jinja2.Environment:
+    """The environment rendering in `language` (one per language and template folder)."""
     paths = list(dirs) if dirs else [str(p) for p in template_dirs()]
     if not paths:
         raise PbemError("the templates are missing", hint="expected a templates/ folder next to the pbem package or in it")
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(paths), undefined=jinja2.StrictUndefined,
-                              autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(paths), undefined=jinja2.StrictUndefined,
+                             autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                             extensions=["jinja2.ext.i18n"])
+    env.install_gettext_translations(i18n.translations(language), newstyle=True)
+    return env
 
 
-def render(template: str, **context) -> str:
-    return environment().get_template(template).render(**context)
+def render(template: str, language: str = i18n.DEFAULT, **context) -> str:
+    return environment(language=language).get_template(template).render(**context)

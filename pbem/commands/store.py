@@ -19,23 +19,44 @@ def _open(game: str, games_dir: str):
     return Game.open(resolve_game(game, games_dir))
 
 
+def _languages(langs: tuple[str, ...], names: list[str]) -> dict[str, str]:
+    """`--lang` values -> player name -> language: `NAME=LANG`, or the k-th plain value for the k-th
+    `--player`."""
+    out: dict[str, str] = {}
+    plain = 0
+    for value in langs:
+        name, sep, lang = value.rpartition("=")
+        if not sep:
+            if plain >= len(names):
+                raise click.BadParameter(f"{value!r}: there is no --player number {plain + 1} for it "
+                                         "(write --lang NAME=LANGUAGE)", param_hint="--lang")
+            name = names[plain]
+            plain += 1
+        out[name] = lang
+    return out
+
+
 @click.command()
 @click.argument("game_id")
 @click.option("--ruleset", default="classic", show_default=True)
 @click.option("--players", "n_players", type=int, default=4, show_default=True, help="Number of players.")
 @click.option("--player", "player_specs", multiple=True, metavar="NAME=ADDRESS",
               help="Name a player (in colour order); repeat. Unnamed players are named after their colour.")
+@click.option("--lang", "langs", multiple=True, metavar="[NAME=]LANGUAGE",
+              help="A player's language (en, ru; English by default): the k-th --lang is the k-th --player's, "
+                   "or NAME=LANGUAGE names the player; repeat.")
 @click.option("--moderator", default="moderator@localhost", show_default=True, metavar="ADDRESS")
 @click.option("--position", "position", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Start from this position (a game moved over mid-game; docs/POSITIONS.md).")
 @click.option("--dry-run", is_flag=True, help="With --position: only check the file; create nothing.")
 @GAMES_DIR
-def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...], moderator: str,
-        position: str | None, dry_run: bool, games_dir: str) -> None:
+def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...], langs: tuple[str, ...],
+        moderator: str, position: str | None, dry_run: bool, games_dir: str) -> None:
     """Create a game: settings, start position (rule 3.0, or --position), dice secret, tokens."""
     from pbem.store.game import create_game, parse_player_spec
 
     specs = [parse_player_spec(s) for s in player_specs]
+    languages = _languages(langs, [name for name, _ in specs])
     if dry_run:
         if not position:
             raise click.UsageError("--dry-run checks a --position FILE")
@@ -61,12 +82,12 @@ def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...
         from pbem.position.game import new_from_position
 
         game, pos = new_from_position(games_dir, game_id, position, ruleset=ruleset, players=n_players,
-                                      player_specs=specs, moderator=moderator)
+                                      player_specs=specs, moderator=moderator, languages=languages)
         for w in pos.warnings:
             click.echo(f"warning: {w}", err=True)
     else:
         game = create_game(games_dir, game_id, ruleset=ruleset, players=n_players, player_specs=specs,
-                           moderator=moderator)
+                           moderator=moderator, languages=languages)
     created = game.entry(1)
     rs = game.ruleset()
     click.echo(f"created {game.path} ({rs.name}, {n_players} players)")
@@ -82,7 +103,8 @@ def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...
     click.echo("players (send each their token privately):")
     for p in game.players():
         nations = ", ".join(rs.display(n) for n in p["nations"])
-        click.echo(f"  {p['name']} <{p['address']}> ({p.get('colour', '?')}): token {p['token']} — {nations}")
+        lang = f", language {p['language']}" if p.get("language") else ""
+        click.echo(f"  {p['name']} <{p['address']}> ({p.get('colour', '?')}{lang}): token {p['token']} — {nations}")
     mod = game.settings.get("moderator") or {}
     click.echo(f"moderator <{mod.get('address')}>: token {mod.get('token')}")
 

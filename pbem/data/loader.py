@@ -631,7 +631,8 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
     optional, not_playable = _optional_rules(rc, rs, features)
     roles = _roles(rc, rs, {"area": areas, "sea": seas, "nation": nations, "leader": leaders})
     extras = _extras(ctxs["timeline"], t, nations, max_rounds)
-    _unique_names(rc, areas, seas, nations, leaders)
+    local = _local_names(ruleset_id, {"area": areas, "sea": seas, "nation": nations, "leader": leaders})
+    _unique_names(rc, areas, seas, nations, leaders, local, ruleset_id)
     for k in extra_aliases:
         if k not in areas and k not in seas and k not in nations and k not in leaders:
             raise rc.fail(f"aliases.{k}", "unknown id")
@@ -665,6 +666,7 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
         hooks_name=hooks_name,
         optional_rules=MappingProxyType(optional),
         not_playable=not_playable,
+        local_names=MappingProxyType({lang: MappingProxyType(t) for lang, t in local.items()}),
     )
 
 
@@ -993,8 +995,9 @@ def _settled(rc: _Ctx, rs: dict, notes: Mapping[str, str]) -> dict[str, str]:
     return {str(k): v for k, v in raw.items()}
 
 
-def _unique_names(rc: _Ctx, areas, seas, nations, leaders) -> None:
-    """Ids unique across kinds, and no name or alias that means two things (the resolver needs it)."""
+def _unique_names(rc: _Ctx, areas, seas, nations, leaders, local=None, ruleset_id: str = "") -> None:
+    """Ids unique across kinds, and no name, alias or (names.<language>.yaml) local name or case form
+    that means two things (the resolver needs it)."""
     owner: dict[str, str] = {}
     for table in (areas, seas, nations, leaders):
         for ident, thing in table.items():
@@ -1006,6 +1009,80 @@ def _unique_names(rc: _Ctx, areas, seas, nations, leaders) -> None:
                     raise rc.fail(ident, f"name {name!r} has no letters")
                 if owner.setdefault(key, ident) != ident:
                     raise rc.fail(f"aliases.{ident}", f"name {name!r} also means {owner[key]}")
+    for lang, table in (local or {}).items():
+        for ident, spellings in table.items():
+            for name in spellings:
+                key = normalize(name)
+                if owner.setdefault(key, ident) != ident:
+                    raise DataError(names_label(ruleset_id, lang), ident,
+                                    f"name {name!r} also means {owner[key]}")
+
+
+# --- names.<language>.yaml -------------------------------------------------------------------------
+
+LANGUAGES = ("ru",)       # the languages of names files a ruleset may have
+_NAME_KINDS = {"areas": "area", "seas": "sea", "nations": "nation", "leaders": "leader"}
+
+
+def names_label(ruleset_id: str, lang: str) -> str:
+    return f"pbem/data/{ruleset_id}/names.{lang}.yaml"
+
+
+@functools.lru_cache(maxsize=8)
+def _names_file(ruleset_id: str, lang: str) -> dict | None:
+    """The parsed names file (plain data), None when the ruleset has none."""
+    label = names_label(ruleset_id, lang)
+    try:
+        text = data_path(ruleset_id, f"names.{lang}.yaml").read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as e:
+        raise DataError(label, "-", f"unreadable: {e}") from e
+    try:
+        root = YAML(typ="safe", pure=True).load(text)
+    except YAMLError as e:
+        raise DataError(label, "-", f"not valid YAML: {e}") from e
+    if not isinstance(root, Mapping):
+        raise DataError(label, "-", "top level must be a mapping")
+    if root.get("language") != lang:
+        raise DataError(label, "language", f"must be {lang!r}")
+    return _plain(root)
+
+
+def _local_names(ruleset_id: str, universe: Mapping[str, Mapping]) -> dict[str, dict[str, tuple[str, ...]]]:
+    """language -> id -> (name, aliases, their case forms, listed forms) from names.<language>.yaml.
+    An id the built ruleset lacks (a test's cut-down tables) is left out; pbem/orders/declension.py
+    makes the case forms."""
+    from pbem.orders.declension import forms
+
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for lang in LANGUAGES:
+        raw = _names_file(ruleset_id, lang)
+        if raw is None:
+            continue
+        label = names_label(ruleset_id, lang)
+        table: dict[str, tuple[str, ...]] = {}
+        for section, kind in _NAME_KINDS.items():
+            entries = raw.get(section) or {}
+            if not isinstance(entries, Mapping):
+                raise DataError(label, section, "must be a mapping of ids to names")
+            for ident, e in entries.items():
+                where = f"{section}.{ident}"
+                if not isinstance(e, Mapping) or not isinstance(e.get("name"), str) or not e["name"].strip():
+                    raise DataError(label, where, "must be a mapping with a `name`")
+                extra = [e.get("aliases") or [], e.get("forms") or []]
+                if not all(isinstance(x, list) and all(isinstance(a, str) and a.strip() for a in x) for x in extra):
+                    raise DataError(label, where, "aliases and forms must be lists of names")
+                if ident not in universe[kind]:
+                    continue
+                plural = bool(e.get("plural", False))
+                spellings: dict[str, None] = {}
+                for name in (e["name"], *extra[0]):
+                    spellings.update(dict.fromkeys(forms(name, plural=plural)))
+                spellings.update(dict.fromkeys(extra[1]))
+                table[str(ident)] = tuple(spellings)
+        out[lang] = table
+    return out
 
 
 # --- map.yaml ------------------------------------------------------------------------------------

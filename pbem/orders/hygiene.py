@@ -55,7 +55,12 @@ _GREETING = re.compile(
     r"warm\s+regards|many\s+thanks|yours|yours\s+truly|sincerely|ciao|bye|see\s+you|later|have\s+fun|"
     r"good\s+luck|gl|hf|ok|okay)\b[\s\w,!.']{0,40}$"
     r"|^sent\s+from\s+my\b|^get\s+outlook\s+for\b|^sent\s+(?:with|via|using)\b"
-    r"|\b(?:here\s+(?:are|is)\s+my\s+(?:orders|moves|turn)|my\s+orders\s+(?:for|are|below))\b",
+    r"|\b(?:here\s+(?:are|is)\s+my\s+(?:orders|moves|turn)|my\s+orders\s+(?:for|are|below))\b"
+    # the same in Russian: hello, good day/evening/morning, thanks, regards, bye, good luck, my orders
+    r"|^(?:привет|здравствуй(?:те)?|добр(?:ый|ое|ого)\s+(?:день|вечер|утро|дня|вечера)|доброе\s+утро)\b"
+    r"|^(?:спасибо|благодарю|с\s+уважением|всего\s+(?:доброго|хорошего)|пока|удачи|до\s+встречи)\b"
+    r"[\s\w,!.']{0,40}$"
+    r"|\b(?:вот\s+мои\s+(?:приказы|ходы|заказы)|мои\s+приказы)\b",
     re.IGNORECASE)
 _BARE_WORDS = re.compile(r"^[^\W\d_][\w'.-]*(?:\s+[^\W\d_][\w'.-]*){0,2}[\s!,.]*$")
 

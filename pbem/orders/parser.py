@@ -20,6 +20,8 @@ friendlier forms also accepted (documented for the README):
 - `RAIDERS_FIRST`-style loss preferences; `SUBMIT <nation>` without `TO`; `ALLOW <nation>` (the Romans
   let a subject nation increase population this turn, rule 11.1);
 - `GAME:`, `NATION:`, `TOKEN:` with a colon; `NATION` may name the nation by id, name or alias;
+- the order words in Russian (`РАЗМЕСТИТЬ Йорк`, `3 из Кента в Эссекс`, `АТАКА Йорк: БИТЬСЯ`): see
+  pbem.orders.russian for the words, pbem.orders.names for the Russian names and their case forms;
 - a trailing `.` or `;` on a line; see pbem.orders.hygiene for the mail clean-up (quotes, signatures,
   unicode, HTML leftovers) and pbem.orders.names for how names match.
 """
@@ -36,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import OrderProblem
-from pbem.orders import names
+from pbem.orders import names, russian
 from pbem.orders.hygiene import Line, chatter, clean_lines, quote
 from pbem.rules.orders import (
     Allow,
@@ -266,6 +268,7 @@ class LineParser:
         self.names = _Names(ruleset)
 
     def parse(self, s: str) -> Order:
+        s = russian.to_english(s)
         words = s.split()
         if not words:
             raise _syntax("empty line")
@@ -289,6 +292,12 @@ class LineParser:
             kw = _ALIASES.get(near[0], near[0])
             raise _Bad(("syntax", f"'{words[0]}' is not an order word",
                         f"Did you mean {kw}? Write it as: {FORMS[kw]}."))
+        ru = russian.first_words()
+        near = difflib.get_close_matches(names.normalize(words[0]), list(ru), n=1, cutoff=0.75)
+        if near and len(first) >= 3 and names.script(first) == "cyrillic":
+            kw = ru[near[0]]
+            raise _Bad(("syntax", f"'{words[0]}' is not an order word",
+                        f"Did you mean {near[0].upper()} ({kw})? Write it as: {FORMS[kw]}."))
         if _COUNT.match(words[0]) or names.match(self.rs, s, names.PLACE) or names.match(
                 self.rs, words[0], ("leader",)):
             raise _Bad(("syntax", "a move needs '->' between the areas", f"Write it as: {FORMS['MOVE']}."))
@@ -687,7 +696,7 @@ def _parse_message(text: str | bytes, ruleset, default_nation: str | None) -> Pa
                 pm.chatter.append((ln.number, entry.text, why))
                 continue
             entry.problems.extend(_problem(ln, k, m, h) for k, m, h in e.problems)
-            if ln.text.split()[0].upper().rstrip(":") == "NATION":
+            if russian.to_english(ln.text).split()[0].upper().rstrip(":") == "NATION":
                 current = None
                 bad_nation_line = ln.number
                 entry.nation = None

@@ -111,15 +111,16 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
 def render_reply(result: CheckResult, ruleset, *, missing: Sequence[str] = (), deadline=None,
                  game: str | None = None, template: str = "reply.txt.j2",
                  max_problems: int = MAX_PROBLEMS, max_lines: int = MAX_LINES, odds: Sequence[str] = (),
-                 warnings: Sequence[str] = (), verdicts: Sequence[str] = ()) -> str:
-    """The reply text for a checked message (see templates/reply.txt.j2); `odds`: lines answering
+                 warnings: Sequence[str] = (), verdicts: Sequence[str] = (), language: str = "en") -> str:
+    """The reply text for a checked message (see templates/reply.txt.j2), its fixed phrases in the
+    player's `language` (pbem.i18n); `odds`: lines answering
     the message's ODDS questions or giving the odds of its planned battles; `warnings`: what the
     orders do that the player may not expect (see order_warnings); `verdicts`: one line per nation
     of the mail saying what became of its orders (replaces the message-wide verdict)."""
     ctx = reply_context(result, ruleset, missing=missing, deadline=deadline, game=game,
                         max_problems=max_problems, max_lines=max_lines, odds=odds, warnings=warnings,
                         verdicts=verdicts)
-    text = environment().get_template(template).render(**ctx)
+    text = environment(language=language).get_template(template).render(**ctx)
     return text.encode("utf-8", "replace").decode("utf-8")
 
 

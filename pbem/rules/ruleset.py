@@ -289,6 +289,9 @@ class Ruleset:
     """ruleset.yaml `optional_rules` (classic 16.0): name -> {rule, name, play, text, feature}; a rule
     whose `play` is true (game.yaml `options`) has its `feature` in `features`"""
     not_playable: tuple[Mapping[str, Any], ...] = ()
+    local_names: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=lambda: MappingProxyType({}))
+    """names.<language>.yaml: language -> id -> (its name in that language, then every other spelling
+    and case form a player may write); not part of `digest` (it changes no adjudication)"""
     """ruleset.yaml `not_playable`: variants of the rulebook the engine cannot play, and why"""
     latest_data_version: int = 0
     """the data version of the ruleset's files; `data_version` is lower for a game created before

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from pbem.i18n import DEFAULT as DEFAULT_LANGUAGE
+from pbem.i18n import player_language
 from pbem.rules.decisions import pending
 from pbem.service.book import build_book
 from pbem.store.game import Game
@@ -29,6 +31,7 @@ class GameStatus:
     nation_vp: dict[str, int] = field(default_factory=dict)
     player_vp: dict[str, int] = field(default_factory=dict)
     last_entry: int = 0
+    languages: dict[str, str] = field(default_factory=dict)   # player -> language, the non-English ones
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -56,6 +59,9 @@ class GameStatus:
         nations = [f"{name(n)} {v}" for n, v in sorted(self.nation_vp.items(), key=lambda kv: (-kv[1], kv[0])) if v]
         if nations:
             lines.append("  nations: " + ", ".join(nations))
+        if self.languages:
+            lines.append("languages: " + ", ".join(f"{p} {lang}" for p, lang in sorted(self.languages.items()))
+                         + " (the others English)")
         return "\n".join(lines)
 
 
@@ -83,4 +89,6 @@ def game_status(game: Game, *, now: datetime | None = None) -> GameStatus:
     status.nation_vp = {n: int(state.vp.get(n, 0)) for n in game.ruleset().order_of_play}
     for p in game.players():
         status.player_vp[str(p["name"])] = sum(int(state.vp.get(n, 0)) for n in p.get("nations") or [])
+        if player_language(p) != DEFAULT_LANGUAGE:
+            status.languages[str(p["name"])] = player_language(p)
     return status

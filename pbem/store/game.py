@@ -36,6 +36,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from pbem import __version__
 from pbem.errors import DataError, GameBusy, GameError
+from pbem.i18n import DEFAULT as DEFAULT_LANGUAGE
+from pbem.i18n import LANGUAGES
 from pbem.rules.dice import HmacDice, commitment
 from pbem.rules.events import Event, from_dicts
 from pbem.rules.state import GameState, Stack
@@ -306,7 +308,9 @@ def build_settings(game_id: str, ruleset_id: str, players: list[dict[str, Any]],
     s["id"] = game_id
     s["ruleset"] = ruleset_id
     s["players"] = _seq([_map([("name", p["name"]), ("colour", p["colour"]), ("address", p["address"]),
-                               ("token", p["token"]), ("nations", _seq(p["nations"]))]) for p in players])
+                               ("token", p["token"]), ("nations", _seq(p["nations"])),
+                               *([("language", p["language"])] if p.get("language", "en") != "en" else [])])
+                         for p in players])
     s["moderator"] = _map([("address", moderator), ("token", _secrets.token_hex(3))])
     s["observers"] = _seq([])
     s["deadlines"] = _map([("turn_hours", 72), ("decision_hours", 24), ("reminder_hours", 12)])
@@ -908,8 +912,10 @@ def parse_player_spec(spec: str) -> tuple[str, str]:
 def create_game(games_dir: Path | str, game_id: str, *, ruleset: str = "classic", players: int = 4,
                 player_specs: Sequence[tuple[str, str]] = (), state: GameState | None = None,
                 moderator: str = "moderator@localhost", secret: bytes | None = None,
-                time: str | None = None, source: str | None = None, position: str | None = None) -> Game:
+                time: str | None = None, source: str | None = None, position: str | None = None,
+                languages: Mapping[str, str] | None = None) -> Game:
     """Create games_dir/game_id with settings, start position, dice secret and the `created` entry.
+    `languages`: player name -> language (pbem.i18n; English for a player not named).
 
     The directory appears complete or not at all (built beside it, then renamed). `source` says where a
     given `state` came from; `position` is the text of a typed-in position file, kept in the entry."""
@@ -925,6 +931,16 @@ def create_game(games_dir: Path | str, game_id: str, *, ruleset: str = "classic"
     except DataError as e:
         raise GameError(f"ruleset {ruleset!r}: {e.message}") from e
     roster = assign_players(rs, players, player_specs)
+    for p in roster:
+        lang = str((languages or {}).get(p["name"], DEFAULT_LANGUAGE)).strip().lower()
+        if lang not in LANGUAGES:
+            raise GameError(f"unknown language {lang!r} for player {p['name']}",
+                            hint="the players' languages: " + ", ".join(LANGUAGES))
+        if lang != DEFAULT_LANGUAGE:
+            p["language"] = lang
+    unknown = sorted(set(languages or {}) - {p["name"] for p in roster})
+    if unknown:
+        raise GameError(f"--lang names no player of the game: {', '.join(unknown)}")
     if state is None:
         state, source = start_position(rs, game_id)
     else:

@@ -3,7 +3,7 @@
 `validate_settings` (pbem/store/game.py) checks types and values; this module adds what a hand edit
 gets wrong without breaking the YAML: a misspelt key (`turn_houres: 72` would otherwise be ignored,
 leaving the default deadline in force), a colour the ruleset has no player for, an address without
-`@`, a token YAML read as a number (`token: 123456`). Each is a SaveError naming the file and the key,
+`@`, a player's `language` pbem has no catalog for, a token YAML read as a number (`token: 123456`). Each is a SaveError naming the file and the key,
 with a did-you-mean where a known key or colour is close.
 
 The `mail:` section of a game is a transport configuration (pbem/mail/transport.py) and `overrides:`
@@ -17,11 +17,12 @@ from collections.abc import Iterable, Mapping
 from email.utils import parseaddr
 from typing import Any
 
+from pbem.i18n import LANGUAGES
 from pbem.store.yamlio import SaveError
 
 TOP_KEYS = ("format", "id", "ruleset", "players", "moderator", "observers", "deadlines", "options",
             "overrides", "dice", "mail", "paused")
-PLAYER_KEYS = ("name", "colour", "address", "token", "nations")
+PLAYER_KEYS = ("name", "colour", "address", "token", "nations", "language")
 MODERATOR_KEYS = ("address", "token")
 DEADLINE_KEYS = ("turn_hours", "decision_hours", "reminder_hours")
 DICE_KEYS = ("commitment", "revealed_secret")
@@ -92,6 +93,10 @@ def check_hand_edits(settings: Mapping, label: str, colours: Iterable[str], *,
         _token(p.get("token"), f"{where}.token", label)
         if "address" in p:
             _address(p["address"], f"{where}.address", label)
+        if "language" in p and p["language"] not in LANGUAGES:
+            raise SaveError(label, f"{where}.language", f"unknown language {p['language']!r}"
+                            f"{did_you_mean(p['language'], LANGUAGES)}",
+                            hint="the players' languages: " + ", ".join(LANGUAGES) + " (English when absent)")
         colour = p.get("colour")
         if colour is not None and str(colour) not in colours:
             raise SaveError(label, f"{where}.colour", f"unknown colour {colour!r}{did_you_mean(colour, colours)}",

@@ -1,0 +1,108 @@
+"""Players' languages: the message catalogs every text a player receives is translated from (issue 34).
+
+English is the language of the code and the templates (the msgids); every other language has a
+gettext catalog, `pbem/locale/<language>/LC_MESSAGES/messages.po`, read with Babel and compiled in
+memory on first use (no compiled .mo file to keep in step with its .po). The jinja2 environment of
+pbem.templating installs these translations through jinja2's i18n extension, so a template writes
+`{{ _("Deadline:") }}` or `{% trans count=n %}...{% pluralize %}...{% endtrans %}`; Python code calls
+`gettext(language, ...)` / `ngettext(language, ...)`. Plural forms follow the catalog's
+`Plural-Forms` header (Russian has three: 1 армия, 2 армии, 5 армий).
+
+The strings are found by `pybabel extract -F babel.cfg -k _N:1,2 -o messages.pot .` (babel.cfg at the
+top of the repository); tests/test_i18n.py checks that every string it finds has a Russian translation.
+
+A player's language is game.yaml `players[i].language` (`pbem new --player ann=ann@x --lang ru`),
+English when absent.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext as _gettext
+import io
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import PbemError
+
+DEFAULT = "en"
+LANGUAGES = ("en", "ru")
+"""The languages a player may choose; every one but English has a catalog in pbem/locale."""
+LANGUAGE_NAMES = {"en": "English", "ru": "русский"}
+DOMAIN = "messages"
+CATALOGS = Path(__file__).resolve().parent / "locale"
+
+
+def catalog_path(language: str) -> Path:
+    return CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def check_language(value: Any) -> str:
+    """The language code `value` names ("ru", "RU", " ru "), or a PbemError listing the known ones."""
+    code = str(value).strip().lower() if isinstance(value, str) else ""
+    if code not in LANGUAGES:
+        raise PbemError(f"unknown language {value!r}", hint="known languages: " + ", ".join(LANGUAGES))
+    return code
+
+
+def player_language(player: Mapping[str, Any] | None) -> str:
+    """A game.yaml player's language (English when not given)."""
+    value = (player or {}).get("language")
+    return value if value in LANGUAGES else DEFAULT
+
+
+@functools.lru_cache(maxsize=len(LANGUAGES))
+def translations(language: str) -> _gettext.NullTranslations:
+    """The compiled catalog of `language` (English: no translation)."""
+    language = check_language(language)
+    if language == DEFAULT:
+        return _gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
+
+    path = catalog_path(language)
+    try:
+        with path.open("rb") as f:
+            catalog = read_po(f, locale=language, domain=DOMAIN)
+    except OSError as e:
+        raise PbemError(f"the {language} message catalog is missing ({path.name})",
+                        hint="reinstall pbem: the catalogs ship in pbem/locale") from e
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    buf.seek(0)
+    return Translations(fp=buf, domain=DOMAIN)
+
+
+def gettext(language: str, message: str) -> str:
+    return translations(language).gettext(message)
+
+
+def ngettext(language: str, singular: str, plural: str, n: int) -> str:
+    """The form of a message for the count `n` (`%(num)d` in it is left for the caller)."""
+    return translations(language).ngettext(singular, plural, n)
+
+
+def count(language: str, n: int, singular: str, plural: str) -> str:
+    """`n` and its noun in the plural form the language needs: count("ru", 5, "%(num)d army",
+    "%(num)d armies") -> "5 армий"."""
+    return ngettext(language, singular, plural, n) % {"num": n}
+
+
+# Strings Python code translates at run time are marked where they are written, `_("...")` or
+# `_N("%(num)d army", "%(num)d armies")` (no-ops), so that `pybabel extract -k _N:1,2` finds them.
+def _(message: str) -> str:
+    return message
+
+
+def _N(singular: str, plural: str) -> tuple[str, str]:
+    return singular, plural
+
+
+PIECES = {
+    "armies": _N("%(num)d army", "%(num)d armies"),
+    "cavalry": _N("%(num)d cavalry", "%(num)d cavalry"),
+    "leader": _N("%(num)d leader", "%(num)d leaders"),
+}
+"""How a report counts pieces: count(language, n, *PIECES[kind])."""
