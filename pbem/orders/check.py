@@ -12,7 +12,7 @@ checked again when that nation's turn comes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pbem.errors import OrderProblem
@@ -97,4 +97,21 @@ def check_orders(text: str | bytes, ruleset, state: GameState | dict | None = No
                 any(not isinstance(o, Vote) for o in section.turn_orders()):
             result.later.append(section.nation)
     result.validated = True
+    return result
+
+
+def renumber(result: CheckResult, mail_lines: list[int] | None) -> CheckResult:
+    """A check of logged (canonical) orders told with the line numbers of the mail they came from
+    (issue 30: one set of line numbers): `mail_lines[i]` is the mail's line of canonical line i+1
+    (the orders entry's `mail_lines`; None, e.g. an entry from before it was logged: unchanged)."""
+    if not mail_lines:
+        return result
+
+    def mail(line: int) -> int:
+        return mail_lines[line - 1] if 0 < line <= len(mail_lines) else line
+
+    for ln in result.lines:
+        ln.line = mail(ln.line)
+        ln.problems = [replace(p, line=mail(p.line)) for p in ln.problems]
+    result.general = [replace(p, line=mail(p.line)) for p in result.general]
     return result

@@ -70,13 +70,16 @@ def turn_lines(rs, state, nation: str) -> list[str]:
 
 
 def prompt_text(game_id: str, rs, state, nations: Sequence[str], *, what: str, deadline: str,
-                reminder: bool = False, guide_url: str = "", draft: str = "") -> str:
+                reminder: bool = False, guide_url: str = "", draft: str = "", still_wrong: Sequence[str] = ()) -> str:
+    """The prompt (or reminder) for `nations`; `still_wrong`: what the rules refuse in the orders waiting
+    (our reply to their mail said so; the lines are the mail's), repeated so the player need not look it up."""
     names = ", ".join(rs.display(n) for n in nations)
     turn = [] if state.next_nation is None else turn_lines(rs, state, nations[0])
     return render("prompt.txt.j2", game=game_id, round=state.round, what=what, names=names,
                   first=rs.display(nations[0]), deadline=deadline, rules=rs.name, reminder=reminder, turn=turn,
                   vote_lines=[] if state.next_nation is not None else _vote_lines(rs, state),
-                  guide_url=guide_url, guide_name=GUIDE_NAME, draft=draft.splitlines())
+                  guide_url=guide_url, guide_name=GUIDE_NAME, draft=draft.splitlines(),
+                  still_wrong=list(still_wrong))
 
 
 def _vote_lines(rs, state) -> list[str]:

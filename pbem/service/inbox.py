@@ -169,6 +169,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         # (the rules core drops what it refuses, and the report says why)
         game.record_orders(section.nation, player, section_text(section, rs), mail_id=mail_id,
                            received=received.isoformat(), time=received.isoformat(), problems=bad, unread=unread,
+                           mail_lines=mail_line_numbers(section, rs),
                            **({"authentication": authentication} if authentication else {}))
     if not parsed.sections and default is None and mine:
         extra.append(OrderProblem("syntax", 0, "", "the orders do not say which nation they are for",
@@ -242,3 +243,24 @@ def verdict(rs, state, section: NationOrders, bad: int) -> str:
 def section_text(section: NationOrders, rs) -> str:
     """The orders of one nation as logged: their canonical form (parsing it gives the same orders)."""
     return "\n".join(canonical_lines(section, rs)) + "\n"
+
+
+def mail_line_numbers(section: NationOrders, rs) -> list[int]:
+    """The mail's line of each line of `section_text(section)` (logged as the orders entry's
+    `mail_lines`), so that what is said of the logged orders later (a correction, a reminder) names
+    the lines as the player numbered them. A `SECOND MOVEMENT` the canonical form puts in takes the
+    line of the order after it."""
+    from pbem.orders.parser import parse_message
+    from pbem.rules.orders import SecondMovement
+
+    logged = parse_message(section_text(section, rs), rs, default_nation=section.nation).section(section.nation)
+    sent = list(section.orders)
+    out: list[int] = []
+    i = 0
+    for o in logged.orders if logged is not None else ():
+        if isinstance(o, SecondMovement) and not (i < len(sent) and isinstance(sent[i], SecondMovement)):
+            out.append(sent[i].line if i < len(sent) else out[-1] if out else 0)
+            continue
+        out.append(sent[i].line if i < len(sent) else 0)
+        i += 1
+    return out
