@@ -93,6 +93,11 @@ def check_orders(text: str | bytes, ruleset, state: GameState | dict | None = No
         for line, why in unused.items():
             if line in by_line:
                 by_line[line].notes.append(why)
+        votes = [o for o in section.orders if isinstance(o, Vote)]
+        for o in votes[:-1]:     # the orders book keeps the last VOTE (rule 12.2: one vote per nation)
+            if o.line in by_line:
+                by_line[o.line].notes.append(f"the VOTE on line {votes[-1].line} replaces it (only the last VOTE "
+                                             "counts)")
         if section.nation != state.next_nation and not state.finished and \
                 any(not isinstance(o, Vote) for o in section.turn_orders()):
             result.later.append(section.nation)

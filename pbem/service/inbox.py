@@ -11,7 +11,7 @@ the earlier one (the latest orders entry wins). Mail from the moderator carries 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -134,17 +134,23 @@ def _auth_headers(mail: MailIn) -> dict[str, str]:
 
 
 def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: datetime,
-                authentication: dict[str, str] | None = None) -> str:
-    """Read, check, log and answer one player's orders mail. Returns the reply text."""
+                authentication: dict[str, str] | None = None, record: bool = True,
+                default: str | None = None) -> str:
+    """Read, check, log and answer one player's orders mail. Returns the reply text. `record=False`
+    logs nothing and returns the very reply the mail would get (`pbem check`); `default`: the nation
+    of orders without a NATION line (else the player's nation that moves next, or their only one)."""
+    from pbem.rules.orders import NationLine
+
     rs = game.ruleset()
     state = game.state
     mine = set(game.nations_of(player))
-    default = _default_nation(game, player)
+    default = default or _default_nation(game, player)
     text, asked = split_odds(text)     # ODDS questions are answered, not orders
     text, confirm = split_confirm(text)
     result = check_orders(text, rs, state, nation=default)
     parsed = result.parsed
-    confirmed = confirm_drafts(game, player, result, default, mail_id=mail_id, received=received) if confirm else []
+    confirmed = confirm_drafts(game, player, result, default, mail_id=mail_id, received=received,
+                               record=record) if confirm else []
     # a rerun after a crash in the middle of a multi-nation mail logs the sections not logged yet:
     # each orders entry is keyed by its mail AND its nation
     already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
@@ -152,8 +158,13 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     verdicts: list[str] = []
     for section in parsed.sections:
         if section.nation not in mine:
-            extra.append(OrderProblem("auth", 0, "", f"you do not control the {rs.display(section.nation)}",
-                                      "your nations: " + ", ".join(rs.display(n) for n in sorted(mine))))
+            refused = OrderProblem("auth", 0, "", f"you do not control the {rs.display(section.nation)}",
+                                   "your nations: " + ", ".join(rs.display(n) for n in sorted(mine)))
+            extra.append(refused)
+            for ln in result.lines:    # none of its lines is OK: none is taken
+                if ln.nation == section.nation and ln.order is not None and not isinstance(ln.order, NationLine):
+                    ln.problems = [replace(refused, line=ln.line, text=ln.text, hint="not taken")]
+                    ln.notes = []
             verdicts.append(f"{rs.display(section.nation)}: NOT taken: you do not control the "
                             f"{rs.display(section.nation)}.")
             continue
@@ -163,7 +174,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
             bad += len(result.general)
         if section.orders:
             verdicts.append(verdict(rs, state, section, bad))
-        if not section.orders or (mail_id, section.nation) in already:
+        if not section.orders or (mail_id, section.nation) in already or not record:
             continue
         # orders with problems wait for a correction until the deadline, then are used as they are
         # (the rules core drops what it refuses, and the report says why)
@@ -171,13 +182,25 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
                            received=received.isoformat(), time=received.isoformat(), problems=bad, unread=unread,
                            mail_lines=mail_line_numbers(section, rs),
                            **({"authentication": authentication} if authentication else {}))
-    if not parsed.sections and default is None and mine:
+    named = [ln.order.nation for ln in result.lines if isinstance(ln.order, NationLine)]
+    for n in dict.fromkeys(named):
+        if n in mine and parsed.section(n) is None and not any(v.startswith(f"{rs.display(n)}: ") for v in confirmed):
+            verdicts.append(f"{rs.display(n)}: nothing taken: no line for the {rs.display(n)} could be read; "
+                            "the orders waiting (if any) are unchanged.")
+    if not parsed.sections and default is None and mine and not named:
         extra.append(OrderProblem("syntax", 0, "", "the orders do not say which nation they are for",
                                   "start them with a line NATION <name>"))
     result.general.extend(extra)
     deadline = current_deadline(game, vote=votes_owed(rs, state))
+    odds = odds_answers(asked, rs)
+    moving = parsed.section(state.next_nation) if state.next_nation in mine else None
+    if result.ok and moving is not None:    # the exact odds of the battles these orders plan
+        from pbem.orders.odds import planned_battle_lines
+        from pbem.rules.odds import planned_battles
+
+        odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving), rs)
     return render_reply(result, rs, missing=missing_for(game, player), deadline=deadline.text(), game=game.id,
-                        odds=odds_answers(asked, rs), verdicts=confirmed + verdicts,
+                        odds=odds, verdicts=confirmed + verdicts,
                         warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
 
 
@@ -192,7 +215,7 @@ def split_confirm(text: str) -> tuple[str, bool]:
 
 
 def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail_id: str,
-                   received: datetime) -> list[str]:
+                   received: datetime, record: bool = True) -> list[str]:
     """CONFIRM: the nation's orders from before the rollback are logged again, as sent now."""
     from pbem.rules.orders import NationLine
     from pbem.service.advance import orders_text
@@ -211,7 +234,7 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
         if n not in drafts:
             out.append(f"{rs.display(n)}: CONFIRM: there are no orders from before a rollback to confirm.")
             continue
-        if (mail_id, n) not in already:
+        if (mail_id, n) not in already and record:
             game.record_orders(n, player, drafts[n], mail_id=mail_id, received=received.isoformat(),
                                time=received.isoformat(), problems=0, confirmed=True)
         out.append(f"{rs.display(n)}: your orders from before the rollback are confirmed: "
