@@ -172,8 +172,9 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         unread = sum(1 for ln in result.lines if ln.nation == section.nation and ln.order is None and ln.problems)
         if len(parsed.sections) == 1:
             bad += len(result.general)
+        idle = sum(1 for ln in result.lines if ln.nation == section.nation and ln.ok and ln.notes)
         if section.orders:
-            verdicts.append(verdict(rs, state, section, bad))
+            verdicts.append(verdict(rs, state, section, bad, idle))
         if not section.orders or (mail_id, section.nation) in already or not record:
             continue
         # orders with problems wait for a correction until the deadline, then are used as they are
@@ -242,8 +243,10 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
     return out
 
 
-def verdict(rs, state, section: NationOrders, bad: int) -> str:
-    """What became of one nation's orders in a mail (each nation is answered on its own)."""
+def verdict(rs, state, section: NationOrders, bad: int, idle: int = 0) -> str:
+    """What became of one nation's orders in a mail (each nation is answered on its own). `idle`: lines
+    OK that, played from this position, do nothing (shown "no effect" with the reason, e.g. a stacking
+    error that cancels its whole movement, rule 5.2): the verdict does not promise them (issue 30)."""
     name = rs.display(section.nation)
     n = len(section.orders)
     order = list(rs.order_of_play)
@@ -256,11 +259,14 @@ def verdict(rs, state, section: NationOrders, bad: int) -> str:
     if not later and turn_orders and section.nation != state.next_nation:
         later = (" Checked against today's position; checked again when your turn comes, and you are told at "
                  "once if a line cannot be carried out then.")
+    idle_note = (f" {idle} of the lines OK would have no effect (marked \"no effect\" above, with the reason)."
+                 if idle else "")
     if not bad:
-        return f"{name}: taken ({n} line{'s' if n != 1 else ''} OK).{later}"
+        return f"{name}: taken ({n} line{'s' if n != 1 else ''} OK).{idle_note}{later}"
+    played = (f"the correct lines are played (except the {idle} marked \"no effect\", which do nothing) and the "
+              "others dropped" if idle else "the correct lines are played and the others dropped")
     return (f"{name}: taken, but {bad} problem{'s' if bad != 1 else ''} to correct. Until the deadline a "
-            f"corrected mail for the {name} replaces these orders in full; at the deadline the correct lines "
-            f"are played and the others dropped.{later}")
+            f"corrected mail for the {name} replaces these orders in full; at the deadline {played}.{later}")
 
 
 def section_text(section: NationOrders, rs) -> str:

@@ -60,3 +60,14 @@ def test_pbem_check_prints_the_reply_the_run_sends(game, tmp_path):
     assert checked.exit_code == 1
     assert "taken, but 2 problems" in checked.output and "Not accepted" not in checked.output
     assert body(sent[0]).startswith(checked.output.rstrip("\n")), (body(sent[0]), checked.output)
+
+
+def test_a_stacking_error_says_the_movement_it_cancels_is_not_played(game, tmp_path):
+    """Rule 5.2: orders breaking the stacking limits at the end of movement lose that whole movement;
+    the reply must not promise that the correct lines are played."""
+    send(game, "ann", "NATION Romans\n4 Channel -> Devon", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    out = reply(game, "di", "NATION Belgae\n1 Essex -> Kent\n1 Sussex -> Kent\n1 Wessex -> Sussex -> Kent\n"
+                            "1 Norfolk -> Suffolk\n1 Lindsey -> Norfolk -> Suffolk\n1 South Mercia -> Essex -> Suffolk\n")
+    assert "stacking" in out and "except the 5 marked \"no effect\"" in out
+    assert "the correct lines are played and the others dropped" not in out
