@@ -71,3 +71,19 @@ def test_a_stacking_error_says_the_movement_it_cancels_is_not_played(game, tmp_p
                             "1 Norfolk -> Suffolk\n1 Lindsey -> Norfolk -> Suffolk\n1 South Mercia -> Essex -> Suffolk\n")
     assert "stacking" in out and "except the 5 marked \"no effect\"" in out
     assert "the correct lines are played and the others dropped" not in out
+
+
+def test_ffg2_stay_at_sea_in_the_major_invasion_warns_what_is_lost(tmp_path):
+    """FFG 18: invaders must come ashore. A STAY in the Romans' first movement is legal, but armies
+    still at sea after the second movement are lost: the reply says so and what to write."""
+    from jobkit import PLAYERS
+
+    from pbem.store.game import Game, create_game
+
+    g = create_game(tmp_path, "f1", ruleset="ffg2", players=4, player_specs=PLAYERS,
+                    secret=b"ffg2 secret for the stay tests", time=T0.isoformat())
+    (g.path / "inbox").mkdir(exist_ok=True)
+    run_job(tmp_path, now=T0, render_map=False)
+    out = reply(Game.open(g.path), "ann", "NATION Romans\n4 Channel -> Kent\nSTAY 2 English Channel\n")
+    assert "line   3  OK     STAY 2 English Channel" in out
+    assert "are lost: invaders must come ashore (FFG 18)" in out and "after a line SECOND MOVEMENT" in out
