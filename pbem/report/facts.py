@@ -202,10 +202,14 @@ def scores(rs: Ruleset, state: GameState, settings: Mapping[str, Any]) -> tuple[
 def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping[str, Any]], settings: Mapping[str, Any], *,
                  played: str | None, round_played: int, deadline: str | None = None,
                  waiting_for: Sequence[str] = (), ledger_from: int = 0,
-                 nmr: Mapping[str, int] | None = None) -> dict[str, Any]:
+                 nmr: Mapping[str, int] | None = None,
+                 mail_lines: Mapping[str, Mapping[int, int]] | None = None) -> dict[str, Any]:
     """Everything a turn report says, as JSON-able data (report.json). `events` are the step's events,
-    typed or as logged; each one's line of English is its own `describe` (pbem.rules.events)."""
-    events = from_dicts(events)
+    typed or as logged; each one's line of English is its own `describe` (pbem.rules.events).
+    `mail_lines` (pbem.report.lines.mail_line_map): the order lines are named as in the mails."""
+    from pbem.report.lines import renumbered
+
+    events = renumbered(from_dicts(events), mail_lines)
     info = rs.round_info(min(round_played, rs.const.max_rounds))
     lines = [d for d in (ev.describe(rs) for ev in events) if d]
     gained = [dict(e) for e in state.ledger[ledger_from:]]

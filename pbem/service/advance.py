@@ -361,9 +361,11 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
         p = game.player_of(state.next_nation)
         waiting = [f"{p} ({rs.display(state.next_nation)})" if p else rs.display(state.next_nation)]
     settings = dict(game.settings)   # every report carries the dice commitment (the first one mailed too)
+    from pbem.report.lines import mail_line_map
+
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
                           deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
-                          nmr=nmr_counts(game))
+                          nmr=nmr_counts(game), mail_lines=mail_line_map(game.entries(), entry))
     text = report_text(report) + log_line(game)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""

@@ -55,3 +55,16 @@ def test_early_orders_refused_at_their_turn_get_one_mail_saying_the_position_cha
     text = body(ask[0])
     assert "position has changed since our reply" in text
     assert "line   5  ERROR" in text, text
+
+
+def test_the_turn_report_names_the_lines_as_the_mail_does(game, tmp_path):
+    """Issue 30 item 2: the reply said line 6 (TOKEN is line 1 of the mail); the report did say
+    "order line 2" (the line of the logged canonical orders, standing orders moved to the end)."""
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n# plan\n\n4 Channel -> Kent\nPLACE Kent\nDEFEND ALL: HOLD\n4 Channel -> Sussex", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    replied = [m for m in to(game, "ann@x.org") if "Re:" in str(m["Subject"])]
+    assert 'line   6  ERROR  "PLACE Kent"' in body(replied[0])
+    run_job(tmp_path, now=T0 + timedelta(hours=73), render_map=False)
+    report = [m for m in mails(game.path / "outbox") if "have played" in str(m["Subject"])]
+    assert 'order line 6 not carried out: "PLACE Kent"' in body(report[0])
