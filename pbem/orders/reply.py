@@ -82,6 +82,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             "read_as": ln.canonical if (ln.canonical and not ln.ok and _differs(ln.canonical, ln.text)) else "",
             "problems": probs,
             "notes": list(ln.notes) if ln.ok else [],
+            "partly": ln.partly_played and not ln.ok,
         })
     general = [_problem(p, grammar) for p in result.general]
     orders = [ln for ln in result.lines if ln.order is not None

@@ -26,7 +26,7 @@ from pbem.rules.flow import votes_owed
 from pbem.rules.orders import STANDING_TYPES, NationOrders
 from pbem.service import moderator
 from pbem.store.clock import current_deadline
-from pbem.store.game import Game
+from pbem.store.game import Game, LogEntry
 
 
 @dataclass
@@ -109,9 +109,10 @@ def _default_nation(game: Game, player: str) -> str | None:
     return mine[0] if len(mine) == 1 else None
 
 
-def missing_for(game: Game, player: str) -> list[str]:
+def missing_for(game: Game, player: str, unlogged: list[LogEntry] = ()) -> list[str]:
     """What the game still needs from this player (for replies and prompts): the decisions owed by
-    the player's nations (pbem.rules.decisions.pending)."""
+    the player's nations (pbem.rules.decisions.pending); `unlogged`: orders entries taken as logged
+    (`pbem check`: the reply a mail would get once its orders are in the log)."""
     from pbem.rules.decisions import pending
     from pbem.service.book import build_book
     from pbem.service.decisions import mode
@@ -119,7 +120,7 @@ def missing_for(game: Game, player: str) -> list[str]:
     rs = game.ruleset()
     state = game.state
     mine = set(game.nations_of(player))
-    owed = pending(rs, state, build_book(rs, game.entries()), wait_for_defenders=mode(game) == "wait")
+    owed = pending(rs, state, build_book(rs, [*game.entries(), *unlogged]), wait_for_defenders=mode(game) == "wait")
     return [d.describe(rs, state.round) for d in owed if d.nation in mine]
 
 
@@ -156,6 +157,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
     extra: list[OrderProblem] = []
     verdicts: list[str] = []
+    unlogged: list[LogEntry] = []
     for section in parsed.sections:
         if section.nation not in mine:
             refused = OrderProblem("auth", 0, "", f"you do not control the {rs.display(section.nation)}",
@@ -173,15 +175,21 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         if len(parsed.sections) == 1:
             bad += len(result.general)
         idle = sum(1 for ln in result.lines if ln.nation == section.nation and ln.ok and ln.notes)
+        partly = sum(1 for ln in result.lines if ln.nation == section.nation and ln.partly_played and not ln.ok)
         if section.orders:
-            verdicts.append(verdict(rs, state, section, bad, idle))
-        if not section.orders or (mail_id, section.nation) in already or not record:
+            verdicts.append(verdict(rs, state, section, bad, idle, partly))
+        if not section.orders or (mail_id, section.nation) in already:
             continue
         # orders with problems wait for a correction until the deadline, then are used as they are
         # (the rules core drops what it refuses, and the report says why)
-        game.record_orders(section.nation, player, section_text(section, rs), mail_id=mail_id,
-                           received=received.isoformat(), time=received.isoformat(), problems=bad, unread=unread,
-                           mail_lines=mail_line_numbers(section, rs),
+        data = {"nation": section.nation, "player": player, "mail_id": mail_id, "received": received.isoformat(),
+                "text": section_text(section, rs), "problems": bad, "unread": unread,
+                "mail_lines": mail_line_numbers(section, rs)}
+        if not record:   # what the log would hold: the reply says what is missing after it
+            unlogged.append(LogEntry(game.last_entry_id() + 1 + len(unlogged), "orders", data["received"], data))
+            continue
+        game.record_orders(section.nation, player, data["text"], mail_id=mail_id, received=data["received"],
+                           time=received.isoformat(), problems=bad, unread=unread, mail_lines=data["mail_lines"],
                            **({"authentication": authentication} if authentication else {}))
     named = [ln.order.nation for ln in result.lines if isinstance(ln.order, NationLine)]
     for n in dict.fromkeys(named):
@@ -200,7 +208,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         from pbem.rules.odds import planned_battles
 
         odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving), rs)
-    return render_reply(result, rs, missing=missing_for(game, player), deadline=deadline.text(), game=game.id,
+    return render_reply(result, rs, missing=missing_for(game, player, unlogged), deadline=deadline.text(), game=game.id,
                         odds=odds, verdicts=confirmed + verdicts,
                         warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
 
@@ -243,10 +251,11 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
     return out
 
 
-def verdict(rs, state, section: NationOrders, bad: int, idle: int = 0) -> str:
+def verdict(rs, state, section: NationOrders, bad: int, idle: int = 0, partly: int = 0) -> str:
     """What became of one nation's orders in a mail (each nation is answered on its own). `idle`: lines
     OK that, played from this position, do nothing (shown "no effect" with the reason, e.g. a stacking
-    error that cancels its whole movement, rule 5.2): the verdict does not promise them (issue 30)."""
+    error that cancels its whole movement, rule 5.2): the verdict does not promise them (issue 30);
+    `partly`: refused lines the turn still carries out in part (CheckedLine.partly_played)."""
     name = rs.display(section.nation)
     n = len(section.orders)
     order = list(rs.order_of_play)
@@ -265,6 +274,8 @@ def verdict(rs, state, section: NationOrders, bad: int, idle: int = 0) -> str:
         return f"{name}: taken ({n} line{'s' if n != 1 else ''} OK).{idle_note}{later}"
     played = (f"the correct lines are played (except the {idle} marked \"no effect\", which do nothing) and the "
               "others dropped" if idle else "the correct lines are played and the others dropped")
+    if partly:
+        played += f" ({partly} of them still carried out in part, as marked)"
     return (f"{name}: taken, but {bad} problem{'s' if bad != 1 else ''} to correct. Until the deadline a "
             f"corrected mail for the {name} replaces these orders in full; at the deadline {played}.{later}")
 

@@ -87,3 +87,12 @@ def test_ffg2_stay_at_sea_in_the_major_invasion_warns_what_is_lost(tmp_path):
     out = reply(Game.open(g.path), "ann", "NATION Romans\n4 Channel -> Kent\nSTAY 2 English Channel\n")
     assert "line   3  OK     STAY 2 English Channel" in out
     assert "are lost: invaders must come ashore (FFG 18)" in out and "after a line SECOND MOVEMENT" in out
+
+
+def test_a_refused_line_still_played_in_part_says_so(game):
+    """Rule 4.4: a BATTLES line naming an area without a battle is refused, yet at the deadline it
+    still orders the battles it names that are fought: the reply must not call it dropped."""
+    out = reply(game, "ann", "NATION Romans\n2 Channel -> Wessex\n2 Channel -> Kent\n"
+                             "BATTLES Wessex, Cornwall, Kent\n")
+    assert 'ERROR  "BATTLES Wessex, Cornwall, Kent"' in out
+    assert "still carried out where the rules allow it" in out and "still carried out in part" in out
