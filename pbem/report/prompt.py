@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pbem.rules.events import units
 from pbem.rules.preview import TurnStart, no_army_reason, turn_start
+from pbem.rules.turn import cycles
 from pbem.templating import render
 
 GUIDE_NAME = "PLAYERS.md"
@@ -59,6 +60,9 @@ def turn_lines(rs, state, nation: str) -> list[str]:
                      + (" (after the raid: WITHDRAW or SETTLE)" if a.raiders else "")
                      + (" (they must be ashore after the movement, the second one in a major invasion: armies "
                         "left at sea are lost, FFG 18)" if not a.raiders and rs.feature("invaders_must_land") else ""))
+    if cycles(rs, state, nation) == 2:
+        lines.append("Major invasion: two movements this turn, each followed by its battles. Write the moves "
+                     "of the first, then a line SECOND MOVEMENT, then the moves of the second.")
     for ld in s.leaders:
         lines.append(f"Leader arriving: {rs.display(ld.leader)} (LEADER {rs.display(ld.leader)} IN <area>: "
                      f"{', '.join(rs.display(a) for a in ld.choices)}; else {rs.display(ld.area)})")
