@@ -56,7 +56,8 @@ def turn_lines(rs, state, nation: str) -> list[str]:
         lines.append(f"New armies: {s.new_armies} (population count {s.count:g}, {s.saved_before:g} of it saved). "
                      f"PLACE them in: {', '.join(rs.display(a) for a in s.places)}")
     for a in s.arrivals:
-        lines.append(f"Arriving: {a.armies} {'raiders' if a.raiders else 'invaders'} in the {rs.display(a.sea)}"
+        word = "raider" if a.raiders else "invader"
+        lines.append(f"Arriving: {a.armies} {word}{'' if a.armies == 1 else 's'} in the {rs.display(a.sea)}"
                      + (" (after the raid: WITHDRAW or SETTLE)" if a.raiders else "")
                      + (" (they must be ashore after the movement, the second one in a major invasion: armies "
                         "left at sea are lost, FFG 18)" if not a.raiders and rs.feature("invaders_must_land") else ""))
