@@ -203,10 +203,12 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping
                  played: str | None, round_played: int, deadline: str | None = None,
                  waiting_for: Sequence[str] = (), ledger_from: int = 0,
                  nmr: Mapping[str, int] | None = None,
-                 mail_lines: Mapping[str, Mapping[int, int]] | None = None) -> dict[str, Any]:
+                 mail_lines: Mapping[str, Mapping[int, int]] | None = None,
+                 played_by: str | None = None) -> dict[str, Any]:
     """Everything a turn report says, as JSON-able data (report.json). `events` are the step's events,
     typed or as logged; each one's line of English is its own `describe` (pbem.rules.events).
-    `mail_lines` (pbem.report.lines.mail_line_map): the order lines are named as in the mails."""
+    `mail_lines` (pbem.report.lines.mail_line_map): the order lines are named as in the mails;
+    `played_by`: a sentence saying who gave the orders when no player did (the no-orders rule, the bot)."""
     from pbem.report.lines import renumbered
 
     events = renumbered(from_dicts(events), mail_lines)
@@ -232,6 +234,7 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping
         "years": list(info.years),
         "played": played,
         "played_name": rs.display(played) if played else None,
+        "played_by": played_by,
         "events": lines,
         "battles": battles(rs, events, state),
         "vp_gained": [{**g, "name": rs.display(g["nation"])} for g in gained],

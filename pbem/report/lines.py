@@ -51,3 +51,26 @@ def renumbered(events: Sequence[Event], mail_lines: Mapping[str, Mapping[int, in
                 ev = replace(ev, lines=[lines.get(n, n) for n in ev.lines])
         out.append(ev)
     return out
+
+
+
+def played_from_player_orders(rs, entries: Sequence[Any], turn: Any) -> bool:
+    """Whether a nation's turn entry played turn orders a player sent (else the no-orders rule or the
+    bot supplied them, and the report says so: issue 30)."""
+    from pbem.orders.parser import parse_message
+    from pbem.rules.orders import STANDING_TYPES
+
+    nation = turn.get("nation")
+    block = (turn.get("orders") or {}).get(nation) if nation else None
+    if not block:
+        return False
+    ids = list(block.get("entries") or ([block["entry"]] if isinstance(block.get("entry"), int) else []))
+    by_id = {e.id: e for e in entries}
+    for ref in ids:
+        e = by_id.get(ref)
+        if e is None or e.kind != "orders" or e.get("nation") != nation:
+            continue
+        section = parse_message(str(e.get("text") or ""), rs, default_nation=nation).section(nation)
+        if section is not None and any(not isinstance(o, STANDING_TYPES) for o in section.orders):
+            return True
+    return False

@@ -361,11 +361,17 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
         p = game.player_of(state.next_nation)
         waiting = [f"{p} ({rs.display(state.next_nation)})" if p else rs.display(state.next_nation)]
     settings = dict(game.settings)   # every report carries the dice commitment (the first one mailed too)
-    from pbem.report.lines import mail_line_map
+    from pbem.report.lines import mail_line_map, played_from_player_orders
 
+    log = game.entries()
+    played_by = None
+    if entry.get("nation") and not played_from_player_orders(rs, log, entry):
+        played_by = (f"No orders came for the {rs.display(entry.get('nation'))}: "
+                     + ("the bot played their turn (the game's no-orders rule)." if _nmr_word(game) != "hold"
+                        else "they held (the no-orders rule: no moves, no retreats; what the rules do by default still happens)."))
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
                           deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
-                          nmr=nmr_counts(game), mail_lines=mail_line_map(game.entries(), entry))
+                          nmr=nmr_counts(game), mail_lines=mail_line_map(log, entry), played_by=played_by)
     text = report_text(report) + log_line(game)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""

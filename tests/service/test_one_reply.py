@@ -68,3 +68,19 @@ def test_the_turn_report_names_the_lines_as_the_mail_does(game, tmp_path):
     run_job(tmp_path, now=T0 + timedelta(hours=73), render_map=False)
     report = [m for m in mails(game.path / "outbox") if "have played" in str(m["Subject"])]
     assert 'order line 6 not carried out: "PLACE Kent"' in body(report[0])
+
+
+def test_a_turn_played_without_orders_says_so_in_the_report(game, tmp_path):
+    """Issue 30 item 7: a turn the no-orders rule played is not shown as the player's."""
+    run_job(tmp_path, now=T0, render_map=False)
+    run_job(tmp_path, now=T0 + timedelta(hours=73), render_map=False)
+    report = [m for m in mails(game.path / "outbox") if "the Romans have played" in str(m["Subject"])]
+    assert "No orders came for the Romans: they held" in body(report[0])
+
+
+def test_a_turn_played_from_the_players_orders_does_not_say_so(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    report = [m for m in mails(game.path / "outbox") if "the Romans have played" in str(m["Subject"])]
+    assert "No orders came" not in body(report[0])
