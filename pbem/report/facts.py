@@ -89,9 +89,19 @@ def _lost(losses: Mapping[str, int]) -> str:
     return ", ".join(parts)
 
 
-def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None) -> list[dict]:
+def rolled_label(label: str, generation: int = 0) -> str:
+    """The label a die was really computed from: a turn played again after a rollback rolls under
+    `<game>~g<N>/...` (pbem.service.play.GenerationDice) where its events name `<game>/...`."""
+    if not generation or "/" not in label:
+        return label
+    head, rest = label.split("/", 1)
+    return label if "~g" in head else f"{head}~g{generation}/{rest}"
+
+
+def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None, generation: int = 0) -> list[dict]:
     """Every battle of the step: each round's dice per side, what one die needed and why, what each
-    side lost (rules 8.0, 9.2, 10.4), retreats, and the labels the dice were computed from."""
+    side lost (rules 8.0, 9.2, 10.4), retreats, and the labels the dice were computed from (with the
+    rollback `generation` the turn was played in, so the guide's dice check gives the faces shown)."""
     out: list[dict] = []
     cur: dict | None = None
     leaders: set[str] = set()
@@ -111,7 +121,7 @@ def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None
             for nation, dice in ev.dice.items():
                 if isinstance(dice, list):
                     faces = [d["face"] for d in dice]
-                    labels = [d["label"] for d in dice]
+                    labels = [rolled_label(d["label"], generation) for d in dice]
                 else:
                     faces = [f for fs in dice.values() for f in fs]
                     labels = []
@@ -204,7 +214,7 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping
                  waiting_for: Sequence[str] = (), ledger_from: int = 0,
                  nmr: Mapping[str, int] | None = None,
                  mail_lines: Mapping[str, Mapping[int, int]] | None = None,
-                 played_by: str | None = None) -> dict[str, Any]:
+                 played_by: str | None = None, dice_generation: int = 0) -> dict[str, Any]:
     """Everything a turn report says, as JSON-able data (report.json). `events` are the step's events,
     typed or as logged; each one's line of English is its own `describe` (pbem.rules.events).
     `mail_lines` (pbem.report.lines.mail_line_map): the order lines are named as in the mails;
@@ -236,7 +246,7 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping
         "played_name": rs.display(played) if played else None,
         "played_by": played_by,
         "events": lines,
-        "battles": battles(rs, events, state),
+        "battles": battles(rs, events, state, dice_generation),
         "vp_gained": [{**g, "name": rs.display(g["nation"])} for g in gained],
         "scores": by_nation,
         "players": by_player,

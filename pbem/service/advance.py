@@ -371,7 +371,8 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
                         else "they held (the no-orders rule: no moves, no retreats; what the rules do by default still happens)."))
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
                           deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
-                          nmr=nmr_counts(game), mail_lines=mail_line_map(log, entry), played_by=played_by)
+                          nmr=nmr_counts(game), mail_lines=mail_line_map(log, entry), played_by=played_by,
+                          dice_generation=int(entry.get("dice_generation") or 0))
     text = report_text(report) + log_line(game)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""
