@@ -9,11 +9,10 @@ import click
 from pbem.orders.check import check_orders
 from pbem.orders.hygiene import as_text
 from pbem.orders.names import NameProblem, resolve
-from pbem.orders.odds import odds_answers, planned_battle_lines, split_odds
+from pbem.orders.odds import odds_answers, split_odds
 from pbem.orders.reply import order_warnings, render_reply
 from pbem.rules.flow import votes_owed
-from pbem.rules.odds import planned_battles
-from pbem.service.inbox import missing_for
+from pbem.service.inbox import split_confirm, take_orders
 from pbem.store.clock import current_deadline
 from pbem.store.game import Game
 
@@ -24,7 +23,8 @@ from pbem.store.game import Game
 @click.option("--nation", required=True, help="The nation whose orders these are (name or id).")
 @click.argument("file", required=False, default="-", type=click.File("rb"))
 def check(game_dir: Path, nation: str, file) -> None:
-    """Print the reply a player would get for the orders in FILE (or stdin); records nothing.
+    """Print the reply the player of NATION would get for a mail with the orders in FILE (or stdin),
+    byte for byte; records nothing.
 
     Exit status 0 when every line is OK, 1 otherwise.
     """
@@ -34,16 +34,19 @@ def check(game_dir: Path, nation: str, file) -> None:
         nid = resolve(rs, nation, ("nation",))
     except NameProblem as e:
         raise click.BadParameter(f"{e.message}. {e.hint}".strip(), param_hint="--nation") from None
-    text, asked = split_odds(as_text(file.read()))
-    result = check_orders(text, rs, state, nation=nid)
-    odds = odds_answers(asked, rs)
-    if result.ok and state.next_nation == nid:
-        section = result.parsed.section(nid)
-        if section is not None:
-            odds += planned_battle_lines(planned_battles(rs, state, nid, section), rs)
+    text = as_text(file.read())
     player = game.player_of(nid)
-    missing = missing_for(game, player) if player else []
-    deadline = current_deadline(game, vote=votes_owed(rs, state)).text()
-    click.echo(render_reply(result, rs, game=result.game or game.id, missing=missing, deadline=deadline,
-                            odds=odds, warnings=order_warnings(result, rs, state, nid)), nl=False)
-    click.get_current_context().exit(0 if result.ok else 1)
+    if player is None:   # a nation nobody plays: read against the position, as the rules see it
+        text, asked = split_odds(text)
+        result = check_orders(text, rs, state, nation=nid)
+        deadline = current_deadline(game, vote=votes_owed(rs, state)).text()
+        reply = render_reply(result, rs, game=result.game or game.id, deadline=deadline,
+                             odds=odds_answers(asked, rs), warnings=order_warnings(result, rs, state, nid))
+        ok = result.ok
+    else:   # the very reply the player's mail would get (issue 30), nothing logged
+        from datetime import UTC, datetime
+
+        reply = take_orders(game, player, text, mail_id="", received=datetime.now(UTC), record=False, default=nid)
+        ok = check_orders(split_odds(split_confirm(text)[0])[0], rs, state, nation=nid).ok
+    click.echo(reply, nl=False)
+    click.get_current_context().exit(0 if ok else 1)

@@ -12,7 +12,7 @@ checked again when that nation's turn comes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pbem.errors import OrderProblem
@@ -34,6 +34,7 @@ class CheckedLine:
     canonical: str | None          # the order read back (None: the line could not be read)
     problems: list[OrderProblem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)   # a legal order that will have no effect: why
+    partly_played: bool = False    # refused, yet what of it the rules allow is still carried out
 
     @property
     def ok(self) -> bool:
@@ -93,8 +94,52 @@ def check_orders(text: str | bytes, ruleset, state: GameState | dict | None = No
         for line, why in unused.items():
             if line in by_line:
                 by_line[line].notes.append(why)
+        if validate is None and found:
+            for line in still_played(ruleset, state, section, {p.line for p in found if p.line}):
+                by_line[line].partly_played = True
+        votes = [o for o in section.orders if isinstance(o, Vote)]
+        for o in votes[:-1]:     # the orders book keeps the last VOTE (rule 12.2: one vote per nation)
+            if o.line in by_line:
+                by_line[o.line].notes.append(f"the VOTE on line {votes[-1].line} replaces it (only the last VOTE "
+                                             "counts)")
         if section.nation != state.next_nation and not state.finished and \
                 any(not isinstance(o, Vote) for o in section.turn_orders()):
             result.later.append(section.nation)
     result.validated = True
     return result
+
+
+def renumber(result: CheckResult, mail_lines: list[int] | None) -> CheckResult:
+    """A check of logged (canonical) orders told with the line numbers of the mail they came from
+    (issue 30: one set of line numbers): `mail_lines[i]` is the mail's line of canonical line i+1
+    (the orders entry's `mail_lines`; None, e.g. an entry from before it was logged: unchanged)."""
+    if not mail_lines:
+        return result
+
+    def mail(line: int) -> int:
+        return mail_lines[line - 1] if 0 < line <= len(mail_lines) else line
+
+    for ln in result.lines:
+        ln.line = mail(ln.line)
+        ln.problems = [replace(p, line=mail(p.line)) for p in ln.problems]
+    result.general = [replace(p, line=mail(p.line)) for p in result.general]
+    return result
+
+
+def still_played(ruleset, state: GameState, section: NationOrders, refused: set[int]) -> set[int]:
+    """Refused lines of the nation to move that its turn, played as it stands, still carries out in
+    part (e.g. a BATTLES line naming one area without a battle orders the others): the reply says
+    so rather than "dropped" (issue 30: a line is played or the reply says it will not be)."""
+    from pbem.rules.dice import NeutralDice
+    from pbem.rules.events import OrderDropped, OrderUnused
+    from pbem.rules.turn import play_nation_turn
+
+    if section.nation != state.next_nation or state.finished or not refused:
+        return set()
+    played = play_nation_turn(ruleset, state, section.nation, {section.nation: section}, NeutralDice(), strict=False)
+    named: set[int] = set()
+    for ev in played.events:
+        if isinstance(ev, (OrderDropped, OrderUnused)):
+            continue
+        named |= set(getattr(ev, "lines", None) or []) | {getattr(ev, "line", 0) or 0}
+    return (named & refused) - {0}

@@ -82,6 +82,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             "read_as": ln.canonical if (ln.canonical and not ln.ok and _differs(ln.canonical, ln.text)) else "",
             "problems": probs,
             "notes": list(ln.notes) if ln.ok else [],
+            "partly": ln.partly_played and not ln.ok,
         })
     general = [_problem(p, grammar) for p in result.general]
     orders = [ln for ln in result.lines if ln.order is not None
@@ -137,4 +138,26 @@ def order_warnings(result: CheckResult, ruleset, state, nation: str | None) -> l
     for w in warnings(ruleset, state, nation, section):
         where = f'line {w.line} "{quote(w.text)}": ' if w.line else ""
         out.append(f"{ruleset.display(nation)}: {where}{w.message}")
-    return out
+    return out + lost_at_sea_warnings(ruleset, state, nation, section)
+
+
+def lost_at_sea_warnings(ruleset, state, nation: str, section) -> list[str]:
+    """Units the orders, played as they are, leave at sea where the ruleset has them lost (the event
+    cites its rule): a STAY in the first half of a major invasion is legal, but without moves ashore
+    after `SECOND MOVEMENT` those armies are lost (issue 30)."""
+    from pbem.rules.dice import NeutralDice
+    from pbem.rules.events import LostAtSea
+    from pbem.rules.turn import cycles, play_nation_turn
+
+    played = play_nation_turn(ruleset, state, nation, {nation: section}, NeutralDice(), strict=False)
+    lost = [ev for ev in played.events if isinstance(ev, LostAtSea)]
+    if not lost:
+        return []
+    if cycles(ruleset, state, nation) < 2:
+        how = "move them ashore"
+    elif any(getattr(o, "cycle", 1) == 2 for o in section.orders):
+        how = "move them ashore in the second movement"
+    else:
+        how = ("this turn has two movements (a major invasion): after a line SECOND MOVEMENT, write the moves "
+               "that bring them ashore")
+    return [f"played as they are, these orders lose units at sea: {ev.describe(ruleset)}; {how}." for ev in lost]

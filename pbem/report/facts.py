@@ -99,9 +99,19 @@ def _lost(losses: Mapping[str, int]) -> str:
     return ", ".join(parts)
 
 
-def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None) -> list[dict]:
+def rolled_label(label: str, generation: int = 0) -> str:
+    """The label a die was really computed from: a turn played again after a rollback rolls under
+    `<game>~g<N>/...` (pbem.service.play.GenerationDice) where its events name `<game>/...`."""
+    if not generation or "/" not in label:
+        return label
+    head, rest = label.split("/", 1)
+    return label if "~g" in head else f"{head}~g{generation}/{rest}"
+
+
+def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None, generation: int = 0) -> list[dict]:
     """Every battle of the step: each round's dice per side, what one die needed and why, what each
-    side lost (rules 8.0, 9.2, 10.4), retreats, and the labels the dice were computed from."""
+    side lost (rules 8.0, 9.2, 10.4), retreats, and the labels the dice were computed from (with the
+    rollback `generation` the turn was played in, so the guide's dice check gives the faces shown)."""
     out: list[dict] = []
     cur: dict | None = None
     leaders: set[str] = set()
@@ -121,7 +131,7 @@ def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None
             for nation, dice in ev.dice.items():
                 if isinstance(dice, list):
                     faces = [d["face"] for d in dice]
-                    labels = [d["label"] for d in dice]
+                    labels = [rolled_label(d["label"], generation) for d in dice]
                 else:
                     faces = [f for fs in dice.values() for f in fs]
                     labels = []
@@ -214,10 +224,16 @@ def scores(rs: Ruleset, state: GameState, settings: Mapping[str, Any]) -> tuple[
 def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping[str, Any]], settings: Mapping[str, Any], *,
                  played: str | None, round_played: int, deadline: str | None = None,
                  waiting_for: Sequence[str] = (), ledger_from: int = 0,
-                 nmr: Mapping[str, int] | None = None) -> dict[str, Any]:
+                 nmr: Mapping[str, int] | None = None,
+                 mail_lines: Mapping[str, Mapping[int, int]] | None = None,
+                 played_by: str | None = None, dice_generation: int = 0) -> dict[str, Any]:
     """Everything a turn report says, as JSON-able data (report.json). `events` are the step's events,
-    typed or as logged; each one's line of English is its own `describe` (pbem.rules.events)."""
-    events = from_dicts(events)
+    typed or as logged; each one's line of English is its own `describe` (pbem.rules.events).
+    `mail_lines` (pbem.report.lines.mail_line_map): the order lines are named as in the mails;
+    `played_by`: a sentence saying who gave the orders when no player did (the no-orders rule, the bot)."""
+    from pbem.report.lines import renumbered
+
+    events = renumbered(from_dicts(events), mail_lines)
     info = rs.round_info(min(round_played, rs.const.max_rounds))
     lines = [d for d in (ev.describe(rs) for ev in events) if d]
     gained = [dict(e) for e in state.ledger[ledger_from:]]
@@ -240,8 +256,9 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping
         "years": list(info.years),
         "played": played,
         "played_name": rs.display(played) if played else None,
+        "played_by": played_by,
         "events": lines,
-        "battles": battles(rs, events, state),
+        "battles": battles(rs, events, state, dice_generation),
         "vp_gained": [{**g, "name": rs.display(g["nation"])} for g in gained],
         "scores": by_nation,
         "players": by_player,

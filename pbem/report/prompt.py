@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pbem.rules.events import units
 from pbem.rules.preview import TurnStart, no_army_reason, turn_start
+from pbem.rules.turn import cycles
 from pbem.templating import render
 
 GUIDE_NAME = "PLAYERS.md"
@@ -27,18 +28,42 @@ def players_guide() -> bytes:
     return b""
 
 
-def move_lines(rs, start: TurnStart) -> list[str]:
+def move_lines(rs, start: TurnStart, state=None) -> list[str]:
     """One line per group: where it stands and every place it can reach, next-door areas by name and
-    farther ones with the whole path to write (rules 5.1-5.5, 7.11: the same search the validator uses)."""
+    farther ones with the whole path to write (rules 5.1-5.5, 7.11: the same search the validator uses).
+    With `state`, every path listed is one the validator accepts as a move of its own (issue 30): one
+    army of the group, or the leader (after its LEADER line when it arrives this turn); a path refused
+    alone (a leader that may not end without armies, a sea invaders may not stay in) is left out."""
     out = []
     for g in start.groups:
         what = rs.display(g.leader) if g.kind == "leader" else units(g.count, g.kind)
-        near = sorted(rs.display(d) for d, path in g.destinations.items() if len(path) == 2)
-        far = sorted((len(path), " -> ".join(rs.display(p) for p in path)) for d, path in g.destinations.items()
+        paths = {d: path for d, path in g.destinations.items()
+                 if state is None or _accepted(rs, state, start, g, path)}
+        near = sorted(rs.display(d) for d, path in paths.items() if len(path) == 2)
+        far = sorted((len(path), " -> ".join(rs.display(p) for p in path)) for d, path in paths.items()
                      if len(path) > 2)
         dests = ", ".join(near + [p for _, p in far]) or "nowhere"
-        out.append(f"{what} in {rs.display(g.start)}: {dests}")
+        alone = " (on its own; with armies of theirs moving along it may end where they do)" \
+            if g.kind == "leader" and len(paths) < len(g.destinations) else ""
+        out.append(f"{what} in {rs.display(g.start)}: {dests}{alone}")
     return out
+
+
+def _accepted(rs, state, start: TurnStart, group, path) -> bool:
+    """Whether the move of one piece of `group` along `path` alone passes the validator."""
+    from pbem.orders.parser import parse_message
+    from pbem.rules.legal import check_turn
+
+    head = rs.display(group.leader) if group.kind == "leader" else (
+        "1 cavalry" if group.kind == "cavalry" else "1")
+    enter = [f"LEADER {rs.display(ld.leader)} IN {rs.display(ld.area)}" for ld in start.leaders
+             if ld.leader == group.leader]
+    text = "\n".join([*enter, f"{head} {' -> '.join(rs.display(p) for p in path)}"]) + "\n"
+    section = parse_message(text, rs, default_nation=start.nation).section(start.nation)
+    if section is None:
+        return False
+    line = len(enter) + 1
+    return not any(p.line == line for p in check_turn(rs, state, section).problems)
 
 
 def turn_lines(rs, state, nation: str) -> list[str]:
@@ -55,14 +80,18 @@ def turn_lines(rs, state, nation: str) -> list[str]:
         lines.append(f"New armies: {s.new_armies} (population count {s.count:g}, {s.saved_before:g} of it saved). "
                      f"PLACE them in: {', '.join(rs.display(a) for a in s.places)}")
     for a in s.arrivals:
-        lines.append(f"Arriving: {a.armies} {'raiders' if a.raiders else 'invaders'} in the {rs.display(a.sea)}"
+        word = "raider" if a.raiders else "invader"
+        lines.append(f"Arriving: {a.armies} {word}{'' if a.armies == 1 else 's'} in the {rs.display(a.sea)}"
                      + (" (after the raid: WITHDRAW or SETTLE)" if a.raiders else "")
                      + (" (they must be ashore after the movement, the second one in a major invasion: armies "
                         "left at sea are lost, FFG 18)" if not a.raiders and rs.feature("invaders_must_land") else ""))
+    if cycles(rs, state, nation) == 2:
+        lines.append("Major invasion: two movements this turn, each followed by its battles. Write the moves "
+                     "of the first, then a line SECOND MOVEMENT, then the moves of the second.")
     for ld in s.leaders:
         lines.append(f"Leader arriving: {rs.display(ld.leader)} (LEADER {rs.display(ld.leader)} IN <area>: "
                      f"{', '.join(rs.display(a) for a in ld.choices)}; else {rs.display(ld.area)})")
-    moves = move_lines(rs, s)
+    moves = move_lines(rs, s, state)
     if moves:
         lines.append("Moves (next-door areas by name; farther ones with the path to write):")
         lines += [f"  {m}" for m in moves]
@@ -70,13 +99,16 @@ def turn_lines(rs, state, nation: str) -> list[str]:
 
 
 def prompt_text(game_id: str, rs, state, nations: Sequence[str], *, what: str, deadline: str,
-                reminder: bool = False, guide_url: str = "", draft: str = "") -> str:
+                reminder: bool = False, guide_url: str = "", draft: str = "", still_wrong: Sequence[str] = ()) -> str:
+    """The prompt (or reminder) for `nations`; `still_wrong`: what the rules refuse in the orders waiting
+    (our reply to their mail said so; the lines are the mail's), repeated so the player need not look it up."""
     names = ", ".join(rs.display(n) for n in nations)
     turn = [] if state.next_nation is None else turn_lines(rs, state, nations[0])
     return render("prompt.txt.j2", game=game_id, round=state.round, what=what, names=names,
                   first=rs.display(nations[0]), deadline=deadline, rules=rs.name, reminder=reminder, turn=turn,
                   vote_lines=[] if state.next_nation is not None else _vote_lines(rs, state),
-                  guide_url=guide_url, guide_name=GUIDE_NAME, draft=draft.splitlines())
+                  guide_url=guide_url, guide_name=GUIDE_NAME, draft=draft.splitlines(),
+                  still_wrong=list(still_wrong))
 
 
 def _vote_lines(rs, state) -> list[str]:

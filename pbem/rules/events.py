@@ -38,6 +38,16 @@ def units(count: int, kind: str) -> str:
     return f"{count} {'army' if count == 1 else 'armies'}"
 
 
+def _raiders(count: int, raiders: bool = True) -> str:
+    """`1 raider appears`-ready counts: `1 raider`, `3 raiders`, `1 invader`."""
+    word = "raider" if raiders else "invader"
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _verb(count: int, one: str, many: str) -> str:
+    return one if count == 1 else many
+
+
 def _places(names: Names, counts: Mapping[str, int]) -> str:
     return ", ".join(f"{k} in {names.display(a)}" for a, k in counts.items())
 
@@ -249,7 +259,8 @@ class Arrived(Event):
 
     def describe(self, names: Names) -> str | None:
         cav = f" and {units(self.cavalry, 'cavalry')}" if self.cavalry else ""
-        return (f"{_n(names, self.nation)}: {self.armies} {'raiders' if self.raiders else 'invaders'}{cav} appear in "
+        verb = _verb(self.armies + (self.cavalry or 0), "appears", "appear")
+        return (f"{_n(names, self.nation)}: {_raiders(self.armies, self.raiders)}{cav} {verb} in "
                 f"the {names.display(self.sea)}")
 
 
@@ -570,7 +581,8 @@ class Withdrew(Event):
     line: int
 
     def describe(self, names: Names) -> str | None:
-        return (f"{_n(names, self.nation)}: {self.armies} raiders withdraw from {names.display(self.area)} "
+        return (f"{_n(names, self.nation)}: {_raiders(self.armies)} {_verb(self.armies, 'withdraws', 'withdraw')} "
+                f"from {names.display(self.area)} "
                 f"to the {names.display(self.sea)}")
 
 
@@ -584,7 +596,7 @@ class Settled(Event):
     line: int
 
     def describe(self, names: Names) -> str | None:
-        return f"{_n(names, self.nation)}: {self.armies} raiders settle in {names.display(self.area)}"
+        return f"{_n(names, self.nation)}: {_raiders(self.armies)} {_verb(self.armies, 'settles', 'settle')} in {names.display(self.area)}"
 
 
 @event("overpopulation")

@@ -113,10 +113,12 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                         _prompt(game, rs, [nation], deadline, now, send, run, what="your orders again",
                                 draft=orders_text(NationOrders(nation, own.draft), rs))
                         break
+                    still: list[str] = []
                     if turn.correction:
-                        _ask_correction(game, rs, state, nation, book, entries, now, send, run)
+                        _ask_correction(game, rs, state, nation, book, entries, deadline, now, send, run)
+                        still = still_wrong(game, rs, nation, book, entries, turn.problems)
                     _prompt(game, rs, [nation], deadline, now, send, run,
-                            what="corrected orders" if turn.correction else "your orders")
+                            what="corrected orders" if turn.correction else "your orders", still_wrong=still)
                     break
                 defence = [d for d in owed if d.kind == "defence"]
                 if defence and not (decisions.due(game, state, nation, now) or moderator.forced(game)):
@@ -208,31 +210,70 @@ def _owed_turn_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outb
     _turn_mail(game, last, now, send, run, outbox=outbox, render_map=render_map, ledger_from=len(before.ledger))
 
 
-def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogEntry], now: datetime,
-                    send: Send, run: GameRun) -> None:
-    """The nation's turn has come and the rules refuse lines of the orders waiting (checked when they
-    came against the position then): the player is told once per orders mail and the game waits for a
-    correction until the deadline."""
-    from pbem.orders.check import check_orders
+def _orders_entry(book, nation: str, entries: list[LogEntry]) -> LogEntry | None:
+    """The orders entry the nation's waiting turn orders come from."""
+    latest = book.get(nation).turn_entry or 0
+    return next((e for e in entries if e.id == latest), None)
+
+
+def _checked_then(entry: LogEntry | None, entries: list[LogEntry]) -> bool:
+    """Whether the reply to the orders' mail judged them against the position of now: nothing that
+    changes the position was logged after them."""
+    from pbem.store.recover import changes_state
+
+    return entry is not None and not any(changes_state(e) for e in entries if e.id > entry.id)
+
+
+def _problem_line(p, mail_lines: list[int] | None) -> str:
+    from pbem.orders.hygiene import quote
+
+    line = mail_lines[p.line - 1] if mail_lines and 0 < p.line <= len(mail_lines) else p.line
+    where = f'line {line} "{quote(p.text)}": ' if line and p.text else (f"line {line}: " if line else "")
+    return f"{where}{p.message}" + (f" ({p.hint})" if p.hint else "")
+
+
+def still_wrong(game: Game, rs, nation: str, book, entries: list[LogEntry], problems) -> list[str]:
+    """What the rules still refuse in the orders waiting, one line each, with the line numbers of the
+    mail they came from (issue 30): the prompt and the reminder repeat it."""
+    entry = _orders_entry(book, nation, entries)
+    mail_lines = list(entry.get("mail_lines") or []) if entry is not None else None
+    return [_problem_line(p, mail_lines) for p in problems]
+
+
+def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogEntry], deadline,
+                    now: datetime, send: Send, run: GameRun) -> None:
+    """The nation's turn has come and the rules refuse lines of the orders waiting. When its mail was
+    answered against this very position (sent during the nation's own turn), that reply said so
+    already: one mail gets one reply (issue 30). Orders sent early (checked against the position
+    then) get one mail, saying that the position changed since the reply; it stands for the turn's
+    prompt (the reminder follows as usual). The lines keep the mail's numbers."""
+    from pbem.orders.check import check_orders, renumber
     from pbem.orders.reply import render_reply
 
-    latest = book.get(nation).turn_entry or 0
-    key = f"checked:{latest}"
+    entry = _orders_entry(book, nation, entries)
+    if entry is None or _checked_then(entry, entries):
+        return
+    key = f"checked:{entry.id}"
     player = game.player_of(nation)
     addr = (game.player(player) or {}).get("address") if player else None
     if not addr or already_sent(game, key):
         return
     text = orders_text(book.get(nation).orders(), rs)
-    result = check_orders(text, rs, state, nation=nation)
-    deadline = current_deadline(game, entries)
-    body = (f"Your turn has come: your orders for the {rs.display(nation)}, checked against the position now.\n\n"
+    result = renumber(check_orders(text, rs, state, nation=nation), entry.get("mail_lines"))
+    name = rs.display(nation)
+    unread = int(entry.get("unread") or 0)
+    body = (f"The position has changed since our reply to your orders for the {name} (your mail received "
+            f"{entry.get('received')}): it was their turn's position only now, and the rules refuse what "
+            f"is marked ERROR below. Line numbers are those of your mail"
+            + (f"; {unread} line(s) of it could not be read (see our reply)" if unread else "") + ".\n\n"
             + render_reply(result, rs, deadline=deadline.text(), game=game.id) + "\n" + GUIDE_LINE + "\n"
             + log_line(game))
     if send_once(game, key, lambda: build_mail(
-            str(addr), f"[{game.id}] your orders for the {rs.display(nation)}: please correct", body,
+            str(addr), f"[{game.id}] the position changed: please correct your orders for the {name}", body,
             from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments()),
             send, now):
         run.mails += 1
+    mark_sent(game, notice_key("prompt", deadline, str(player)), now)   # this mail was the turn's prompt
 
 
 def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, send: Send, run: GameRun) -> None:
@@ -264,8 +305,13 @@ def _nmr_word(game: Game) -> str:
     return "played by the bot" if str((game.settings.get("options") or {}).get("nmr", "hold")) == "bot" else "hold"
 
 
+def notice_key(kind: str, deadline, player: str, draft: str = "") -> str:
+    """The notice of a prompt or reminder (`kind`) for one deadline and player."""
+    return f"{kind}:{deadline.key}:{player}" + (f":again:{deadline.started.isoformat()}" if draft else "")
+
+
 def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: Send, run: GameRun, *, what: str,
-            draft: str = "") -> None:
+            draft: str = "", still_wrong: list[str] | None = None) -> None:
     """One prompt per decision and player, one reminder before the deadline."""
     by_player: dict[str, list[str]] = {}
     for n in nations:
@@ -282,13 +328,14 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
         if not addr:
             continue
         for kind in ("prompt", "reminder"):
-            key = f"{kind}:{deadline.key}:{player}" + (f":again:{deadline.started.isoformat()}" if draft else "")
+            key = notice_key(kind, deadline, player, draft)
             if already_sent(game, key) or (kind == "reminder" and now < deadline.remind_at):
                 continue
             names = ", ".join(rs.display(n) for n in ns)
             head = "Reminder: " if kind == "reminder" else ""
             body = prompt_text(game.id, rs, game.state, ns, what=what, deadline=deadline.text(),
-                               reminder=kind == "reminder", guide_url=guide_url(game), draft=draft) + log_line(game)
+                               reminder=kind == "reminder", guide_url=guide_url(game), draft=draft,
+                               still_wrong=still_wrong or ()) + log_line(game)
             subject = f"[{game.id}] {head}{what} for the {names}"
             if send_once(game, key, partial(build_mail, str(addr), subject, body, from_addr=from_addr(game),
                                             auto_submitted="auto-generated",
@@ -314,9 +361,18 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
         p = game.player_of(state.next_nation)
         waiting = [f"{p} ({rs.display(state.next_nation)})" if p else rs.display(state.next_nation)]
     settings = dict(game.settings)   # every report carries the dice commitment (the first one mailed too)
+    from pbem.report.lines import mail_line_map, played_from_player_orders
+
+    log = game.entries()
+    played_by = None
+    if entry.get("nation") and not played_from_player_orders(rs, log, entry):
+        played_by = (f"No orders came for the {rs.display(entry.get('nation'))}: "
+                     + ("the bot played their turn (the game's no-orders rule)." if _nmr_word(game) != "hold"
+                        else "they held (the no-orders rule: no moves, no retreats; what the rules do by default still happens)."))
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
                           deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
-                          nmr=nmr_counts(game))
+                          nmr=nmr_counts(game), mail_lines=mail_line_map(log, entry), played_by=played_by,
+                          dice_generation=int(entry.get("dice_generation") or 0))
     text = report_text(report) + log_line(game)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""

@@ -11,7 +11,7 @@ the earlier one (the latest orders entry wins). Mail from the moderator carries 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -27,7 +27,7 @@ from pbem.rules.odds import OddsBudget
 from pbem.rules.orders import STANDING_TYPES, NationOrders
 from pbem.service import moderator
 from pbem.store.clock import current_deadline
-from pbem.store.game import Game
+from pbem.store.game import Game, LogEntry
 
 
 @dataclass
@@ -112,9 +112,10 @@ def _default_nation(game: Game, player: str) -> str | None:
     return mine[0] if len(mine) == 1 else None
 
 
-def missing_for(game: Game, player: str) -> list[str]:
+def missing_for(game: Game, player: str, unlogged: list[LogEntry] = ()) -> list[str]:
     """What the game still needs from this player (for replies and prompts): the decisions owed by
-    the player's nations (pbem.rules.decisions.pending)."""
+    the player's nations (pbem.rules.decisions.pending); `unlogged`: orders entries taken as logged
+    (`pbem check`: the reply a mail would get once its orders are in the log)."""
     from pbem.rules.decisions import pending
     from pbem.service.book import build_book
     from pbem.service.decisions import mode
@@ -122,7 +123,7 @@ def missing_for(game: Game, player: str) -> list[str]:
     rs = game.ruleset()
     state = game.state
     mine = set(game.nations_of(player))
-    owed = pending(rs, state, build_book(rs, game.entries()), wait_for_defenders=mode(game) == "wait")
+    owed = pending(rs, state, build_book(rs, [*game.entries(), *unlogged]), wait_for_defenders=mode(game) == "wait")
     return [d.describe(rs, state.round) for d in owed if d.nation in mine]
 
 
@@ -137,26 +138,39 @@ def _auth_headers(mail: MailIn) -> dict[str, str]:
 
 
 def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: datetime,
-                authentication: dict[str, str] | None = None, odds_budget: OddsBudget | None = None) -> str:
-    """Read, check, log and answer one player's orders mail. Returns the reply text."""
+                authentication: dict[str, str] | None = None, odds_budget: OddsBudget | None = None,
+                record: bool = True,
+                default: str | None = None) -> str:
+    """Read, check, log and answer one player's orders mail. Returns the reply text. `record=False`
+    logs nothing and returns the very reply the mail would get (`pbem check`); `default`: the nation
+    of orders without a NATION line (else the player's nation that moves next, or their only one)."""
+    from pbem.rules.orders import NationLine
+
     rs = game.ruleset()
     state = game.state
     mine = set(game.nations_of(player))
-    default = _default_nation(game, player)
+    default = default or _default_nation(game, player)
     text, asked = split_odds(text)     # ODDS questions are answered, not orders
     text, confirm = split_confirm(text)
     result = check_orders(text, rs, state, nation=default)
     parsed = result.parsed
-    confirmed = confirm_drafts(game, player, result, default, mail_id=mail_id, received=received) if confirm else []
+    confirmed = confirm_drafts(game, player, result, default, mail_id=mail_id, received=received,
+                               record=record) if confirm else []
     # a rerun after a crash in the middle of a multi-nation mail logs the sections not logged yet:
     # each orders entry is keyed by its mail AND its nation
     already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
     extra: list[OrderProblem] = []
     verdicts: list[str] = []
+    unlogged: list[LogEntry] = []
     for section in parsed.sections:
         if section.nation not in mine:
-            extra.append(OrderProblem("auth", 0, "", f"you do not control the {rs.display(section.nation)}",
-                                      "your nations: " + ", ".join(rs.display(n) for n in sorted(mine))))
+            refused = OrderProblem("auth", 0, "", f"you do not control the {rs.display(section.nation)}",
+                                   "your nations: " + ", ".join(rs.display(n) for n in sorted(mine)))
+            extra.append(refused)
+            for ln in result.lines:    # none of its lines is OK: none is taken
+                if ln.nation == section.nation and ln.order is not None and not isinstance(ln.order, NationLine):
+                    ln.problems = [replace(refused, line=ln.line, text=ln.text, hint="not taken")]
+                    ln.notes = []
             verdicts.append(f"{rs.display(section.nation)}: NOT taken: you do not control the "
                             f"{rs.display(section.nation)}.")
             continue
@@ -164,22 +178,42 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         unread = sum(1 for ln in result.lines if ln.nation == section.nation and ln.order is None and ln.problems)
         if len(parsed.sections) == 1:
             bad += len(result.general)
+        idle = sum(1 for ln in result.lines if ln.nation == section.nation and ln.ok and ln.notes)
+        partly = sum(1 for ln in result.lines if ln.nation == section.nation and ln.partly_played and not ln.ok)
         if section.orders:
-            verdicts.append(verdict(rs, state, section, bad))
+            verdicts.append(verdict(rs, state, section, bad, idle, partly))
         if not section.orders or (mail_id, section.nation) in already:
             continue
         # orders with problems wait for a correction until the deadline, then are used as they are
         # (the rules core drops what it refuses, and the report says why)
-        game.record_orders(section.nation, player, section_text(section, rs), mail_id=mail_id,
-                           received=received.isoformat(), time=received.isoformat(), problems=bad, unread=unread,
+        data = {"nation": section.nation, "player": player, "mail_id": mail_id, "received": received.isoformat(),
+                "text": section_text(section, rs), "problems": bad, "unread": unread,
+                "mail_lines": mail_line_numbers(section, rs)}
+        if not record:   # what the log would hold: the reply says what is missing after it
+            unlogged.append(LogEntry(game.last_entry_id() + 1 + len(unlogged), "orders", data["received"], data))
+            continue
+        game.record_orders(section.nation, player, data["text"], mail_id=mail_id, received=data["received"],
+                           time=received.isoformat(), problems=bad, unread=unread, mail_lines=data["mail_lines"],
                            **({"authentication": authentication} if authentication else {}))
-    if not parsed.sections and default is None and mine:
+    named = [ln.order.nation for ln in result.lines if isinstance(ln.order, NationLine)]
+    for n in dict.fromkeys(named):
+        if n in mine and parsed.section(n) is None and not any(v.startswith(f"{rs.display(n)}: ") for v in confirmed):
+            verdicts.append(f"{rs.display(n)}: nothing taken: no line for the {rs.display(n)} could be read; "
+                            "the orders waiting (if any) are unchanged.")
+    if not parsed.sections and default is None and mine and not named:
         extra.append(OrderProblem("syntax", 0, "", "the orders do not say which nation they are for",
                                   "start them with a line NATION <name>"))
     result.general.extend(extra)
     deadline = current_deadline(game, vote=votes_owed(rs, state))
-    return render_reply(result, rs, missing=missing_for(game, player), deadline=deadline.text(), game=game.id,
-                        odds=odds_answers(asked, rs, run_budget=odds_budget), verdicts=confirmed + verdicts,
+    odds = odds_answers(asked, rs, run_budget=odds_budget)
+    moving = parsed.section(state.next_nation) if state.next_nation in mine else None
+    if result.ok and moving is not None:    # the exact odds of the battles these orders plan
+        from pbem.orders.odds import planned_battle_lines
+        from pbem.rules.odds import planned_battles
+
+        odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving), rs)
+    return render_reply(result, rs, missing=missing_for(game, player, unlogged), deadline=deadline.text(), game=game.id,
+                        odds=odds, verdicts=confirmed + verdicts,
                         warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
 
 
@@ -194,7 +228,7 @@ def split_confirm(text: str) -> tuple[str, bool]:
 
 
 def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail_id: str,
-                   received: datetime) -> list[str]:
+                   received: datetime, record: bool = True) -> list[str]:
     """CONFIRM: the nation's orders from before the rollback are logged again, as sent now."""
     from pbem.rules.orders import NationLine
     from pbem.service.advance import orders_text
@@ -213,7 +247,7 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
         if n not in drafts:
             out.append(f"{rs.display(n)}: CONFIRM: there are no orders from before a rollback to confirm.")
             continue
-        if (mail_id, n) not in already:
+        if (mail_id, n) not in already and record:
             game.record_orders(n, player, drafts[n], mail_id=mail_id, received=received.isoformat(),
                                time=received.isoformat(), problems=0, confirmed=True)
         out.append(f"{rs.display(n)}: your orders from before the rollback are confirmed: "
@@ -221,8 +255,11 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
     return out
 
 
-def verdict(rs, state, section: NationOrders, bad: int) -> str:
-    """What became of one nation's orders in a mail (each nation is answered on its own)."""
+def verdict(rs, state, section: NationOrders, bad: int, idle: int = 0, partly: int = 0) -> str:
+    """What became of one nation's orders in a mail (each nation is answered on its own). `idle`: lines
+    OK that, played from this position, do nothing (shown "no effect" with the reason, e.g. a stacking
+    error that cancels its whole movement, rule 5.2): the verdict does not promise them (issue 30);
+    `partly`: refused lines the turn still carries out in part (CheckedLine.partly_played)."""
     name = rs.display(section.nation)
     n = len(section.orders)
     order = list(rs.order_of_play)
@@ -235,13 +272,39 @@ def verdict(rs, state, section: NationOrders, bad: int) -> str:
     if not later and turn_orders and section.nation != state.next_nation:
         later = (" Checked against today's position; checked again when your turn comes, and you are told at "
                  "once if a line cannot be carried out then.")
+    idle_note = (f" {idle} of the lines OK would have no effect (marked \"no effect\" above, with the reason)."
+                 if idle else "")
     if not bad:
-        return f"{name}: taken ({n} line{'s' if n != 1 else ''} OK).{later}"
+        return f"{name}: taken ({n} line{'s' if n != 1 else ''} OK).{idle_note}{later}"
+    played = (f"the correct lines are played (except the {idle} marked \"no effect\", which do nothing) and the "
+              "others dropped" if idle else "the correct lines are played and the others dropped")
+    if partly:
+        played += f" ({partly} of them still carried out in part, as marked)"
     return (f"{name}: taken, but {bad} problem{'s' if bad != 1 else ''} to correct. Until the deadline a "
-            f"corrected mail for the {name} replaces these orders in full; at the deadline the correct lines "
-            f"are played and the others dropped.{later}")
+            f"corrected mail for the {name} replaces these orders in full; at the deadline {played}.{later}")
 
 
 def section_text(section: NationOrders, rs) -> str:
     """The orders of one nation as logged: their canonical form (parsing it gives the same orders)."""
     return "\n".join(canonical_lines(section, rs)) + "\n"
+
+
+def mail_line_numbers(section: NationOrders, rs) -> list[int]:
+    """The mail's line of each line of `section_text(section)` (logged as the orders entry's
+    `mail_lines`), so that what is said of the logged orders later (a correction, a reminder) names
+    the lines as the player numbered them. A `SECOND MOVEMENT` the canonical form puts in takes the
+    line of the order after it."""
+    from pbem.orders.parser import parse_message
+    from pbem.rules.orders import SecondMovement
+
+    logged = parse_message(section_text(section, rs), rs, default_nation=section.nation).section(section.nation)
+    sent = list(section.orders)
+    out: list[int] = []
+    i = 0
+    for o in logged.orders if logged is not None else ():
+        if isinstance(o, SecondMovement) and not (i < len(sent) and isinstance(sent[i], SecondMovement)):
+            out.append(sent[i].line if i < len(sent) else out[-1] if out else 0)
+            continue
+        out.append(sent[i].line if i < len(sent) else 0)
+        i += 1
+    return out

@@ -1,0 +1,57 @@
+"""Issue 30 item 4: every path a prompt lists is accepted by the validator, over the positions of a
+bot game per ruleset (one piece of the group along the path, alone; an arriving leader after its
+LEADER line). The ffg2 prompt listed Boudicca paths ending alone, which FFG 23 refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.bots import bot_orders
+from pbem.data.loader import load
+from pbem.orders.parser import parse_message
+from pbem.report.prompt import move_lines
+from pbem.rules.dice import HmacDice
+from pbem.rules.flow import step
+from pbem.rules.legal import check_turn
+from pbem.rules.preview import turn_start
+from pbem.rules.turn import new_game_state
+
+TURNS = 40
+
+
+def listed_paths(line: str) -> list[str]:
+    """`3 armies in Kent: Essex, Sussex, Essex -> Suffolk` -> the paths, from the group's area."""
+    head, dests = line.split(": ", 1)
+    start = head.split(" in ", 1)[1]
+    dests = dests.split(" (on its own")[0]
+    return [] if dests == "nowhere" else [d if "->" in d else f"{start} -> {d}" for d in dests.split(", ")]
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "ffg2"])
+def test_every_listed_path_passes_the_validator(ruleset):
+    rs = load(ruleset)
+    dice = HmacDice(b"prompt paths test secret")
+    state = step(rs, new_game_state(rs, "p"), {}, dice).state
+    checked = 0
+    for k in range(TURNS):
+        if state.finished:
+            break
+        nation = state.next_nation
+        if nation is None:
+            state = step(rs, state, {}, dice).state
+            continue
+        start = turn_start(rs, state, nation)
+        for group, line in zip(start.groups, move_lines(rs, start, state), strict=True):
+            head = rs.display(group.leader) if group.kind == "leader" else (
+                "1 cavalry" if group.kind == "cavalry" else "1")
+            enter = [f"LEADER {rs.display(ld.leader)} IN {rs.display(ld.area)}" for ld in start.leaders
+                     if ld.leader == group.leader]
+            for path in listed_paths(line):
+                sec = parse_message("\n".join([*enter, f"{head} {path}"]), rs, default_nation=nation).section(nation)
+                problems = [p for p in check_turn(rs, state, sec).problems if p.line == len(enter) + 1]
+                assert not problems, (state.round, nation, path, problems)
+                checked += 1
+        own = parse_message(bot_orders(rs, state, nation, kind="greedy", seed=k), rs,
+                            default_nation=nation).section(nation)
+        state = step(rs, state, {nation: own} if own is not None else {}, dice).state
+    assert checked > 300

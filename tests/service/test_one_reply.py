@@ -1,0 +1,86 @@
+"""Issue 30 item 1: one mail gets one reply; a correction mail only when the position changed since it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from jobkit import T0, body, mails, new_game, send
+
+from pbem.service.job import run_job
+
+
+@pytest.fixture
+def game(tmp_path):
+    return new_game(tmp_path, b"test secret for the one-reply tests")
+
+
+def to(game, addr):
+    return [m for m in mails(game.path / "outbox") if m["To"] == addr]
+
+
+def test_a_mail_with_an_error_in_the_own_turn_gets_one_reply(game, tmp_path):
+    """Sent during the Romans' own turn: the reply judged it against this very position, so no second
+    "please correct" mail contradicts it (it said "taken, but 1 problem")."""
+    run_job(tmp_path, now=T0, render_map=False)
+    before = len(to(game, "ann@x.org"))
+    send(game, "ann", "NATION Romans\n# my plan\n4 Channel -> Kent\n2 Channel -> Kent -> Essex -> Norfolk", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    new = to(game, "ann@x.org")[before:]
+    assert len(new) == 1, [str(m["Subject"]) for m in new]
+    assert "Re:" in str(new[0]["Subject"]) and "line   5  ERROR" in body(new[0])
+    assert "taken, but 1 problem" in body(new[0])
+
+
+def test_the_reminder_repeats_what_is_still_wrong_with_the_mails_line_numbers(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n# my plan\n4 Channel -> Kent\n2 Channel -> Kent -> Essex -> Norfolk", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    run_job(tmp_path, now=T0 + timedelta(hours=61), render_map=False)
+    rem = [m for m in to(game, "ann@x.org") if "Reminder" in str(m["Subject"])]
+    assert len(rem) == 1
+    text = body(rem[0])
+    assert "our reply" in text and "line 5" in text and "Norfolk" in text, text
+
+
+def test_early_orders_refused_at_their_turn_get_one_mail_saying_the_position_changed(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "di", "NATION Belgae\n# early\n\n1 Essex -> Kent -> Sussex", 1)
+    run_job(tmp_path, now=T0 + timedelta(minutes=5), render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent", 2)
+    run_job(tmp_path, now=T0 + timedelta(minutes=10), render_map=False)
+    run_job(tmp_path, now=T0 + timedelta(minutes=20), render_map=False)
+    ask = [m for m in to(game, "di@x.org") if "correct" in str(m["Subject"])]
+    assert len(ask) == 1
+    text = body(ask[0])
+    assert "position has changed since our reply" in text
+    assert "line   5  ERROR" in text, text
+
+
+def test_the_turn_report_names_the_lines_as_the_mail_does(game, tmp_path):
+    """Issue 30 item 2: the reply said line 6 (TOKEN is line 1 of the mail); the report did say
+    "order line 2" (the line of the logged canonical orders, standing orders moved to the end)."""
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n# plan\n\n4 Channel -> Kent\nPLACE Kent\nDEFEND ALL: HOLD\n4 Channel -> Sussex", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    replied = [m for m in to(game, "ann@x.org") if "Re:" in str(m["Subject"])]
+    assert 'line   6  ERROR  "PLACE Kent"' in body(replied[0])
+    run_job(tmp_path, now=T0 + timedelta(hours=73), render_map=False)
+    report = [m for m in mails(game.path / "outbox") if "have played" in str(m["Subject"])]
+    assert 'order line 6 not carried out: "PLACE Kent"' in body(report[0])
+
+
+def test_a_turn_played_without_orders_says_so_in_the_report(game, tmp_path):
+    """Issue 30 item 7: a turn the no-orders rule played is not shown as the player's."""
+    run_job(tmp_path, now=T0, render_map=False)
+    run_job(tmp_path, now=T0 + timedelta(hours=73), render_map=False)
+    report = [m for m in mails(game.path / "outbox") if "the Romans have played" in str(m["Subject"])]
+    assert "No orders came for the Romans: they held" in body(report[0])
+
+
+def test_a_turn_played_from_the_players_orders_does_not_say_so(game, tmp_path):
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    report = [m for m in mails(game.path / "outbox") if "the Romans have played" in str(m["Subject"])]
+    assert "No orders came" not in body(report[0])
