@@ -26,6 +26,7 @@ from pbem.rules.flow import votes_owed
 from pbem.rules.odds import OddsBudget
 from pbem.rules.orders import STANDING_TYPES, NationOrders
 from pbem.service import moderator
+from pbem.service.outgoing import log_line
 from pbem.store.clock import current_deadline
 from pbem.store.game import Game, LogEntry
 
@@ -56,8 +57,9 @@ class OrdersHandler:
                 if who == "moderator":
                     return Reply(moderator.from_mail(game, mail.text, who=mail.from_addr or "moderator",
                                                      mail_id=mail.sha256, now=self.now))
-                return Reply(take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
-                                         authentication=_auth_headers(mail), odds_budget=self.odds_budget))
+                text = take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
+                                   authentication=_auth_headers(mail), odds_budget=self.odds_budget)
+                return Reply(text + log_line(game))     # the log's end after the orders entry (issue 27 item 5)
         except GameBusy as e:
             raise RetryLater(str(e)) from e
         except OSError as e:      # a folder that cannot be written, a full disk
