@@ -131,6 +131,9 @@ class RunReport:
     replies_sent: int = 0
     acked: int = 0
     errors: list[str] = field(default_factory=list)
+    games: set[str] = field(default_factory=set)
+    """Games this run routed a mail to (whatever became of it): the job opens these, and may skip the
+    others on their idle notes (pbem.service.idle)."""
     set_aside: list[str] = field(default_factory=list)
     """Mails set aside because handling them raised (each: game, Message-ID, sender, error). They
     are answered and their game goes on: not a fault of the game."""
@@ -253,6 +256,8 @@ class Intake:
     def _advance(self, entry: Entry, handles: dict[str, list[Incoming]], blocked: set[str],
                  report: RunReport) -> None:
         sha = entry.sha256
+        if entry.game:
+            report.games.add(entry.game)
         mail = read_message(self._raw(entry, handles.get(sha, [])))
         if entry.state in ("stored", "applying"):
             decision = self._decide(entry, mail, blocked, report)
@@ -318,6 +323,7 @@ class Intake:
             reason = f"unroutable ({where.asked!r})" + (f"; no reply: {no_reply}" if no_reply else "")
             return _Decision("quarantined", reason, mails=mails)
         game = where.game
+        report.games.add(game.id)
         if game.id in blocked:
             return None
         auth = authenticate(mail, game)
