@@ -36,11 +36,11 @@ SIZES = {
     # games timed for the engine, mails parsed, folder size, archived games replayed (distinct ones
     # archived through the store, each up to `replay_rounds` rounds)
     "tiny": {"games": 1, "mails": 20, "folder": 20, "replay": 1, "archive": 1, "replay_rounds": 1, "idle": 3,
-             "pace": 0},
+             "pace": 0, "shared": 5, "burst": 10},
     "small": {"games": 3, "mails": 200, "folder": 200, "replay": 10, "archive": 2, "replay_rounds": 16, "idle": 20,
-              "pace": 1},
+              "pace": 1, "shared": 100, "burst": 100},
     "full": {"games": 10, "mails": 1000, "folder": 1000, "replay": 100, "archive": 10, "replay_rounds": 16,
-             "idle": 100, "pace": 2},
+             "idle": 100, "pace": 2, "shared": 1000, "burst": 1000},
 }
 
 
@@ -476,6 +476,163 @@ def bench_idle_run(n: int, runs: int = 5) -> Row:
                wall, cpu=cpu)
 
 
+BASELINE = "PBEM_BENCH_BASELINE"
+"""Environment variable: a checkout of an older pbem. The rows of issue 33 then time the same command
+with that code too, on a copy of the same folder, in the same minute ("old" in the row)."""
+
+
+def _python_env(tmp: Path, root: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(tmp / f"pycache-{root.name}")   # compiled modules, as installed
+    env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def _child_run(args: list[str], env: dict[str, str], cwd: Path | None = None) -> tuple[float, float, int]:
+    """Wall, CPU (user+sys) and peak RSS (KiB) of one child process."""
+    import subprocess
+
+    proc = subprocess.Popen(args, env=env, cwd=cwd, stdout=subprocess.DEVNULL)
+    t0 = time.perf_counter()
+    _pid, _status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(_status)
+    wall = time.perf_counter() - t0
+    if proc.returncode:
+        raise RuntimeError(f"{' '.join(args[:4])} ... exited {proc.returncode}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def _timed_runs(folder: Path, tmp: Path, root: Path, args: list[str], runs: int) -> tuple[float, float, int]:
+    """Best wall and best CPU of `runs` fresh `python -m pbem.cli ARGS` over `folder`, after one
+    warm-up run (it notes the games idle and compiles the modules); the highest peak RSS."""
+    env = _python_env(tmp, root)
+    cmd = [sys.executable, "-m", "pbem.cli", *args]
+    _child_run(cmd, env, cwd=root)
+    got = [_child_run(cmd, env, cwd=root) for _ in range(runs)]
+    return min(w for w, _, _ in got), min(c for _, c, _ in got), max(m for _, _, m in got)
+
+
+def _baseline() -> Path | None:
+    path = os.environ.get(BASELINE)
+    return Path(path).resolve() if path and (Path(path) / "pbem" / "cli.py").is_file() else None
+
+
+def _old_beside(folder: Path, tmp: Path, args_of: Callable[[Path], list[str]], runs: int) -> str:
+    """'; old code (DIR): X wall, Y CPU' measured now on a copy of `folder`, or ''."""
+    old = _baseline()
+    if old is None:
+        return f"; set {BASELINE}=<checkout of an older pbem> for the old figure beside it"
+    copy = tmp / "old-copy"
+    shutil.copytree(folder, copy, symlinks=True)
+    try:
+        wall, cpu, rss = _timed_runs(copy, tmp, old, args_of(copy), runs)
+    except Exception as e:  # noqa: BLE001 - the old code may not run this at all
+        return f"; old code ({old}) failed: {type(e).__name__}: {e}"
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+    return f"; OLD code ({old.name}): {_fmt(wall)} wall, {_fmt(cpu)} CPU, peak {rss // 1024} MiB"
+
+
+def _waiting_games(games: Path, n: int, config: str) -> None:
+    """n games waiting for their first orders under one games folder with pbem.yaml `config`."""
+    from datetime import UTC, datetime
+
+    from pbem.service.job import run_job
+    from pbem.store.game import create_game
+
+    games.mkdir(parents=True)
+    (games / "pbem.yaml").write_text(config, encoding="utf-8")
+    now = datetime.now(UTC).replace(microsecond=0)
+    for i in range(n):
+        create_game(games, f"g{i:04d}", secret=f"bench idle game {i:06d}".encode(), time=now.isoformat())
+    run_job(games, now=now, render_map=False)          # the prompts go out; every game waits now
+
+
+SHARED_MAILBOX = "from: pbem@example.org\nmail:\n  - {type: folder, inbox: mailbox, outbox: outbox}\n"
+
+
+def bench_idle_shared(n: int, *, site: bool, runs: int = 3) -> Row:
+    """`pbem run` over n waiting games whose mail comes through the site's mailbox (pbem.yaml `mail:`,
+    here a shared mail folder: the same path through the job as IMAP, without a server), with or
+    without `site_dir:` (issue 33 item 1, 2)."""
+    name = f"idle `pbem run` on {n} waiting games, shared mailbox" + (", site_dir set" if site else "")
+    if n <= 0:
+        return Row(name, "skipped", "not asked for at this size", skipped=True)
+    goal = 0.4 if site else 0.3
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-shared-") as tmp:
+        tmp_path = Path(tmp)
+        games = tmp_path / "games"
+        _waiting_games(games, n, SHARED_MAILBOX + ("site_dir: ../site\n" if site else ""))
+        root = Path(__file__).resolve().parents[2]
+        args_of = lambda folder: ["run", str(folder), "-q", "--no-map"]   # noqa: E731
+        wall, cpu, _ = _timed_runs(games, tmp_path, root, args_of(games), runs)
+        old = _old_beside(games, tmp_path, args_of, runs)
+    return Row(name, f"{_fmt(wall)} wall (best of {runs})",
+               f"a fresh `python -m pbem.cli run DIR -q --no-map` each time after one warm-up run; CPU (user+sys) "
+               f"{_fmt(cpu)}{old}; goal < {goal} s wall", wall, cpu=cpu)
+
+
+BURST_PLAYERS = [("ann", "ann@x.org"), ("bob", "bob@x.org"), ("cy", "cy@x.org"), ("di", "di@x.org")]
+
+
+def bench_mail_burst(n: int, runs: int = 2) -> Row:
+    """One `pbem run` taking n order mails into one game (its four players in turn, each a PASS with
+    the player's token): the intake should be linear in the number of mails (issue 33 item 3)."""
+    name = f"`pbem run` taking {n} order mails into one game"
+    if n <= 0:
+        return Row(name, "skipped", "not asked for at this size", skipped=True)
+    from datetime import UTC, datetime
+
+    from pbem.service.job import run_job
+    from pbem.store.game import create_game
+
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-burst-") as tmp:
+        tmp_path = Path(tmp)
+        games = tmp_path / "games"
+        now = datetime.now(UTC).replace(microsecond=0)
+        game = create_game(games, "t1", players=4, player_specs=BURST_PLAYERS, secret=b"burst bench secret, one game",
+                           time=now.isoformat())
+        run_job(games, now=now, render_map=False)
+        inbox = game.path / "inbox"
+        inbox.mkdir(exist_ok=True)
+        for i in range(n):
+            p = game.player(BURST_PLAYERS[i % 4][0])
+            (inbox / f"{i:05d}.eml").write_text(
+                f"From: {p['address']}\nSubject: [t1] orders\nMessage-ID: <m{i}@x.org>\n\nTOKEN {p['token']}\nPASS\n",
+                encoding="utf-8")
+        saved = tmp_path / "saved"
+        shutil.copytree(games, saved, symlinks=True)
+        root = Path(__file__).resolve().parents[2]
+        got = []
+        for k in range(runs):
+            folder = games if k == 0 else tmp_path / f"again{k}"
+            if k:
+                shutil.copytree(saved, folder, symlinks=True)
+            got.append(_child_run([sys.executable, "-m", "pbem.cli", "run", str(folder), "-q", "--no-map"],
+                                  _python_env(tmp_path, root), cwd=root))
+        wall, cpu = min(w for w, _, _ in got), min(c for _, c, _ in got)
+        old = _old_burst(saved, tmp_path, runs)
+    return Row(name, f"{_fmt(wall)} wall (best of {runs})",
+               f"a fresh `python -m pbem.cli run DIR -q --no-map` on a copy of the same folder each time; CPU (user+sys) "
+               f"{_fmt(cpu)}{old}; goal < 3 s wall at 1 000", wall, cpu=cpu)
+
+
+def _old_burst(saved: Path, tmp: Path, runs: int) -> str:
+    old = _baseline()
+    if old is None:
+        return f"; set {BASELINE}=<checkout of an older pbem> for the old figure beside it"
+    got = []
+    try:
+        for k in range(runs):
+            folder = tmp / f"old{k}"
+            shutil.copytree(saved, folder, symlinks=True)
+            got.append(_child_run([sys.executable, "-m", "pbem.cli", "run", str(folder), "-q", "--no-map"],
+                                  _python_env(tmp, old), cwd=old))
+    except Exception as e:  # noqa: BLE001 - the old code may not run this at all
+        return f"; old code ({old}) failed: {type(e).__name__}: {e}"
+    return f"; OLD code ({old.name}): {_fmt(min(w for w, _, _ in got))} wall, {_fmt(min(c for _, c, _ in got))} CPU"
+
+
 def bench_pace(rs: Ruleset, games: int, seed: int = 1) -> list[Row]:
     """Calendar days per whole game by mail, per way of playing (pbem.bots.pace, issue 32)."""
     from pbem.bots.pace import STYLES, PaceSettings, assumptions, simulate
@@ -533,6 +690,18 @@ def run_bench(rs: Ruleset, size: str = "full", *, seed: int = 1, archive_dir: Pa
     except Exception as e:  # noqa: BLE001 - report, never fail the bench
         report.rows.append(Row(f"idle `pbem run` on {cfg['idle']} waiting games", "skipped",
                                f"{type(e).__name__}: {e}", skipped=True))
+    say("idle pbem run with the site's mailbox (issue 33)")
+    for site in (False, True):
+        try:
+            report.rows.append(bench_idle_shared(cfg["shared"], site=site))
+        except Exception as e:  # noqa: BLE001 - report, never fail the bench
+            report.rows.append(Row(f"idle `pbem run`, shared mailbox{', site_dir' if site else ''}", "skipped",
+                                   f"{type(e).__name__}: {e}", skipped=True))
+    say("a burst of order mails into one game (issue 33)")
+    try:
+        report.rows.append(bench_mail_burst(cfg["burst"]))
+    except Exception as e:  # noqa: BLE001 - report, never fail the bench
+        report.rows.append(Row("order mails into one game", "skipped", f"{type(e).__name__}: {e}", skipped=True))
     say("pace of a game by mail (simulated players)")
     report.rows += bench_pace(rs, cfg["pace"], seed)
     return report

@@ -210,6 +210,9 @@ class Intake:
                             self._advance(entry, handles, blocked, report)
                         except Exception as again:  # noqa: BLE001 - as any error of a decided mail
                             self._failed(entry, again, blocked, report)
+            # the ledger is made durable once, before the transports let go of their copies: until
+            # then a power loss only makes the next run fetch and take those mails again (issue 33)
+            self.ledger.sync()
             for sha in list(handles):
                 entry = self.ledger.entries.get(sha)
                 if entry is not None and entry.state == "replied":
@@ -242,7 +245,7 @@ class Intake:
                 if sha not in self.ledger.entries:
                     mail = read_message(inc.raw, body=False)
                     self.ledger.append(
-                        "stored", sha, message_id=mail.message_id, received=_stamp(inc),
+                        "stored", sha, durable=False, message_id=mail.message_id, received=_stamp(inc),
                         seq=len(self.ledger.entries), transport=inc.transport, key=inc.key,
                         size=len(inc.raw), **{"from": mail.from_addr, "subject": mail.subject[:200]},
                     )
@@ -266,7 +269,7 @@ class Intake:
             files = self._write_replies(sha, decision.mails)
             if decision.outcome in ("quarantined", "error"):
                 self._quarantine(mail, entry, decision.reason)
-            self.ledger.append("applied", sha, outcome=decision.outcome, reason=decision.reason,
+            self.ledger.append("applied", sha, durable=False, outcome=decision.outcome, reason=decision.reason,
                                game=decision.game, sender=decision.sender, replies=files)
             counter = decision.outcome if decision.outcome in ("applied", "rejected") else "quarantined"
             setattr(report, counter, getattr(report, counter) + 1)
@@ -274,7 +277,7 @@ class Intake:
         if entry.state == "applied":
             if not self._send_all(entry, report):
                 return
-            self.ledger.append("replied", sha)
+            self.ledger.append("replied", sha, durable=False)
             self._fault("replied", sha)
         if entry.state == "replied":
             self._ack(entry, handles, report)
@@ -348,12 +351,12 @@ class Intake:
                 log.error("mail %s for %s: %s; set aside", sha[:12], game.id, error)
                 return self._set_aside(mail, game, sender, error, error, self._taken(game.id, mail), report)
             log.warning("mail %s: the last run stopped inside the handler; calling it again", sha[:12])
-        self.ledger.append("applying", sha, game=game.id, sender=sender)
+        self.ledger.append("applying", sha, durable=False, game=game.id, sender=sender)
         self._fault("applying", sha)
         try:
             reply = self.handler(game.id, sender, mail)
         except RetryLater as exc:
-            self.ledger.append("deferred", sha, reason=str(exc)[:300])
+            self.ledger.append("deferred", sha, durable=False, reason=str(exc)[:300])
             blocked.add(game.id)
             report.deferred += 1
             log.info("mail %s for %s deferred: %s", sha[:12], game.id, exc)
@@ -393,7 +396,7 @@ class Intake:
         else:
             log.error("mail %s: unexpected error: %s", entry.sha256[:12], _technical(exc)[:300])
             self._tracebacks[entry.sha256] = traceback.format_exc()[-20000:]
-        self.ledger.append("failed", entry.sha256, error=_technical(exc)[:500])
+        self.ledger.append("failed", entry.sha256, durable=False, error=_technical(exc)[:500])
         undecided = entry.state in ("stored", "applying")
         if undecided and (not system or entry.failures >= MAX_ATTEMPTS):
             try:
@@ -408,7 +411,7 @@ class Intake:
             path = self.archive_dir / f"{entry.sha256}.eml"
             mail = read_message(path.read_bytes() if path.exists() else b"")
             self._quarantine(mail, entry, f"internal-error after {entry.failures} attempts")
-            self.ledger.append("applied", entry.sha256, outcome="quarantined", game=entry.game,
+            self.ledger.append("applied", entry.sha256, durable=False, outcome="quarantined", game=entry.game,
                                reason="internal-error", replies=[])
         return False
 
@@ -425,7 +428,7 @@ class Intake:
         decision = self._set_aside(mail, game, entry.sender, plain_error(exc), _technical(exc), taken, report)
         files = self._write_replies(entry.sha256, decision.mails)
         self._quarantine(mail, entry, decision.reason)
-        self.ledger.append("applied", entry.sha256, outcome="error", reason=decision.reason,
+        self.ledger.append("applied", entry.sha256, durable=False, outcome="error", reason=decision.reason,
                            game=decision.game, sender=decision.sender, replies=files)
         report.quarantined += 1
 
@@ -494,7 +497,7 @@ class Intake:
             path = self.replies_dir / name
             if not path.exists():
                 log.error("mail %s: reply file %s is missing; not sent", sha[:12], path)
-                self.ledger.append("sent", sha, n=i, failed="reply file missing")
+                self.ledger.append("sent", sha, durable=False, n=i, failed="reply file missing")
                 continue
             # compat32 writes the stored bytes back out unchanged (and is much faster than default)
             msg = email.message_from_bytes(path.read_bytes(), policy=policy.compat32)
@@ -503,14 +506,14 @@ class Intake:
             except PermanentMailError as exc:
                 log.error("mail %s: reply %d to %s refused for good: %s", sha[:12], i, msg["To"], exc)
                 report.errors.append(str(exc))
-                self.ledger.append("sent", sha, n=i, failed=str(exc)[:300])
+                self.ledger.append("sent", sha, durable=False, n=i, failed=str(exc)[:300])
                 continue
             except MailError as exc:
                 log.warning("mail %s: sending reply %d failed, will retry: %s", sha[:12], i, exc)
                 report.errors.append(str(exc))
                 return False
             self._fault("sending", sha)
-            self.ledger.append("sent", sha, n=i, to=str(msg["To"]))
+            self.ledger.append("sent", sha, durable=False, n=i, to=str(msg["To"]))
             report.replies_sent += 1
             self._fault("sent", sha)
         return True
@@ -528,7 +531,7 @@ class Intake:
                 report.errors.append(f"ack {inc.transport} {inc.key}: {exc}")
                 continue
             self._fault("acking", sha)
-            self.ledger.append("acked", sha, transport=inc.transport, key=inc.key)
+            self.ledger.append("acked", sha, durable=False, transport=inc.transport, key=inc.key)
             report.acked += 1
             self._fault("acked", sha)
 

@@ -67,6 +67,7 @@ class Ledger:
         self.message_ids: dict[str, str] = {}
         self._lock = FileLock(str(self.path) + ".lock", timeout=lock_timeout)
         self._fh = None
+        self._unsynced = False   # events appended with durable=False since the last fsync
 
     def __enter__(self) -> Ledger:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -81,10 +82,19 @@ class Ledger:
             raise
         return self
 
+    def sync(self) -> None:
+        """Make every event appended so far durable (one fsync for all of them)."""
+        if self._fh is not None and self._unsynced:
+            os.fsync(self._fh.fileno())
+            self._unsynced = False
+
     def __exit__(self, *exc) -> None:
         fh, self._fh = self._fh, None
         try:
             if fh is not None:
+                if self._unsynced:
+                    os.fsync(fh.fileno())
+                    self._unsynced = False
                 fh.close()
         finally:
             self._lock.release()
@@ -112,8 +122,10 @@ class Ledger:
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 log.warning("mail ledger %s line %d: skipped (%s)", self.path, n, exc)
 
-    def append(self, event: str, sha256: str, **fields) -> Entry:
-        """Write one event durably (append + fsync), then fold it into memory."""
+    def append(self, event: str, sha256: str, *, durable: bool = True, **fields) -> Entry:
+        """Write one event (append; `durable`: and fsync), then fold it into memory. An event written
+        with durable=False is in the file for any later reader or a rerun after a kill (the kernel
+        has it); only a power loss can take it, until the next sync()."""
         record = {"event": event, "sha256": sha256, "at": datetime.now(UTC).isoformat(), **fields}
         line = json.dumps(record, sort_keys=True, default=str) + "\n"
         if self._fh is None:  # kept open while the ledger is locked (one open per run)
@@ -123,7 +135,11 @@ class Ledger:
                 fsync_dir(self.path.parent)
         self._fh.write(line.encode("utf-8"))
         self._fh.flush()
-        os.fsync(self._fh.fileno())
+        if durable:
+            os.fsync(self._fh.fileno())
+            self._unsynced = False
+        else:
+            self._unsynced = True
         self._apply(record)
         write_point("done", self.path)
         return self.entries[sha256]

@@ -40,7 +40,7 @@ def note_path(games_dir: Path, game_id: str) -> Path:
     return games_dir / IDLE_DIR / f"{game_id}.json"
 
 
-def _stat(p: Path) -> list[int] | None:
+def file_stat(p: Path) -> list[int] | None:
     try:
         st = os.stat(p)
     except OSError:
@@ -50,11 +50,11 @@ def _stat(p: Path) -> list[int] | None:
 
 def fingerprint(game_dir: Path, inboxes: list[Path]) -> dict[str, Any]:
     """The stat of the watched files and of the inbox folders (and their Maildir new/ and cur/)."""
-    fp: dict[str, Any] = {name: _stat(game_dir / name) for name in WATCHED}
+    fp: dict[str, Any] = {name: file_stat(game_dir / name) for name in WATCHED}
     for inbox in inboxes:
         for sub in ("", "new", "cur"):
             p = inbox / sub if sub else inbox
-            fp[f"inbox:{p}"] = _stat(p)
+            fp[f"inbox:{p}"] = file_stat(p)
     return fp
 
 

@@ -25,6 +25,7 @@ from pbem.orders.reply import order_warnings, render_reply
 from pbem.rules.flow import votes_owed
 from pbem.rules.orders import STANDING_TYPES, NationOrders
 from pbem.service import moderator
+from pbem.service.opened import OpenGames
 from pbem.store.clock import current_deadline
 from pbem.store.game import Game
 
@@ -37,6 +38,8 @@ class OrdersHandler:
     now: datetime
     faults: dict[str, str] = field(default_factory=dict)
     """Games this run could not work on ({id: fault}); the job tells their moderators (issue 18)."""
+    games: OpenGames = field(default_factory=OpenGames)
+    """Each game opened once for all its mails of the run (issue 33)."""
 
     def __call__(self, game_id: str, who: str, mail: MailIn) -> Reply | None:
         """A game that cannot be read or written (damaged file, read-only folder, full disk) is a
@@ -48,13 +51,15 @@ class OrdersHandler:
         from pbem.service.faults import describe
 
         try:
-            game = Game.open(self.games_dir / game_id)
+            game = self.games.open(self.games_dir / game_id)
             with game.lock(blocking=False):
                 if who == "moderator":
                     return Reply(moderator.from_mail(game, mail.text, who=mail.from_addr or "moderator",
                                                      mail_id=mail.sha256, now=self.now))
-                return Reply(take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
-                                         authentication=_auth_headers(mail)))
+                reply = Reply(take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
+                                          authentication=_auth_headers(mail)))
+                self.games.keep(game)
+                return reply
         except GameBusy as e:
             raise RetryLater(str(e)) from e
         except OSError as e:      # a folder that cannot be written, a full disk

@@ -123,12 +123,11 @@ def _poll_shared(games_dir: Path, site: dict[str, Any], now: datetime, report: J
     from pbem.mail.directory import GamesDirDirectory
     from pbem.mail.intake import Intake
     from pbem.mail.transport import make_transports
-    from pbem.service.inbox import OrdersHandler
     from pbem.store.fs import clean_stale_temp_files
 
     clean_stale_temp_files(games_dir / ".mail")
     transports = make_transports(site["mail"], games_dir)
-    handler = OrdersHandler(games_dir, now)
+    handler = _LazyOrders(games_dir, now)
     shared = _SharedMailbox(transports, handler)
     intake = Intake(transports.incoming, transports.outgoing, GamesDirDirectory(games_dir), handler,
                     archive_dir=games_dir / ".mail", from_addr=str(site.get("from") or "pbem@localhost"))
@@ -138,6 +137,28 @@ def _poll_shared(games_dir: Path, site: dict[str, Any], now: datetime, report: J
     else:
         shared.games = set(r.games)
     return shared
+
+
+class _LazyOrders:
+    """pbem.service.inbox.OrdersHandler, imported (with the engine) only when a mail reaches a game."""
+
+    def __init__(self, games_dir: Path, now: datetime) -> None:
+        self.games_dir, self.now = games_dir, now
+        self.faults: dict[str, str] = {}
+        self._real: Any = None
+
+    def _handler(self) -> Any:
+        if self._real is None:
+            from pbem.service.inbox import OrdersHandler
+
+            self._real = OrdersHandler(self.games_dir, self.now, faults=self.faults)
+        return self._real
+
+    def __call__(self, game_id: str, who: str, mail: Any) -> Any:
+        return self._handler()(game_id, who, mail)
+
+    def taken(self, game_id: str, mail: Any) -> str:
+        return self._handler().taken(game_id, mail)
 
 
 def _skip_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobReport, *,
