@@ -36,11 +36,11 @@ SIZES = {
     # games timed for the engine, mails parsed, folder size, archived games replayed (distinct ones
     # archived through the store, each up to `replay_rounds` rounds)
     "tiny": {"games": 1, "mails": 20, "folder": 20, "replay": 1, "archive": 1, "replay_rounds": 1, "idle": 3,
-             "pace": 0, "shared": 5, "burst": 10},
+             "pace": 0, "shared": 5, "burst": 10, "big_mails": ()},
     "small": {"games": 3, "mails": 200, "folder": 200, "replay": 10, "archive": 2, "replay_rounds": 16, "idle": 20,
-              "pace": 1, "shared": 100, "burst": 100},
+              "pace": 1, "shared": 100, "burst": 100, "big_mails": (40,)},
     "full": {"games": 10, "mails": 1000, "folder": 1000, "replay": 100, "archive": 10, "replay_rounds": 16,
-             "idle": 100, "pace": 2, "shared": 1000, "burst": 1000},
+             "idle": 100, "pace": 2, "shared": 1000, "burst": 1000, "big_mails": (40, 100)},
 }
 
 
@@ -633,6 +633,62 @@ def _old_burst(saved: Path, tmp: Path, runs: int) -> str:
     return f"; OLD code ({old.name}): {_fmt(min(w for w, _, _ in got))} wall, {_fmt(min(c for _, c, _ in got))} CPU"
 
 
+def bench_big_mails(sizes_mb: tuple[int, ...], runs: int = 2) -> Row:
+    """Peak RSS of one `pbem run` taking mails of these sizes (MB) into a waiting game: each a
+    player's mail with a big text attachment, answered as too large (issue 33 item 4)."""
+    name = "peak RSS of a `pbem run` taking mails of " + " + ".join(f"{m} MB" for m in sizes_mb)
+    if not sizes_mb:
+        return Row(name, "skipped", "not asked for at this size", skipped=True)
+    import base64
+    from datetime import UTC, datetime
+
+    from pbem.service.job import run_job
+    from pbem.store.game import create_game
+
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-big-") as tmp:
+        tmp_path = Path(tmp)
+        games = tmp_path / "games"
+        now = datetime.now(UTC).replace(microsecond=0)
+        game = create_game(games, "t1", players=4, player_specs=BURST_PLAYERS, secret=b"big mail bench secret",
+                           time=now.isoformat())
+        run_job(games, now=now, render_map=False)
+        inbox = game.path / "inbox"
+        inbox.mkdir(exist_ok=True)
+        p = game.player("ann")
+        for i, mb in enumerate(sizes_mb):
+            line = base64.b64encode(os.urandom(57)) + b"\n"
+            with open(inbox / f"{i:03d}.eml", "wb") as fh:
+                fh.write(f"From: {p['address']}\nSubject: [t1] orders\nMessage-ID: <big{i}@x.org>\nMIME-Version: 1.0\n"
+                         f"Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\n"
+                         f"TOKEN {p['token']}\nPASS\n--b\nContent-Type: application/octet-stream\n"
+                         f"Content-Transfer-Encoding: base64\n\n".encode())
+                fh.write(line * (mb * 1000 * 1000 // len(line)))
+                fh.write(b"--b--\n")
+        saved = tmp_path / "saved"
+        shutil.copytree(games, saved)
+        roots = [("new", Path(__file__).resolve().parents[2])]
+        if _baseline() is not None:
+            roots.append(("OLD", _baseline()))
+        got: dict[str, list[tuple[float, float, int]]] = {}
+        for k in range(runs):
+            for label, root in roots:
+                folder = tmp_path / f"{label}{k}"
+                shutil.copytree(saved, folder)
+                try:
+                    got.setdefault(label, []).append(_child_run(
+                        [sys.executable, "-m", "pbem.cli", "run", str(folder), "-q", "--no-map"],
+                        _python_env(tmp_path, root), cwd=root))
+                finally:
+                    shutil.rmtree(folder, ignore_errors=True)
+    peak = {label: max(m for _, _, m in runs_) / 1024 for label, runs_ in got.items()}
+    wall, cpu = min(w for w, _, _ in got["new"]), min(c for _, c, _ in got["new"])
+    old = (f"; OLD code ({_baseline().name}): peak {peak['OLD']:.0f} MiB, {_fmt(min(w for w, _, _ in got['OLD']))} wall"
+           if "OLD" in peak else f"; set {BASELINE}=<checkout of an older pbem> for the old figure beside it")
+    return Row(name, f"{peak['new']:.0f} MiB peak (highest of {runs})",
+               f"ru_maxrss of a fresh `python -m pbem.cli run DIR -q --no-map`, {_fmt(wall)} wall, CPU {_fmt(cpu)}"
+               f"{old}; goal < 150 MiB", wall, cpu=cpu)
+
+
 def bench_pace(rs: Ruleset, games: int, seed: int = 1) -> list[Row]:
     """Calendar days per whole game by mail, per way of playing (pbem.bots.pace, issue 32)."""
     from pbem.bots.pace import STYLES, PaceSettings, assumptions, simulate
@@ -702,6 +758,12 @@ def run_bench(rs: Ruleset, size: str = "full", *, seed: int = 1, archive_dir: Pa
         report.rows.append(bench_mail_burst(cfg["burst"]))
     except Exception as e:  # noqa: BLE001 - report, never fail the bench
         report.rows.append(Row("order mails into one game", "skipped", f"{type(e).__name__}: {e}", skipped=True))
+    say("memory of a run taking big mails (issue 33)")
+    try:
+        report.rows.append(bench_big_mails(cfg["big_mails"]))
+    except Exception as e:  # noqa: BLE001 - report, never fail the bench
+        report.rows.append(Row("peak RSS of a run taking big mails", "skipped", f"{type(e).__name__}: {e}",
+                               skipped=True))
     say("pace of a game by mail (simulated players)")
     report.rows += bench_pace(rs, cfg["pace"], seed)
     return report
