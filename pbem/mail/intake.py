@@ -337,8 +337,13 @@ class Intake:
         sha = entry.sha256
         if entry.game:
             report.games.add(entry.game)
-        mail = self._read(entry)
+        if entry.state in ("stored", "applying") and entry.killed_reading >= MAX_RUNS:
+            self._set_aside_killer(entry, report)       # now `applied`: its replies go out below
         if entry.state in ("stored", "applying"):
+            # a run that dies reading it (out of memory, a signal) leaves `reading` as its last line
+            self.ledger.append("reading", sha, durable=False)
+            mail = self._read(entry)
+            self.ledger.append("read", sha, durable=False)
             decision = self._decide(entry, mail, blocked, report)
             if decision is None:
                 return
@@ -355,8 +360,7 @@ class Intake:
                 return
             self.ledger.append("replied", sha, durable=False)
             self._fault("replied", sha)
-        if entry.state == "replied":
-            self._ack(entry, handles, report)
+        # acked at the end of the run, after the ledger's one fsync (run_once)
 
     def _read(self, entry: Entry) -> MailIn:
         """The mail from the archive: parsed whole when it is within MAX_PARSE; beyond that only
@@ -497,10 +501,24 @@ class Intake:
                                reason="internal-error", replies=[])
         return False
 
-    def _set_aside_failed(self, entry: Entry, exc: Exception, report: RunReport) -> None:
-        """Set aside a mail whose reading or routing raised (no handler result to go by)."""
+    def _set_aside_killer(self, entry: Entry, report: RunReport) -> None:
+        """A mail that stopped the run MAX_RUNS times while it was read: set aside by its headers
+        alone (not read again), answered, its moderator told, and acked."""
+        error = f"the run stopped while reading it, {entry.killed_reading} times"
+        log.error("mail %s: %s; set aside unread", entry.sha256[:12], error)
         path = self.archive_dir / f"{entry.sha256}.eml"
-        mail = read_message(path.read_bytes() if path.exists() else b"")
+        try:
+            with open(path, "rb") as fh:
+                mail = read_head(fh.read(HEAD_MAX), entry.sha256, path.stat().st_size)
+        except FileNotFoundError:
+            mail = read_message(b"")
+        self._set_aside_failed(entry, HandlerFailed(error), report, mail=mail)
+
+    def _set_aside_failed(self, entry: Entry, exc: Exception, report: RunReport, *, mail: MailIn | None = None) -> None:
+        """Set aside a mail whose reading or routing raised (no handler result to go by)."""
+        if mail is None:
+            path = self.archive_dir / f"{entry.sha256}.eml"
+            mail = read_message(path.read_bytes() if path.exists() else b"")
         game = None
         try:
             game = self.directory.lookup(entry.game) if entry.game else route(mail, self.directory).game

@@ -54,8 +54,17 @@ class Entry:
     failures: int = 0
     attempts: int = 0
     """handler calls since the last `deferred`: a run killed inside the handler leaves one behind"""
+    kills: int = 0
+    """runs that stopped while reading it (a `reading` not followed by `read`: out of memory, a
+    signal) since the last `deferred` (issue 33)"""
+    reading: bool = False
     seq: int = 0
     info: dict = field(default_factory=dict)
+
+    @property
+    def killed_reading(self) -> int:
+        """Runs that stopped while reading it, the last one included (its `reading` is still open)."""
+        return self.kills + int(self.reading)
 
 
 class Ledger:
@@ -152,6 +161,11 @@ class Ledger:
             if kind != "stored":
                 raise ValueError(f"{kind} before stored")
             entry = self.entries[sha] = Entry(sha)
+        if kind == "reading":
+            entry.kills += entry.reading    # the previous run's reading never finished
+            entry.reading = True
+            return
+        entry.reading = False
         if kind == "stored":
             entry.message_id = ev.get("message_id", "")
             entry.received = ev.get("received", "")
@@ -165,7 +179,7 @@ class Ledger:
             entry.game, entry.sender = ev.get("game", ""), ev.get("sender", "")
         elif kind == "deferred":
             entry.state = "stored"
-            entry.attempts = 0
+            entry.attempts = entry.kills = 0
         elif kind == "failed":
             entry.failures += 1
         elif kind == "applied":
@@ -185,6 +199,8 @@ class Ledger:
             entry.state = "replied"
         elif kind == "acked":
             entry.acked.add(f"{ev.get('transport', '')}|{ev.get('key', '')}")
+        elif kind == "read":
+            pass     # the reading that `reading` began has finished (entry.reading is cleared above)
         else:
             raise ValueError(f"unknown event {kind!r}")
 

@@ -62,3 +62,36 @@ def test_a_big_file_is_handed_over_by_its_path_not_its_bytes(tmp_path):
     assert report.applied == 2 and len(handled) == 2
     assert handled[0].sha256 == hashlib.sha256(data).hexdigest() and handled[0].size == len(data)
     assert intake.run_once().new == 0        # acked: moved to processed/
+
+
+class _Killed(BaseException):
+    """Stands for the run being killed (out of memory, a signal): nothing in pbem catches it."""
+
+
+def test_a_mail_that_kills_the_run_while_it_is_read_counts_as_an_attempt(tmp_path, monkeypatch):
+    import pytest
+
+    from pbem.mail.intake import MAX_RUNS
+
+    (tmp_path / "inbox").mkdir()
+    (tmp_path / "inbox" / "001.eml").write_bytes(
+        b"From: ann@x.org\nSubject: [g1] orders\nMessage-ID: <bomb@x.org>\n\nTOKEN tok-ann\nPASS\n")
+    real = intake_mod.read_message
+
+    def bomb(raw, **kw):
+        if kw.get("body", True):
+            raise _Killed()
+        return real(raw, **kw)
+
+    handled: list = []
+    monkeypatch.setattr(intake_mod, "read_message", bomb)
+    for _ in range(MAX_RUNS):
+        intake, _folder = _intake(tmp_path, handled)
+        with pytest.raises(_Killed):
+            intake.run_once()
+    intake, _folder = _intake(tmp_path, handled)
+    report = intake.run_once()          # not read again: set aside by its headers, answered, acked
+    assert handled == [] and report.quarantined == 1 and report.acked == 1
+    assert report.set_aside and "stopped while reading it" in report.set_aside[0]
+    assert len(list((tmp_path / "outbox").glob("*.eml"))) == 1
+    assert not (tmp_path / "inbox" / "001.eml").exists()
