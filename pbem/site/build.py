@@ -36,6 +36,7 @@ from pbem.report.facts import REPORT_FORMAT
 from pbem.rules.state import GameState
 from pbem.site import fresh
 from pbem.site.history import LogWalk, Walked
+from pbem.site.maps import MapJob, draw_maps
 from pbem.store.fs import atomic_write, clean_stale_temp_files
 from pbem.store.game import Game
 from pbem.store.hashing import state_hash
@@ -150,6 +151,7 @@ def build_game(game: Game, dest: Path, report: SiteReport, *, entries: list | No
     # mail went out need their positions again
     walk = _resume(game, entries, old, fresh=not all(complete(r) for r in records.values()))
     made = removed = 0
+    to_draw: list[MapJob] = []
     for w in walk:
         if not w.mailed:
             continue
@@ -157,8 +159,9 @@ def build_game(game: Game, dest: Path, report: SiteReport, *, entries: list | No
         have = records.get(e.id)
         if have and have["state_hash"] == e.get("state_hash") and complete(have):
             continue
-        records[e.id] = _record(game, rs, w, dest, report, render_maps)
+        records[e.id] = _record(game, rs, w, dest, report, render_maps, to_draw)
         made += 1
+    draw_maps(to_draw, rs)      # the maps no turn mail had: in worker processes (pbem.site.maps)
     live = {e.id for e in entries if e.kind == "turn"} - walk.voided
     for eid in [k for k in records if k not in live]:     # rolled back since: no longer part of the game
         (dest / MAPS / f"{eid:06d}.png").unlink(missing_ok=True)
@@ -252,7 +255,8 @@ def _mailed_facts(folder: Path) -> dict[str, Any] | None:
     return facts
 
 
-def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, render_maps: bool) -> dict[str, Any]:
+def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, render_maps: bool,
+            to_draw: list[MapJob]) -> dict[str, Any]:
     """One turn of the site: the report as mailed (or made the same way), the map, the dice."""
     e = w.entry
     events = e.typed_events()
@@ -273,9 +277,7 @@ def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, rend
             shutil.copyfile(mailed / "map.png", dest / map_name)
             report.copied += 1
         else:
-            from pbem.service.advance import map_png
-
-            atomic_write(dest / map_name, map_png(rs, w.after, facts["title"], events))
+            to_draw.append(MapJob(game.path, dest / map_name, w.after, facts["title"], events))
             report.rendered += 1
     nation = e.get("nation")
     what = f"the {rs.display(nation)}" if nation else STEP_NAMES.get(str(e.get("step")), str(e.get("step")))
