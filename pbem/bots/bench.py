@@ -36,11 +36,11 @@ SIZES = {
     # games timed for the engine, mails parsed, folder size, archived games replayed (distinct ones
     # archived through the store, each up to `replay_rounds` rounds)
     "tiny": {"games": 1, "mails": 20, "folder": 20, "replay": 1, "archive": 1, "replay_rounds": 1, "idle": 3,
-             "pace": 0, "shared": 5, "burst": 10, "big_mails": ()},
+             "pace": 0, "shared": 5, "burst": 10, "big_mails": (), "site_rounds": 0},
     "small": {"games": 3, "mails": 200, "folder": 200, "replay": 10, "archive": 2, "replay_rounds": 16, "idle": 20,
-              "pace": 1, "shared": 100, "burst": 100, "big_mails": (40,)},
+              "pace": 1, "shared": 100, "burst": 100, "big_mails": (40,), "site_rounds": 2},
     "full": {"games": 10, "mails": 1000, "folder": 1000, "replay": 100, "archive": 10, "replay_rounds": 16,
-             "idle": 100, "pace": 2, "shared": 1000, "burst": 1000, "big_mails": (40, 100)},
+             "idle": 100, "pace": 2, "shared": 1000, "burst": 1000, "big_mails": (40, 100), "site_rounds": 16},
 }
 
 
@@ -689,6 +689,44 @@ def bench_big_mails(sizes_mb: tuple[int, ...], runs: int = 2) -> Row:
                f"{old}; goal < 150 MiB", wall, cpu=cpu)
 
 
+def bench_site_of_archived(rs: Ruleset, games: list[RecordedGame], rounds: int) -> Row:
+    """`pbem site` of one archived game of `rounds` rounds (no turn mail in its outbox, as an imported
+    game: every map drawn), in a fresh process: wall, CPU with its map workers, peak RSS (issue 33 item 2)."""
+    name = f"site of one archived {rounds}-round game (every map drawn)"
+    if rounds <= 0 or not games:
+        return Row(name, "skipped", "not asked for at this size", skipped=True)
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-site-") as tmp:
+        tmp_path = Path(tmp)
+        folder = tmp_path / "games"
+        folder.mkdir()
+        [game_dir] = archive_games(rs, folder, games[:1], max_round=rounds)
+        roots = [("new", Path(__file__).resolve().parents[2])]
+        if _baseline() is not None:
+            roots.append(("OLD", _baseline()))
+        got: dict[str, list[tuple[float, float, int]]] = {}
+        for k in range(2):
+            for label, root in roots:
+                out = tmp_path / f"site-{label}{k}"
+                got.setdefault(label, []).append(_child_run(
+                    [sys.executable, "-m", "pbem.cli", "site", str(folder), "--out", str(out)],
+                    _python_env(tmp_path, root), cwd=root))
+                maps = len(list((out / game_dir.name / "maps").glob("*.png")))
+                shutil.rmtree(out, ignore_errors=True)
+
+    def figures(label: str) -> str:
+        runs = got[label]
+        return (f"{_fmt(min(w for w, _, _ in runs))} wall, {_fmt(min(c for _, c, _ in runs))} CPU "
+                f"(with its workers), peak {max(m for _, _, m in runs) // 1024} MiB (its largest process)")
+
+    old = f"; OLD code ({_baseline().name}): {figures('OLD')}" if "OLD" in got else \
+        f"; set {BASELINE}=<checkout of an older pbem> for the old figure beside it"
+    wall = min(w for w, _, _ in got["new"])
+    return Row(name, f"{_fmt(wall)} wall (best of 2)",
+               f"a fresh `python -m pbem.cli site DIR --out OUT` into an empty OUT, {maps} maps, {cpus()} CPU(s): "
+               f"{figures('new')}{old}; goals < 8 s on 2 cores, < 150 MiB", wall,
+               cpu=min(c for _, c, _ in got["new"]))
+
+
 def bench_pace(rs: Ruleset, games: int, seed: int = 1) -> list[Row]:
     """Calendar days per whole game by mail, per way of playing (pbem.bots.pace, issue 32)."""
     from pbem.bots.pace import STYLES, PaceSettings, assumptions, simulate
@@ -764,6 +802,11 @@ def run_bench(rs: Ruleset, size: str = "full", *, seed: int = 1, archive_dir: Pa
     except Exception as e:  # noqa: BLE001 - report, never fail the bench
         report.rows.append(Row("peak RSS of a run taking big mails", "skipped", f"{type(e).__name__}: {e}",
                                skipped=True))
+    say("site of an archived game (issue 33)")
+    try:
+        report.rows.append(bench_site_of_archived(rs, games, cfg["site_rounds"]))
+    except Exception as e:  # noqa: BLE001 - report, never fail the bench
+        report.rows.append(Row("site of one archived game", "skipped", f"{type(e).__name__}: {e}", skipped=True))
     say("pace of a game by mail (simulated players)")
     report.rows += bench_pace(rs, cfg["pace"], seed)
     return report

@@ -58,6 +58,8 @@ def draw_maps(jobs: list[MapJob], rs: Any) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    import pbem.render  # noqa: F401 - matplotlib loaded once here, not once per forked worker
+
     for job in jobs:
         _RULESETS.setdefault(job.game_dir, rs)    # a forked worker has it already
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
