@@ -5,6 +5,12 @@ a whole self-play game (bots included), parsing order mails written by bots, and
 modules offer them, the map render (pbem.render.bench), polling a mail folder (pbem.mail.folder's
 FolderTransport) and replay + verify of archived games (pbem.store). A part that is missing is
 reported as skipped with the reason.
+
+Issue 33's rows (a thousand games on one small server; `small` and `full` only): an idle `pbem run`
+over waiting games with the site's mailbox, with and without `site_dir`; a burst of order mails into
+one game; the peak RSS of a run taking big mails; the site of an archived game (every map drawn).
+Each runs the command in fresh processes; with PBEM_BENCH_BASELINE=<checkout of an older pbem> the
+same command is timed with that code too, on a copy of the same folder, and shown beside it.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ SIZES = {
     # games timed for the engine, mails parsed, folder size, archived games replayed (distinct ones
     # archived through the store, each up to `replay_rounds` rounds)
     "tiny": {"games": 1, "mails": 20, "folder": 20, "replay": 1, "archive": 1, "replay_rounds": 1, "idle": 3,
-             "pace": 0, "shared": 5, "burst": 10, "big_mails": (), "site_rounds": 0},
+             "pace": 0, "shared": 0, "burst": 0, "big_mails": (), "site_rounds": 0},
     "small": {"games": 3, "mails": 200, "folder": 200, "replay": 10, "archive": 2, "replay_rounds": 16, "idle": 20,
               "pace": 1, "shared": 100, "burst": 100, "big_mails": (40,), "site_rounds": 2},
     "full": {"games": 10, "mails": 1000, "folder": 1000, "replay": 100, "archive": 10, "replay_rounds": 16,
