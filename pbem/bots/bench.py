@@ -5,6 +5,12 @@ a whole self-play game (bots included), parsing order mails written by bots, and
 modules offer them, the map render (pbem.render.bench), polling a mail folder (pbem.mail.folder's
 FolderTransport), replay + verify of archived games (pbem.store) and the exact battle odds (pbem.rules.odds,
 the first exact search timed beside it). A part that is missing is reported as skipped with the reason.
+
+Issue 33's rows (a thousand games on one small server; `small` and `full` only): an idle `pbem run`
+over waiting games with the site's mailbox, with and without `site_dir`; a burst of order mails into
+one game; the peak RSS of a run taking big mails; the site of an archived game (every map drawn).
+Each runs the command in fresh processes; with PBEM_BENCH_BASELINE=<checkout of an older pbem> the
+same command is timed with that code too, on a copy of the same folder, and shown beside it.
 """
 
 from __future__ import annotations
@@ -36,11 +42,11 @@ SIZES = {
     # games timed for the engine, mails parsed, folder size, archived games replayed (distinct ones
     # archived through the store, each up to `replay_rounds` rounds)
     "tiny": {"games": 1, "mails": 20, "folder": 20, "replay": 1, "archive": 1, "replay_rounds": 1, "idle": 3,
-             "pace": 0},
+             "pace": 0, "shared": 0, "burst": 0, "big_mails": (), "site_rounds": 0},
     "small": {"games": 3, "mails": 200, "folder": 200, "replay": 10, "archive": 2, "replay_rounds": 16, "idle": 20,
-              "pace": 1},
+              "pace": 1, "shared": 100, "burst": 100, "big_mails": (40,), "site_rounds": 2},
     "full": {"games": 10, "mails": 1000, "folder": 1000, "replay": 100, "archive": 10, "replay_rounds": 16,
-             "idle": 100, "pace": 2},
+             "idle": 100, "pace": 2, "shared": 1000, "burst": 1000, "big_mails": (40, 100), "site_rounds": 16},
 }
 
 
@@ -476,6 +482,263 @@ def bench_idle_run(n: int, runs: int = 5) -> Row:
                wall, cpu=cpu)
 
 
+BASELINE = "PBEM_BENCH_BASELINE"
+"""Environment variable: a checkout of an older pbem. The rows of issue 33 then time the same command
+with that code too, on a copy of the same folder, in the same minute ("old" in the row)."""
+
+
+def _python_env(tmp: Path, root: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(tmp / f"pycache-{root.name}")   # compiled modules, as installed
+    env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def _child_run(args: list[str], env: dict[str, str], cwd: Path | None = None) -> tuple[float, float, int]:
+    """Wall, CPU (user+sys) and peak RSS (KiB) of one child process."""
+    import subprocess
+
+    proc = subprocess.Popen(args, env=env, cwd=cwd, stdout=subprocess.DEVNULL)
+    t0 = time.perf_counter()
+    _pid, _status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(_status)
+    wall = time.perf_counter() - t0
+    if proc.returncode:
+        raise RuntimeError(f"{' '.join(args[:4])} ... exited {proc.returncode}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def _timed_runs(folder: Path, tmp: Path, root: Path, args: list[str], runs: int) -> tuple[float, float, int]:
+    """Best wall and best CPU of `runs` fresh `python -m pbem.cli ARGS` over `folder`, after one
+    warm-up run (it notes the games idle and compiles the modules); the highest peak RSS."""
+    env = _python_env(tmp, root)
+    cmd = [sys.executable, "-m", "pbem.cli", *args]
+    _child_run(cmd, env, cwd=root)
+    got = [_child_run(cmd, env, cwd=root) for _ in range(runs)]
+    return min(w for w, _, _ in got), min(c for _, c, _ in got), max(m for _, _, m in got)
+
+
+def _baseline() -> Path | None:
+    path = os.environ.get(BASELINE)
+    return Path(path).resolve() if path and (Path(path) / "pbem" / "cli.py").is_file() else None
+
+
+def _old_beside(folder: Path, tmp: Path, args_of: Callable[[Path], list[str]], runs: int) -> str:
+    """'; old code (DIR): X wall, Y CPU' measured now on a copy of `folder`, or ''."""
+    old = _baseline()
+    if old is None:
+        return f"; set {BASELINE}=<checkout of an older pbem> for the old figure beside it"
+    copy = tmp / "old-copy"
+    shutil.copytree(folder, copy, symlinks=True)
+    try:
+        wall, cpu, rss = _timed_runs(copy, tmp, old, args_of(copy), runs)
+    except Exception as e:  # noqa: BLE001 - the old code may not run this at all
+        return f"; old code ({old}) failed: {type(e).__name__}: {e}"
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+    return f"; OLD code ({old.name}): {_fmt(wall)} wall, {_fmt(cpu)} CPU, peak {rss // 1024} MiB"
+
+
+def _waiting_games(games: Path, n: int, config: str) -> None:
+    """n games waiting for their first orders under one games folder with pbem.yaml `config`."""
+    from datetime import UTC, datetime
+
+    from pbem.service.job import run_job
+    from pbem.store.game import create_game
+
+    games.mkdir(parents=True)
+    (games / "pbem.yaml").write_text(config, encoding="utf-8")
+    now = datetime.now(UTC).replace(microsecond=0)
+    for i in range(n):
+        create_game(games, f"g{i:04d}", secret=f"bench idle game {i:06d}".encode(), time=now.isoformat())
+    run_job(games, now=now, render_map=False)          # the prompts go out; every game waits now
+
+
+SHARED_MAILBOX = "from: pbem@example.org\nmail:\n  - {type: folder, inbox: mailbox, outbox: outbox}\n"
+
+
+def bench_idle_shared(n: int, runs: int = 3) -> list[Row]:
+    """`pbem run` over n waiting games whose mail comes through the site's mailbox (pbem.yaml `mail:`,
+    here a shared mail folder: the same path through the job as IMAP, without a server), then the
+    same folder with `site_dir:` added (issue 33 items 1, 2)."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-shared-") as tmp:
+        tmp_path = Path(tmp)
+        games = tmp_path / "games"
+        if n > 0:
+            _waiting_games(games, n, SHARED_MAILBOX)
+        for site in (False, True):
+            name = f"idle `pbem run` on {n} waiting games, shared mailbox" + (", site_dir set" if site else "")
+            if n <= 0:
+                rows.append(Row(name, "skipped", "not asked for at this size", skipped=True))
+                continue
+            if site:   # inside the games folder, so that the old code's copy has its own
+                (games / "pbem.yaml").write_text(SHARED_MAILBOX + "site_dir: site\n", encoding="utf-8")
+            root = Path(__file__).resolve().parents[2]
+            args_of = lambda folder: ["run", str(folder), "-q", "--no-map"]   # noqa: E731
+            wall, cpu, _ = _timed_runs(games, tmp_path, root, args_of(games), runs)
+            old = _old_beside(games, tmp_path, args_of, runs)
+            rows.append(Row(name, f"{_fmt(wall)} wall (best of {runs})",
+                            f"a fresh `python -m pbem.cli run DIR -q --no-map` each time after one warm-up run; "
+                            f"CPU (user+sys) {_fmt(cpu)}{old}; goal < {0.4 if site else 0.3} s wall", wall, cpu=cpu))
+    return rows
+
+
+BURST_PLAYERS = [("ann", "ann@x.org"), ("bob", "bob@x.org"), ("cy", "cy@x.org"), ("di", "di@x.org")]
+
+
+def bench_mail_burst(n: int, runs: int = 2) -> Row:
+    """One `pbem run` taking n order mails into one game (its four players in turn, each a PASS with
+    the player's token): the intake should be linear in the number of mails (issue 33 item 3)."""
+    name = f"`pbem run` taking {n} order mails into one game"
+    if n <= 0:
+        return Row(name, "skipped", "not asked for at this size", skipped=True)
+    from datetime import UTC, datetime
+
+    from pbem.service.job import run_job
+    from pbem.store.game import create_game
+
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-burst-") as tmp:
+        tmp_path = Path(tmp)
+        games = tmp_path / "games"
+        now = datetime.now(UTC).replace(microsecond=0)
+        game = create_game(games, "t1", players=4, player_specs=BURST_PLAYERS, secret=b"burst bench secret, one game",
+                           time=now.isoformat())
+        run_job(games, now=now, render_map=False)
+        inbox = game.path / "inbox"
+        inbox.mkdir(exist_ok=True)
+        for i in range(n):
+            p = game.player(BURST_PLAYERS[i % 4][0])
+            (inbox / f"{i:05d}.eml").write_text(
+                f"From: {p['address']}\nSubject: [t1] orders\nMessage-ID: <m{i}@x.org>\n\nTOKEN {p['token']}\nPASS\n",
+                encoding="utf-8")
+        saved = tmp_path / "saved"
+        shutil.copytree(games, saved, symlinks=True)
+        root = Path(__file__).resolve().parents[2]
+        got = []
+        for k in range(runs):
+            folder = games if k == 0 else tmp_path / f"again{k}"
+            if k:
+                shutil.copytree(saved, folder, symlinks=True)
+            got.append(_child_run([sys.executable, "-m", "pbem.cli", "run", str(folder), "-q", "--no-map"],
+                                  _python_env(tmp_path, root), cwd=root))
+        wall, cpu = min(w for w, _, _ in got), min(c for _, c, _ in got)
+        old = _old_burst(saved, tmp_path, runs)
+    return Row(name, f"{_fmt(wall)} wall (best of {runs})",
+               f"a fresh `python -m pbem.cli run DIR -q --no-map` on a copy of the same folder each time; CPU (user+sys) "
+               f"{_fmt(cpu)}{old}; goal < 3 s wall at 1 000", wall, cpu=cpu)
+
+
+def _old_burst(saved: Path, tmp: Path, runs: int) -> str:
+    old = _baseline()
+    if old is None:
+        return f"; set {BASELINE}=<checkout of an older pbem> for the old figure beside it"
+    got = []
+    try:
+        for k in range(runs):
+            folder = tmp / f"old{k}"
+            shutil.copytree(saved, folder, symlinks=True)
+            got.append(_child_run([sys.executable, "-m", "pbem.cli", "run", str(folder), "-q", "--no-map"],
+                                  _python_env(tmp, old), cwd=old))
+    except Exception as e:  # noqa: BLE001 - the old code may not run this at all
+        return f"; old code ({old}) failed: {type(e).__name__}: {e}"
+    return f"; OLD code ({old.name}): {_fmt(min(w for w, _, _ in got))} wall, {_fmt(min(c for _, c, _ in got))} CPU"
+
+
+def bench_big_mails(sizes_mb: tuple[int, ...], runs: int = 2) -> Row:
+    """Peak RSS of one `pbem run` taking mails of these sizes (MB) into a waiting game: each a
+    player's mail with a big text attachment, answered as too large (issue 33 item 4)."""
+    name = "peak RSS of a `pbem run` taking mails of " + " + ".join(f"{m} MB" for m in sizes_mb)
+    if not sizes_mb:
+        return Row(name, "skipped", "not asked for at this size", skipped=True)
+    import base64
+    from datetime import UTC, datetime
+
+    from pbem.service.job import run_job
+    from pbem.store.game import create_game
+
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-big-") as tmp:
+        tmp_path = Path(tmp)
+        games = tmp_path / "games"
+        now = datetime.now(UTC).replace(microsecond=0)
+        game = create_game(games, "t1", players=4, player_specs=BURST_PLAYERS, secret=b"big mail bench secret",
+                           time=now.isoformat())
+        run_job(games, now=now, render_map=False)
+        inbox = game.path / "inbox"
+        inbox.mkdir(exist_ok=True)
+        p = game.player("ann")
+        for i, mb in enumerate(sizes_mb):
+            line = base64.b64encode(os.urandom(57)) + b"\n"
+            with open(inbox / f"{i:03d}.eml", "wb") as fh:
+                fh.write(f"From: {p['address']}\nSubject: [t1] orders\nMessage-ID: <big{i}@x.org>\nMIME-Version: 1.0\n"
+                         f"Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\n"
+                         f"TOKEN {p['token']}\nPASS\n--b\nContent-Type: application/octet-stream\n"
+                         f"Content-Transfer-Encoding: base64\n\n".encode())
+                fh.write(line * (mb * 1000 * 1000 // len(line)))
+                fh.write(b"--b--\n")
+        saved = tmp_path / "saved"
+        shutil.copytree(games, saved)
+        roots = [("new", Path(__file__).resolve().parents[2])]
+        if _baseline() is not None:
+            roots.append(("OLD", _baseline()))
+        got: dict[str, list[tuple[float, float, int]]] = {}
+        for k in range(runs):
+            for label, root in roots:
+                folder = tmp_path / f"{label}{k}"
+                shutil.copytree(saved, folder)
+                try:
+                    got.setdefault(label, []).append(_child_run(
+                        [sys.executable, "-m", "pbem.cli", "run", str(folder), "-q", "--no-map"],
+                        _python_env(tmp_path, root), cwd=root))
+                finally:
+                    shutil.rmtree(folder, ignore_errors=True)
+    peak = {label: max(m for _, _, m in runs_) / 1024 for label, runs_ in got.items()}
+    wall, cpu = min(w for w, _, _ in got["new"]), min(c for _, c, _ in got["new"])
+    old = (f"; OLD code ({_baseline().name}): peak {peak['OLD']:.0f} MiB, {_fmt(min(w for w, _, _ in got['OLD']))} wall"
+           if "OLD" in peak else f"; set {BASELINE}=<checkout of an older pbem> for the old figure beside it")
+    return Row(name, f"{peak['new']:.0f} MiB peak (highest of {runs})",
+               f"ru_maxrss of a fresh `python -m pbem.cli run DIR -q --no-map`, {_fmt(wall)} wall, CPU {_fmt(cpu)}"
+               f"{old}; goal < 150 MiB", wall, cpu=cpu)
+
+
+def bench_site_of_archived(rs: Ruleset, games: list[RecordedGame], rounds: int) -> Row:
+    """`pbem site` of one archived game of `rounds` rounds (no turn mail in its outbox, as an imported
+    game: every map drawn), in a fresh process: wall, CPU with its map workers, peak RSS (issue 33 item 2)."""
+    name = f"site of one archived {rounds}-round game (every map drawn)"
+    if rounds <= 0 or not games:
+        return Row(name, "skipped", "not asked for at this size", skipped=True)
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-site-") as tmp:
+        tmp_path = Path(tmp)
+        folder = tmp_path / "games"
+        folder.mkdir()
+        [game_dir] = archive_games(rs, folder, games[:1], max_round=rounds)
+        roots = [("new", Path(__file__).resolve().parents[2])]
+        if _baseline() is not None:
+            roots.append(("OLD", _baseline()))
+        got: dict[str, list[tuple[float, float, int]]] = {}
+        for k in range(2):
+            for label, root in roots:
+                out = tmp_path / f"site-{label}{k}"
+                got.setdefault(label, []).append(_child_run(
+                    [sys.executable, "-m", "pbem.cli", "site", str(folder), "--out", str(out)],
+                    _python_env(tmp_path, root), cwd=root))
+                maps = len(list((out / game_dir.name / "maps").glob("*.png")))
+                shutil.rmtree(out, ignore_errors=True)
+
+    def figures(label: str) -> str:
+        runs = got[label]
+        return (f"{_fmt(min(w for w, _, _ in runs))} wall, {_fmt(min(c for _, c, _ in runs))} CPU "
+                f"(with its workers), peak {max(m for _, _, m in runs) // 1024} MiB (its largest process)")
+
+    old = f"; OLD code ({_baseline().name}): {figures('OLD')}" if "OLD" in got else \
+        f"; set {BASELINE}=<checkout of an older pbem> for the old figure beside it"
+    wall = min(w for w, _, _ in got["new"])
+    return Row(name, f"{_fmt(wall)} wall (best of 2)",
+               f"a fresh `python -m pbem.cli site DIR --out OUT` into an empty OUT, {maps} maps, {cpus()} CPU(s): "
+               f"{figures('new')}{old}; goals < 8 s on 2 cores, < 150 MiB", wall,
+               cpu=min(c for _, c, _ in got["new"]))
+
+
 def bench_pace(rs: Ruleset, games: int, seed: int = 1) -> list[Row]:
     """Calendar days per whole game by mail, per way of playing (pbem.bots.pace, issue 32)."""
     from pbem.bots.pace import STYLES, PaceSettings, assumptions, simulate
@@ -589,6 +852,27 @@ def run_bench(rs: Ruleset, size: str = "full", *, seed: int = 1, archive_dir: Pa
     except Exception as e:  # noqa: BLE001 - report, never fail the bench
         report.rows.append(Row(f"idle `pbem run` on {cfg['idle']} waiting games", "skipped",
                                f"{type(e).__name__}: {e}", skipped=True))
+    say("idle pbem run with the site's mailbox (issue 33)")
+    try:
+        report.rows += bench_idle_shared(cfg["shared"])
+    except Exception as e:  # noqa: BLE001 - report, never fail the bench
+        report.rows.append(Row("idle `pbem run`, shared mailbox", "skipped", f"{type(e).__name__}: {e}", skipped=True))
+    say("a burst of order mails into one game (issue 33)")
+    try:
+        report.rows.append(bench_mail_burst(cfg["burst"]))
+    except Exception as e:  # noqa: BLE001 - report, never fail the bench
+        report.rows.append(Row("order mails into one game", "skipped", f"{type(e).__name__}: {e}", skipped=True))
+    say("memory of a run taking big mails (issue 33)")
+    try:
+        report.rows.append(bench_big_mails(cfg["big_mails"]))
+    except Exception as e:  # noqa: BLE001 - report, never fail the bench
+        report.rows.append(Row("peak RSS of a run taking big mails", "skipped", f"{type(e).__name__}: {e}",
+                               skipped=True))
+    say("site of an archived game (issue 33)")
+    try:
+        report.rows.append(bench_site_of_archived(rs, games, cfg["site_rounds"]))
+    except Exception as e:  # noqa: BLE001 - report, never fail the bench
+        report.rows.append(Row("site of one archived game", "skipped", f"{type(e).__name__}: {e}", skipped=True))
     say("pace of a game by mail (simulated players)")
     report.rows += bench_pace(rs, cfg["pace"], seed)
     return report

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pbem.store.fs import TEMP_PREFIX, atomic_write, fsync_dir, write_point
 
-__all__ = ["atomic_write", "fsync_dir", "link_new", "write_once", "write_tmp"]
+__all__ = ["atomic_write", "fsync_dir", "link_new", "write_once", "write_tmp", "write_tmp_from"]
 
 
 def write_tmp(directory: Path, data: bytes) -> Path:
@@ -22,6 +22,21 @@ def write_tmp(directory: Path, data: bytes) -> Path:
     with fh:
         os.fchmod(fh.fileno(), 0o600)   # mails hold tokens: readable by the owner only
         fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    write_point("tmp", tmp)
+    return tmp
+
+
+def write_tmp_from(directory: Path, source) -> Path:
+    """As write_tmp, copying from the open binary file `source` in chunks (a big mail is never in
+    memory whole)."""
+    import shutil
+
+    tmp = directory / f"{TEMP_PREFIX}{uuid.uuid4().hex}"
+    with open(tmp, "xb") as fh:
+        os.fchmod(fh.fileno(), 0o600)
+        shutil.copyfileobj(source, fh, 1024 * 1024)
         fh.flush()
         os.fsync(fh.fileno())
     write_point("tmp", tmp)

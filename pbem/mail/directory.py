@@ -106,10 +106,12 @@ def contact_from_settings(game_id: str, settings: Mapping, source: str = "game.y
 
 
 class GamesDirDirectory:
-    """Games from `<games_dir>/<id>/game.yaml` (read at each lookup, so edits apply at once)."""
+    """Games from `<games_dir>/<id>/game.yaml`, read again whenever the file changed (so edits apply
+    at once); a burst of mail to one game reads it once (issue 33)."""
 
     def __init__(self, games_dir: Path) -> None:
         self.games_dir = Path(games_dir)
+        self._read: dict[Path, tuple[tuple[int, int, int, int], GameContact]] = {}
 
     def lookup(self, game_id: str) -> GameContact | None:
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}", str(game_id)) or ".." in game_id:
@@ -123,9 +125,16 @@ class GamesDirDirectory:
         from ruamel.yaml import YAML, YAMLError
 
         try:
+            st = path.stat()
+            version = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+            hit = self._read.get(path)
+            if hit is not None and hit[0] == version:
+                return hit[1]
             settings = YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}
         except (OSError, YAMLError, UnicodeDecodeError) as exc:
             raise DataError(str(path), "-", f"cannot read: {exc}") from exc
         if not isinstance(settings, Mapping):
             raise DataError(str(path), "-", "not a mapping")
-        return contact_from_settings(game_id, settings, str(path))
+        contact = contact_from_settings(game_id, settings, str(path))
+        self._read[path] = (version, contact)
+        return contact

@@ -12,6 +12,7 @@ import hashlib
 import logging
 import os
 import re
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from email.message import Message
 from email.utils import format_datetime
@@ -25,6 +26,10 @@ from pbem.store.fs import write_point
 log = logging.getLogger("pbem.mail")
 
 _FROM_LINE = re.compile(rb"^\s*from:\s*(\S+@\S+?)\s*$", re.IGNORECASE)
+
+
+STREAM_OVER = 4 * 1024 * 1024
+"""A message file bigger than this is handed over by its path (Incoming.path), not read whole."""
 
 
 class FolderTransport:
@@ -66,22 +71,33 @@ class FolderTransport:
 
     def fetch(self) -> list[Incoming]:
         """Every message file still in the inbox, oldest modification time first."""
+        return list(self.fetch_each())
+
+    def fetch_each(self) -> Iterator[Incoming]:
+        """As fetch(), one message at a time: a file is read only when its turn comes, so the intake
+        holds one mail in memory however many and however big they are (issue 33)."""
         if self.inbox is None:
-            return []
-        out: list[Incoming] = []
+            return
+        dated: list[tuple[float, str, Path]] = []
         for key, path in self._candidates():
             try:
-                data = path.read_bytes()
-                mtime = path.stat().st_mtime
+                dated.append((path.stat().st_mtime, key, path))
             except OSError as exc:  # vanished or unreadable: try again next time
                 log.warning("%s: cannot read %s: %s", self.name, path, exc)
-                continue
+        dated.sort(key=lambda d: (datetime.fromtimestamp(d[0], UTC), d[1]))
+        for mtime, key, path in dated:
             received = datetime.fromtimestamp(mtime, UTC)
+            try:
+                if path.suffix.lower() != ".txt" and path.stat().st_size > STREAM_OVER:
+                    yield Incoming(raw=b"", key=key, received=received, transport=self.name, path=path)
+                    continue
+                data = path.read_bytes()
+            except OSError as exc:
+                log.warning("%s: cannot read %s: %s", self.name, path, exc)
+                continue
             if path.suffix.lower() == ".txt" and "/" not in key:
                 data = order_file_to_mail(data, key, received)
-            out.append(Incoming(raw=data, key=key, received=received, transport=self.name))
-        out.sort(key=lambda m: (m.received, m.key))
-        return out
+            yield Incoming(raw=data, key=key, received=received, transport=self.name)
 
     def ack(self, incoming: Incoming) -> None:
         """Move the message file to processed/ (a file already gone was acked before)."""

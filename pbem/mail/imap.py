@@ -14,7 +14,7 @@ import imaplib
 import json
 import logging
 import ssl
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -29,6 +29,8 @@ log = logging.getLogger("pbem.mail")
 
 KEYWORD = "$PbemProcessed"
 _BATCH = 50
+BATCH_BYTES = 8 * 1024 * 1024
+"""Bodies fetched in one command at most (a bigger message comes alone)."""
 _ERRORS = (IMAPClientError, imaplib.IMAP4.error, OSError)  # OSError covers timeouts and TLS errors
 
 
@@ -156,6 +158,12 @@ class ImapTransport:
     # -- incoming -----------------------------------------------------------------------------
     def fetch(self) -> list[Incoming]:
         """Messages after the checkpoint not yet acknowledged, oldest INTERNALDATE first."""
+        return list(self.fetch_each())
+
+    def fetch_each(self) -> Iterator[Incoming]:
+        """As fetch(), one message at a time: the dates and sizes of all come first (one command),
+        then the bodies in batches of at most _BATCH messages and BATCH_BYTES (a big message alone),
+        so the intake holds about one batch in memory whatever the mail sizes (issue 33)."""
         client = self._connect()
         try:
             info = client.select_folder(self.folder)
@@ -173,26 +181,36 @@ class ImapTransport:
             if self.since:
                 criteria += ["SINCE", self.since]
             uids = sorted(u for u in client.search(criteria) if u > last_uid)
-            out: list[Incoming] = []
-            for i in range(0, len(uids), _BATCH):
-                batch = uids[i:i + _BATCH]
-                for uid, data in client.fetch(batch, ["BODY.PEEK[]", "INTERNALDATE"]).items():
-                    raw = data.get(b"BODY[]")
-                    if raw is None:
-                        continue
-                    out.append(Incoming(
-                        raw=bytes(raw), key=f"{uidvalidity}:{uid}",
-                        received=_utc(data.get(b"INTERNALDATE")), transport=self.name,
-                    ))
+            listed: list[tuple[datetime, int, int]] = []
+            for i in range(0, len(uids), _BATCH * 20):
+                for uid, data in client.fetch(uids[i:i + _BATCH * 20], ["INTERNALDATE", "RFC822.SIZE"]).items():
+                    listed.append((_utc(data.get(b"INTERNALDATE")), uid, int(data.get(b"RFC822.SIZE") or 0)))
         except _ERRORS as exc:
             self._drop()
             raise MailError(f"{self.name}: fetch failed: {exc}") from exc
-        self._pending = {int(m.key.split(":")[1]) for m in out}
+        listed.sort()
+        self._pending = {uid for _, uid, _ in listed}
         self._max_seen = max([last_uid, *self._pending])
         if saved_validity != uidvalidity:
             self._save_checkpoint(self._checkpoint_uid())
-        out.sort(key=lambda m: (m.received, int(m.key.split(":")[1])))
-        return out
+        batch: list[tuple[datetime, int, int]] = []
+        for n, item in enumerate(listed):
+            batch.append(item)
+            if n + 1 < len(listed) and len(batch) < _BATCH and sum(b[2] for b in batch) + listed[n + 1][2] <= BATCH_BYTES:
+                continue
+            try:
+                bodies = client.fetch([uid for _, uid, _ in batch], ["BODY.PEEK[]"])
+            except _ERRORS as exc:
+                self._drop()
+                raise MailError(f"{self.name}: fetch failed: {exc}") from exc
+            for received, uid, _size in batch:
+                raw = bodies.pop(uid, {}).get(b"BODY[]")
+                if raw is None:
+                    self._pending.discard(uid)
+                    continue
+                yield Incoming(raw=bytes(raw), key=f"{uidvalidity}:{uid}", received=received, transport=self.name)
+                del raw
+            batch, bodies = [], {}
 
     def _checkpoint_uid(self) -> int:
         return min(self._pending) - 1 if self._pending else self._max_seen

@@ -12,7 +12,14 @@
  5. hand the mail to `handler(game_id, player_or_'moderator', mail) -> Reply | None`; ledger
     `applying` before the call, `applied` (with the reply mails already written to disk) after
  6. send the replies threaded (In-Reply-To/References, `Re: [<game>] ...`); ledger `sent`/`replied`
- 7. ack at the transport (which checkpoints); ledger `acked`
+ 7. ack at the transport (which checkpoints); ledger `acked` — all acks at the end of the run
+
+Ledger lines are appended and flushed at once (a kill keeps them: the kernel has them) and fsynced
+once, before the first ack (issue 33): until the transports let go of their copies, a power loss can
+only make the next run fetch and take those mails again (the handler is idempotent by `mail.sha256`,
+the replies have fixed Message-IDs). Mails are fetched one at a time (a transport's `fetch_each`); a
+big one is copied from its file in chunks, only its headers are parsed on arrival, and one over
+MAX_PARSE is never parsed past its headers: memory does not grow with the number or size of mails.
 
 Messages are taken in order of received time (INTERNALDATE / file mtime), never the Date header.
 A rerun after a crash at any step resumes from the ledger: the archive, not the transport, is the
@@ -35,11 +42,13 @@ MAX_ATTEMPTS runs for one mail.
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import email.utils
 import hashlib
 import json
 import logging
+import os
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -50,13 +59,15 @@ from pathlib import Path
 
 from pbem.errors import MailError
 from pbem.mail import notices
-from pbem.mail._fs import atomic_write, write_once
+from pbem.mail._fs import atomic_write, fsync_dir, write_once, write_tmp_from
 from pbem.mail.compose import build_mail, reply_subject, thread_references
 from pbem.mail.directory import GameDirectory
 from pbem.mail.ledger import Entry, Ledger
 from pbem.mail.message import MAX_PARSE, MailIn, read_message
+from pbem.mail.message import _synth_id as synth_id
 from pbem.mail.routing import authenticate, route
 from pbem.mail.transport import Incoming, IncomingTransport, OutgoingTransport, PermanentMailError
+from pbem.store.fs import write_point
 
 log = logging.getLogger("pbem.mail")
 
@@ -131,6 +142,9 @@ class RunReport:
     replies_sent: int = 0
     acked: int = 0
     errors: list[str] = field(default_factory=list)
+    games: set[str] = field(default_factory=set)
+    """Games this run routed a mail to (whatever became of it): the job opens these, and may skip the
+    others on their idle notes (pbem.service.idle)."""
     set_aside: list[str] = field(default_factory=list)
     """Mails set aside because handling them raised (each: game, Message-ID, sender, error). They
     are answered and their game goes on: not a fault of the game."""
@@ -152,6 +166,20 @@ def _technical(exc: BaseException) -> str:
         exc = exc.__cause__
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}"[:2000] if text else type(exc).__name__
+
+
+HEAD_MAX = 1024 * 1024
+"""Bytes read of a mail whose headers alone are wanted (the headers end well before)."""
+
+
+def read_head(raw: bytes, sha: str, size: int) -> MailIn:
+    """The headers of a mail (its body is not parsed, not even copied) as a MailIn that names the
+    whole mail: its SHA-256 and size. Empty raw bytes: a mail read this way is never handled."""
+    end = min((i for i in (raw.find(b"\r\n\r\n", 0, HEAD_MAX), raw.find(b"\n\n", 0, HEAD_MAX)) if i >= 0),
+              default=min(len(raw), HEAD_MAX))
+    mail = read_message(raw[:end] + b"\n\n", body=False)
+    message_id = synth_id(sha) if mail.message_id_synthesized else mail.message_id
+    return dataclasses.replace(mail, sha256=sha, size=size, message_id=message_id, raw=b"")
 
 
 def _stamp(incoming: Incoming) -> str:
@@ -207,6 +235,9 @@ class Intake:
                             self._advance(entry, handles, blocked, report)
                         except Exception as again:  # noqa: BLE001 - as any error of a decided mail
                             self._failed(entry, again, blocked, report)
+            # the ledger is made durable once, before the transports let go of their copies: until
+            # then a power loss only makes the next run fetch and take those mails again (issue 33)
+            self.ledger.sync()
             for sha in list(handles):
                 entry = self.ledger.entries.get(sha)
                 if entry is not None and entry.state == "replied":
@@ -218,50 +249,108 @@ class Intake:
             self.fault(point, sha)
 
     def _poll(self, report: RunReport) -> dict[str, list[Incoming]]:
+        """Fetch, store and record every new message, one at a time (a transport's `fetch_each`
+        reads each only when its turn comes); only the headers are parsed here, and the handles
+        kept for the ack hold no bytes (issue 33: memory bounded whatever the mail sizes)."""
         handles: dict[str, list[Incoming]] = {}
         for transport in self.incoming:
+            each = getattr(transport, "fetch_each", None)
             try:
-                fetched = transport.fetch()
+                fetched = iter(each() if each is not None else transport.fetch())
             except Exception as exc:  # one broken transport must not stop the others
                 log.error("mail transport %s: fetch failed: %s", transport.name, exc)
                 report.errors.append(f"{transport.name}: {exc}")
                 continue
-            for inc in fetched:
-                report.fetched += 1
-                sha = hashlib.sha256(inc.raw).hexdigest()
+            while True:
                 try:
-                    write_once(self.archive_dir / f"{sha}.eml", inc.raw)
+                    inc = next(fetched, None)
+                except Exception as exc:  # noqa: BLE001 - as a failed fetch: the rest waits for the next run
+                    log.error("mail transport %s: fetch failed: %s", transport.name, exc)
+                    report.errors.append(f"{transport.name}: {exc}")
+                    break
+                if inc is None:
+                    break
+                report.fetched += 1
+                try:
+                    if inc.path is not None and not inc.raw:
+                        sha, size, head = self._store_file(inc.path)
+                    else:
+                        sha, size, head = hashlib.sha256(inc.raw).hexdigest(), len(inc.raw), inc.raw
+                        write_once(self.archive_dir / f"{sha}.eml", inc.raw)
                 except OSError as exc:  # not stored: not touched, so the transport keeps it
                     log.error("mail %s from %s %s: cannot store it: %s", sha[:12], inc.transport, inc.key, exc)
                     report.errors.append(f"store {inc.key}: {exc}")
                     continue
                 self._fault("stored", sha)
                 if sha not in self.ledger.entries:
-                    mail = read_message(inc.raw, body=False)
+                    mail = read_head(head, sha, size)
                     self.ledger.append(
-                        "stored", sha, message_id=mail.message_id, received=_stamp(inc),
+                        "stored", sha, durable=False, message_id=mail.message_id, received=_stamp(inc),
                         seq=len(self.ledger.entries), transport=inc.transport, key=inc.key,
-                        size=len(inc.raw), **{"from": mail.from_addr, "subject": mail.subject[:200]},
+                        size=size, **{"from": mail.from_addr, "subject": mail.subject[:200]},
                     )
                     report.new += 1
                     log.info("mail %s stored: from <%s> %r via %s %s", sha[:12], mail.from_addr,
                              mail.subject[:80], inc.transport, inc.key)
                     self._fault("recorded", sha)
-                handles.setdefault(sha, []).append(inc)
+                handles.setdefault(sha, []).append(dataclasses.replace(inc, raw=b""))
+                del inc, head
         return handles
+
+    def _store_file(self, source: Path) -> tuple[str, int, bytes]:
+        """Store a big message from its file in chunks (hashed on the way): its SHA-256, its size
+        and its first HEAD_MAX bytes (for the headers). Crash-safe as write_once: a temp file
+        fsynced, then renamed to its content's name."""
+        digest, size, head = hashlib.sha256(), 0, b""
+
+        class _Hashing:
+            def __init__(self, fh) -> None:
+                self.fh = fh
+
+            def read(self, n: int = -1) -> bytes:
+                nonlocal size, head
+                chunk = self.fh.read(n)
+                digest.update(chunk)
+                if len(head) < HEAD_MAX:
+                    head += chunk[:HEAD_MAX - len(head)]
+                size += len(chunk)
+                return chunk
+
+        self.archive_dir.mkdir(parents=True, exist_ok=True)
+        with open(source, "rb") as fh:
+            tmp = write_tmp_from(self.archive_dir, _Hashing(fh))
+        sha = digest.hexdigest()
+        final = self.archive_dir / f"{sha}.eml"
+        try:
+            if final.is_file() and final.stat().st_size == size:
+                tmp.unlink()          # stored before (the name is the content's hash)
+            else:
+                os.replace(tmp, final)
+                fsync_dir(self.archive_dir)
+                write_point("done", final)
+        finally:
+            tmp.unlink(missing_ok=True)
+        return sha, size, head
 
     def _advance(self, entry: Entry, handles: dict[str, list[Incoming]], blocked: set[str],
                  report: RunReport) -> None:
         sha = entry.sha256
-        mail = read_message(self._raw(entry, handles.get(sha, [])))
+        if entry.game:
+            report.games.add(entry.game)
+        if entry.state in ("stored", "applying") and entry.killed_reading >= MAX_RUNS:
+            self._set_aside_killer(entry, report)       # now `applied`: its replies go out below
         if entry.state in ("stored", "applying"):
+            # a run that dies reading it (out of memory, a signal) leaves `reading` as its last line
+            self.ledger.append("reading", sha, durable=False)
+            mail = self._read(entry)
+            self.ledger.append("read", sha, durable=False)
             decision = self._decide(entry, mail, blocked, report)
             if decision is None:
                 return
             files = self._write_replies(sha, decision.mails)
             if decision.outcome in ("quarantined", "error"):
                 self._quarantine(mail, entry, decision.reason)
-            self.ledger.append("applied", sha, outcome=decision.outcome, reason=decision.reason,
+            self.ledger.append("applied", sha, durable=False, outcome=decision.outcome, reason=decision.reason,
                                game=decision.game, sender=decision.sender, replies=files)
             counter = decision.outcome if decision.outcome in ("applied", "rejected") else "quarantined"
             setattr(report, counter, getattr(report, counter) + 1)
@@ -269,19 +358,24 @@ class Intake:
         if entry.state == "applied":
             if not self._send_all(entry, report):
                 return
-            self.ledger.append("replied", sha)
+            self.ledger.append("replied", sha, durable=False)
             self._fault("replied", sha)
-        if entry.state == "replied":
-            self._ack(entry, handles, report)
+        # acked at the end of the run, after the ledger's one fsync (run_once)
 
-    def _raw(self, entry: Entry, incs: list[Incoming]) -> bytes:
+    def _read(self, entry: Entry) -> MailIn:
+        """The mail from the archive: parsed whole when it is within MAX_PARSE; beyond that only
+        its headers are read (it is answered as too large), so no mail costs more than MAX_PARSE
+        of parsing, whatever its size (issue 33)."""
         path = self.archive_dir / f"{entry.sha256}.eml"
-        if path.exists():
-            return path.read_bytes()
-        if incs:  # the archive copy vanished (someone cleaned up): store it again
-            write_once(path, incs[0].raw)
-            return incs[0].raw
-        raise MailError(f"archived mail {path} is missing")
+        try:
+            size = path.stat().st_size
+            if size <= MAX_PARSE:
+                return read_message(path.read_bytes())
+            with open(path, "rb") as fh:
+                return read_head(fh.read(HEAD_MAX), entry.sha256, size)
+        except FileNotFoundError:
+            # the archive copy vanished (someone cleaned up): the transport still has it (not acked)
+            raise MailError(f"archived mail {path} is missing") from None
 
     # -- deciding -------------------------------------------------------------------------------
     def _no_reply_reason(self, mail: MailIn) -> str:
@@ -318,6 +412,7 @@ class Intake:
             reason = f"unroutable ({where.asked!r})" + (f"; no reply: {no_reply}" if no_reply else "")
             return _Decision("quarantined", reason, mails=mails)
         game = where.game
+        report.games.add(game.id)
         if game.id in blocked:
             return None
         auth = authenticate(mail, game)
@@ -342,12 +437,12 @@ class Intake:
                 log.error("mail %s for %s: %s; set aside", sha[:12], game.id, error)
                 return self._set_aside(mail, game, sender, error, error, self._taken(game.id, mail), report)
             log.warning("mail %s: the last run stopped inside the handler; calling it again", sha[:12])
-        self.ledger.append("applying", sha, game=game.id, sender=sender)
+        self.ledger.append("applying", sha, durable=False, game=game.id, sender=sender)
         self._fault("applying", sha)
         try:
             reply = self.handler(game.id, sender, mail)
         except RetryLater as exc:
-            self.ledger.append("deferred", sha, reason=str(exc)[:300])
+            self.ledger.append("deferred", sha, durable=False, reason=str(exc)[:300])
             blocked.add(game.id)
             report.deferred += 1
             log.info("mail %s for %s deferred: %s", sha[:12], game.id, exc)
@@ -387,7 +482,7 @@ class Intake:
         else:
             log.error("mail %s: unexpected error: %s", entry.sha256[:12], _technical(exc)[:300])
             self._tracebacks[entry.sha256] = traceback.format_exc()[-20000:]
-        self.ledger.append("failed", entry.sha256, error=_technical(exc)[:500])
+        self.ledger.append("failed", entry.sha256, durable=False, error=_technical(exc)[:500])
         undecided = entry.state in ("stored", "applying")
         if undecided and (not system or entry.failures >= MAX_ATTEMPTS):
             try:
@@ -402,14 +497,28 @@ class Intake:
             path = self.archive_dir / f"{entry.sha256}.eml"
             mail = read_message(path.read_bytes() if path.exists() else b"")
             self._quarantine(mail, entry, f"internal-error after {entry.failures} attempts")
-            self.ledger.append("applied", entry.sha256, outcome="quarantined", game=entry.game,
+            self.ledger.append("applied", entry.sha256, durable=False, outcome="quarantined", game=entry.game,
                                reason="internal-error", replies=[])
         return False
 
-    def _set_aside_failed(self, entry: Entry, exc: Exception, report: RunReport) -> None:
-        """Set aside a mail whose reading or routing raised (no handler result to go by)."""
+    def _set_aside_killer(self, entry: Entry, report: RunReport) -> None:
+        """A mail that stopped the run MAX_RUNS times while it was read: set aside by its headers
+        alone (not read again), answered, its moderator told, and acked."""
+        error = f"the run stopped while reading it, {entry.killed_reading} times"
+        log.error("mail %s: %s; set aside unread", entry.sha256[:12], error)
         path = self.archive_dir / f"{entry.sha256}.eml"
-        mail = read_message(path.read_bytes() if path.exists() else b"")
+        try:
+            with open(path, "rb") as fh:
+                mail = read_head(fh.read(HEAD_MAX), entry.sha256, path.stat().st_size)
+        except FileNotFoundError:
+            mail = read_message(b"")
+        self._set_aside_failed(entry, HandlerFailed(error), report, mail=mail)
+
+    def _set_aside_failed(self, entry: Entry, exc: Exception, report: RunReport, *, mail: MailIn | None = None) -> None:
+        """Set aside a mail whose reading or routing raised (no handler result to go by)."""
+        if mail is None:
+            path = self.archive_dir / f"{entry.sha256}.eml"
+            mail = read_message(path.read_bytes() if path.exists() else b"")
         game = None
         try:
             game = self.directory.lookup(entry.game) if entry.game else route(mail, self.directory).game
@@ -419,7 +528,7 @@ class Intake:
         decision = self._set_aside(mail, game, entry.sender, plain_error(exc), _technical(exc), taken, report)
         files = self._write_replies(entry.sha256, decision.mails)
         self._quarantine(mail, entry, decision.reason)
-        self.ledger.append("applied", entry.sha256, outcome="error", reason=decision.reason,
+        self.ledger.append("applied", entry.sha256, durable=False, outcome="error", reason=decision.reason,
                            game=decision.game, sender=decision.sender, replies=files)
         report.quarantined += 1
 
@@ -488,7 +597,7 @@ class Intake:
             path = self.replies_dir / name
             if not path.exists():
                 log.error("mail %s: reply file %s is missing; not sent", sha[:12], path)
-                self.ledger.append("sent", sha, n=i, failed="reply file missing")
+                self.ledger.append("sent", sha, durable=False, n=i, failed="reply file missing")
                 continue
             # compat32 writes the stored bytes back out unchanged (and is much faster than default)
             msg = email.message_from_bytes(path.read_bytes(), policy=policy.compat32)
@@ -497,14 +606,14 @@ class Intake:
             except PermanentMailError as exc:
                 log.error("mail %s: reply %d to %s refused for good: %s", sha[:12], i, msg["To"], exc)
                 report.errors.append(str(exc))
-                self.ledger.append("sent", sha, n=i, failed=str(exc)[:300])
+                self.ledger.append("sent", sha, durable=False, n=i, failed=str(exc)[:300])
                 continue
             except MailError as exc:
                 log.warning("mail %s: sending reply %d failed, will retry: %s", sha[:12], i, exc)
                 report.errors.append(str(exc))
                 return False
             self._fault("sending", sha)
-            self.ledger.append("sent", sha, n=i, to=str(msg["To"]))
+            self.ledger.append("sent", sha, durable=False, n=i, to=str(msg["To"]))
             report.replies_sent += 1
             self._fault("sent", sha)
         return True
@@ -522,7 +631,7 @@ class Intake:
                 report.errors.append(f"ack {inc.transport} {inc.key}: {exc}")
                 continue
             self._fault("acking", sha)
-            self.ledger.append("acked", sha, transport=inc.transport, key=inc.key)
+            self.ledger.append("acked", sha, durable=False, transport=inc.transport, key=inc.key)
             report.acked += 1
             self._fault("acked", sha)
 
@@ -530,7 +639,13 @@ class Intake:
     def _quarantine(self, mail: MailIn, entry: Entry, reason: str) -> None:
         """Keep a copy of the mail and why in the quarantine folder, and log it."""
         sha = entry.sha256
-        write_once(self.quarantine_dir / f"{sha}.eml", mail.raw)
+        if mail.raw or not (self.archive_dir / f"{sha}.eml").is_file():
+            write_once(self.quarantine_dir / f"{sha}.eml", mail.raw)
+        elif not (self.quarantine_dir / f"{sha}.eml").is_file():   # read by its headers only: copied as a file
+            self.quarantine_dir.mkdir(parents=True, exist_ok=True)
+            with open(self.archive_dir / f"{sha}.eml", "rb") as src:
+                tmp = write_tmp_from(self.quarantine_dir, src)
+            os.replace(tmp, self.quarantine_dir / f"{sha}.eml")
         info = {"reason": reason, "from": mail.from_addr, "subject": mail.subject[:200],
                 "message_id": mail.message_id, "received": entry.received, "problems": list(mail.problems)}
         if sha in self._tracebacks:

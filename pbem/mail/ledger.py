@@ -54,8 +54,17 @@ class Entry:
     failures: int = 0
     attempts: int = 0
     """handler calls since the last `deferred`: a run killed inside the handler leaves one behind"""
+    kills: int = 0
+    """runs that stopped while reading it (a `reading` not followed by `read`: out of memory, a
+    signal) since the last `deferred` (issue 33)"""
+    reading: bool = False
     seq: int = 0
     info: dict = field(default_factory=dict)
+
+    @property
+    def killed_reading(self) -> int:
+        """Runs that stopped while reading it, the last one included (its `reading` is still open)."""
+        return self.kills + int(self.reading)
 
 
 class Ledger:
@@ -67,6 +76,7 @@ class Ledger:
         self.message_ids: dict[str, str] = {}
         self._lock = FileLock(str(self.path) + ".lock", timeout=lock_timeout)
         self._fh = None
+        self._unsynced = False   # events appended with durable=False since the last fsync
 
     def __enter__(self) -> Ledger:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -81,10 +91,19 @@ class Ledger:
             raise
         return self
 
+    def sync(self) -> None:
+        """Make every event appended so far durable (one fsync for all of them)."""
+        if self._fh is not None and self._unsynced:
+            os.fsync(self._fh.fileno())
+            self._unsynced = False
+
     def __exit__(self, *exc) -> None:
         fh, self._fh = self._fh, None
         try:
             if fh is not None:
+                if self._unsynced:
+                    os.fsync(fh.fileno())
+                    self._unsynced = False
                 fh.close()
         finally:
             self._lock.release()
@@ -112,8 +131,10 @@ class Ledger:
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 log.warning("mail ledger %s line %d: skipped (%s)", self.path, n, exc)
 
-    def append(self, event: str, sha256: str, **fields) -> Entry:
-        """Write one event durably (append + fsync), then fold it into memory."""
+    def append(self, event: str, sha256: str, *, durable: bool = True, **fields) -> Entry:
+        """Write one event (append; `durable`: and fsync), then fold it into memory. An event written
+        with durable=False is in the file for any later reader or a rerun after a kill (the kernel
+        has it); only a power loss can take it, until the next sync()."""
         record = {"event": event, "sha256": sha256, "at": datetime.now(UTC).isoformat(), **fields}
         line = json.dumps(record, sort_keys=True, default=str) + "\n"
         if self._fh is None:  # kept open while the ledger is locked (one open per run)
@@ -123,7 +144,11 @@ class Ledger:
                 fsync_dir(self.path.parent)
         self._fh.write(line.encode("utf-8"))
         self._fh.flush()
-        os.fsync(self._fh.fileno())
+        if durable:
+            os.fsync(self._fh.fileno())
+            self._unsynced = False
+        else:
+            self._unsynced = True
         self._apply(record)
         write_point("done", self.path)
         return self.entries[sha256]
@@ -136,6 +161,11 @@ class Ledger:
             if kind != "stored":
                 raise ValueError(f"{kind} before stored")
             entry = self.entries[sha] = Entry(sha)
+        if kind == "reading":
+            entry.kills += entry.reading    # the previous run's reading never finished
+            entry.reading = True
+            return
+        entry.reading = False
         if kind == "stored":
             entry.message_id = ev.get("message_id", "")
             entry.received = ev.get("received", "")
@@ -149,7 +179,7 @@ class Ledger:
             entry.game, entry.sender = ev.get("game", ""), ev.get("sender", "")
         elif kind == "deferred":
             entry.state = "stored"
-            entry.attempts = 0
+            entry.attempts = entry.kills = 0
         elif kind == "failed":
             entry.failures += 1
         elif kind == "applied":
@@ -169,6 +199,8 @@ class Ledger:
             entry.state = "replied"
         elif kind == "acked":
             entry.acked.add(f"{ev.get('transport', '')}|{ev.get('key', '')}")
+        elif kind == "read":
+            pass     # the reading that `reading` began has finished (entry.reading is cleared above)
         else:
             raise ValueError(f"unknown event {kind!r}")
 

@@ -38,6 +38,9 @@ class Incoming:
     """when the transport got it (IMAP INTERNALDATE, file mtime), timezone-aware UTC."""
     transport: str
     """name of the transport that fetched it (to route `ack` back)."""
+    path: Path | None = None
+    """a big message left in its file (raw is then empty): the intake copies it from there in
+    chunks, so it is never in memory whole (issue 33)."""
 
 
 @runtime_checkable

@@ -8,8 +8,12 @@ change in the first two cases (a fingerprint), the time of the third (`until`), 
 waits for. The next run compares the fingerprint and the clock and, when both say nothing can have
 happened, reports the game as waiting without opening it (no YAML, no engine, no mail code).
 
-Only games whose mail comes through folders (the default, games/<id>/inbox) get a note: a mailbox
-on a server cannot be looked at without polling it. A note from another pbem version is ignored.
+With folder mail (the default, games/<id>/inbox) the inbox folders are part of the fingerprint. With
+the site's mailbox (GAMES_DIR/pbem.yaml `mail:`, IMAP or a shared folder) the job polls that mailbox
+once per run, before any game is opened, and routes its mail by the GAME line or subject tag; a game
+it routed mail to is opened, the others are judged by their notes as above (issue 33). A note says
+which of the two it was written for, and holds only for that one. A note from another pbem version
+is ignored.
 Deleting .pbem-idle/ is always safe: the next run opens every game again.
 """
 
@@ -24,6 +28,8 @@ from typing import Any
 from pbem import __version__
 
 IDLE_DIR = ".pbem-idle"
+FOLDERS = "folders"     # the game's own mail folders (fingerprinted)
+SHARED = "shared"       # the site's mailbox, polled once per run by the job
 FAR = "9999-12-31T23:59:59+00:00"
 # files and folders of a game whose change means work may be waiting (names in the game folder)
 # (sending/: mails a killed run decided on and did not send, pbem.service.outgoing)
@@ -34,7 +40,7 @@ def note_path(games_dir: Path, game_id: str) -> Path:
     return games_dir / IDLE_DIR / f"{game_id}.json"
 
 
-def _stat(p: Path) -> list[int] | None:
+def file_stat(p: Path) -> list[int] | None:
     try:
         st = os.stat(p)
     except OSError:
@@ -44,21 +50,22 @@ def _stat(p: Path) -> list[int] | None:
 
 def fingerprint(game_dir: Path, inboxes: list[Path]) -> dict[str, Any]:
     """The stat of the watched files and of the inbox folders (and their Maildir new/ and cur/)."""
-    fp: dict[str, Any] = {name: _stat(game_dir / name) for name in WATCHED}
+    fp: dict[str, Any] = {name: file_stat(game_dir / name) for name in WATCHED}
     for inbox in inboxes:
         for sub in ("", "new", "cur"):
             p = inbox / sub if sub else inbox
-            fp[f"inbox:{p}"] = _stat(p)
+            fp[f"inbox:{p}"] = file_stat(p)
     return fp
 
 
-def read_note(games_dir: Path, game_dir: Path, now: datetime) -> dict[str, Any] | None:
-    """The idle note of a game when it still holds (nothing changed, `until` not reached), else None."""
+def read_note(games_dir: Path, game_dir: Path, now: datetime, *, mode: str = FOLDERS) -> dict[str, Any] | None:
+    """The idle note of a game when it still holds (written for this `mode` of mail, nothing changed,
+    `until` not reached), else None."""
     try:
         note = json.loads(note_path(games_dir, game_dir.name).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(note, dict) or note.get("pbem") != __version__:
+    if not isinstance(note, dict) or note.get("pbem") != __version__ or note.get("mail", FOLDERS) != mode:
         return None
     try:
         until = datetime.fromisoformat(str(note["until"]))
@@ -73,9 +80,9 @@ def read_note(games_dir: Path, game_dir: Path, now: datetime) -> dict[str, Any] 
 
 
 def write_note(games_dir: Path, game_dir: Path, inboxes: list[Path], until: datetime | None,
-               waiting_for: list[str], note: str) -> None:
+               waiting_for: list[str], note: str, *, mode: str = FOLDERS) -> None:
     """Remember that the game has nothing to do until `until` (None: until something changes)."""
-    data = {"pbem": __version__, "until": until.isoformat() if until else FAR,
+    data = {"pbem": __version__, "mail": mode, "until": until.isoformat() if until else FAR,
             "inboxes": [str(p) for p in inboxes], "fingerprint": fingerprint(game_dir, inboxes),
             "waiting_for": list(waiting_for), "note": note}
     path = note_path(games_dir, game_dir.name)

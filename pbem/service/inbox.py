@@ -26,6 +26,7 @@ from pbem.rules.flow import votes_owed
 from pbem.rules.odds import OddsBudget
 from pbem.rules.orders import STANDING_TYPES, NationOrders
 from pbem.service import moderator
+from pbem.service.opened import OpenGames
 from pbem.service.outgoing import log_line
 from pbem.store.clock import current_deadline
 from pbem.store.game import Game, LogEntry
@@ -41,6 +42,8 @@ class OrdersHandler:
     """Games this run could not work on ({id: fault}); the job tells their moderators (issue 18)."""
     odds_budget: OddsBudget = field(default_factory=run_budget)
     """The work every ODDS line of this run shares (issue 33; pbem.orders.odds)."""
+    games: OpenGames = field(default_factory=OpenGames)
+    """Each game opened once for all its mails of the run (issue 33)."""
 
     def __call__(self, game_id: str, who: str, mail: MailIn) -> Reply | None:
         """A game that cannot be read or written (damaged file, read-only folder, full disk) is a
@@ -52,13 +55,14 @@ class OrdersHandler:
         from pbem.service.faults import describe
 
         try:
-            game = Game.open(self.games_dir / game_id)
+            game = self.games.open(self.games_dir / game_id)
             with game.lock(blocking=False):
                 if who == "moderator":
                     return Reply(moderator.from_mail(game, mail.text, who=mail.from_addr or "moderator",
                                                      mail_id=mail.sha256, now=self.now))
                 text = take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
                                    authentication=_auth_headers(mail), odds_budget=self.odds_budget)
+                self.games.keep(game)
                 return Reply(text + log_line(game))     # the log's end after the orders entry (issue 27 item 5)
         except GameBusy as e:
             raise RetryLater(str(e)) from e

@@ -27,7 +27,7 @@ from pbem.service import idle
 from pbem.service.gamerun import GameRun
 
 if TYPE_CHECKING:
-    from pbem.mail.intake import Intake
+    from pbem.mail.intake import Intake, RunReport
 
 log = logging.getLogger("pbem.run")
 SITE = "pbem.yaml"
@@ -86,21 +86,89 @@ def run_job(games_dir: Path | str, *, now: datetime | None = None, only: list[st
     dirs = [d for d in game_dirs(games_dir) if not only or d.name in only]
     site = site_config(games_dir)
     order = {d.name: i for i, d in enumerate(dirs)}
-    if not site.get("mail"):      # per-game mail folders: idle games are known without opening them
-        dirs = _skip_idle(games_dir, dirs, now, report)
-    if dirs:
-        _work(games_dir, dirs, site, now, render_map, report)
+    shared = None
+    try:
+        if site.get("mail"):    # the site's mailbox: polled once, before any game is opened
+            shared = _poll_shared(games_dir, site, now, report)
+        if shared is None or shared.ok:
+            # idle games are known without opening them; a game the mailbox routed mail to has work
+            dirs = _skip_idle(games_dir, dirs, now, report, shared=shared)
+        if dirs:
+            _work(games_dir, dirs, site, now, render_map, report, shared)
+    finally:
+        if shared is not None:
+            shared.close()
     if site.get("site_dir"):
         _refresh_site(games_dir, site, only, render_map, report)
     report.games.sort(key=lambda g: order.get(g.game, len(order)))
     return report
 
 
-def _skip_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobReport) -> list[Path]:
+@dataclass
+class _SharedMailbox:
+    """The site's mailbox (pbem.yaml `mail:`) after this run's one poll: its transports (kept open
+    to send the turn mails) and the games it routed mail to (those are opened; the others may be
+    skipped on their idle notes, as with folder mail)."""
+
+    transports: Any
+    handler: Any
+    ok: bool = True                       # polled; False: the poll itself failed (every game opened)
+    games: set[str] = field(default_factory=set)
+
+    def close(self) -> None:
+        self.transports.close()
+
+
+def _poll_shared(games_dir: Path, site: dict[str, Any], now: datetime, report: JobReport) -> _SharedMailbox:
+    from pbem.mail.directory import GamesDirDirectory
+    from pbem.mail.intake import Intake
+    from pbem.mail.transport import make_transports
+    from pbem.store.fs import clean_stale_temp_files
+
+    clean_stale_temp_files(games_dir / ".mail")
+    transports = make_transports(site["mail"], games_dir)
+    handler = _LazyOrders(games_dir, now)
+    shared = _SharedMailbox(transports, handler)
+    intake = Intake(transports.incoming, transports.outgoing, GamesDirDirectory(games_dir), handler,
+                    archive_dir=games_dir / ".mail", from_addr=str(site.get("from") or "pbem@localhost"))
+    r = _poll(intake, report)
+    if r is None:
+        shared.ok = False     # the intake itself failed: no game is skipped on its note
+    else:
+        shared.games = set(r.games)
+    return shared
+
+
+class _LazyOrders:
+    """pbem.service.inbox.OrdersHandler, imported (with the engine) only when a mail reaches a game."""
+
+    def __init__(self, games_dir: Path, now: datetime) -> None:
+        self.games_dir, self.now = games_dir, now
+        self.faults: dict[str, str] = {}
+        self._real: Any = None
+
+    def _handler(self) -> Any:
+        if self._real is None:
+            from pbem.service.inbox import OrdersHandler
+
+            self._real = OrdersHandler(self.games_dir, self.now, faults=self.faults)
+        return self._real
+
+    def __call__(self, game_id: str, who: str, mail: Any) -> Any:
+        return self._handler()(game_id, who, mail)
+
+    def taken(self, game_id: str, mail: Any) -> str:
+        return self._handler().taken(game_id, mail)
+
+
+def _skip_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobReport, *,
+               shared: _SharedMailbox | None = None) -> list[Path]:
     """The games that may have work; the others are reported from their idle notes."""
     busy = []
+    mode = idle.SHARED if shared is not None else idle.FOLDERS
+    touched = shared.games if shared is not None else set()
     for d in dirs:
-        note = idle.read_note(games_dir, d, now)
+        note = None if d.name in touched else idle.read_note(games_dir, d, now, mode=mode)
         if note is None:
             busy.append(d)
         else:
@@ -110,7 +178,7 @@ def _skip_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobRepo
 
 
 def _work(games_dir: Path, dirs: list[Path], site: dict[str, Any], now: datetime, render_map: bool,
-          report: JobReport) -> None:
+          report: JobReport, shared: _SharedMailbox | None = None) -> None:
     from pbem.mail.directory import GamesDirDirectory
     from pbem.mail.intake import Intake
     from pbem.mail.transport import make_transports
@@ -120,33 +188,30 @@ def _work(games_dir: Path, dirs: list[Path], site: dict[str, Any], now: datetime
     from pbem.store.fs import clean_stale_temp_files
     from pbem.store.game import Game
 
-    errors_before = len(report.errors)
     faulty: dict[str, str] = {}         # games that cannot be worked on this run
     mail_problems: dict[str, str] = {}  # games whose mail could not all be taken (they still advance)
+    mail_taken: set[str] = set(shared.games) if shared is not None else set()   # games that had mail
     directory = GamesDirDirectory(games_dir)
-    handler = OrdersHandler(games_dir, now)
+    handler = shared.handler if shared is not None else OrdersHandler(games_dir, now)
     senders: dict[str, Any] = {}
     opened = []
     for d in dirs:   # temp files of a run killed earlier (issue 18)
         clean_stale_temp_files(d)
-    if site.get("mail"):
-        clean_stale_temp_files(games_dir / ".mail")
-        transports = make_transports(site["mail"], games_dir)
-        opened.append(transports)
-        _poll(Intake(transports.incoming, transports.outgoing, directory, handler,
-                     archive_dir=games_dir / ".mail", from_addr=str(site.get("from") or "pbem@localhost")), report)
+    if shared is not None:
         for d in dirs:
-            senders[d.name] = transports.outgoing
+            senders[d.name] = shared.transports.outgoing
     for d in dirs:
         try:
-            game = Game.open(d)
             if d.name in senders:
                 continue
+            game = Game.open(d)
             transports = make_transports(_game_mail_config(game), d)
             opened.append(transports)
             senders[d.name] = transports.outgoing
-            _poll(Intake(transports.incoming, transports.outgoing, directory, handler, archive_dir=d / "mail",
-                         from_addr=from_addr(game)), report, game_id=d.name, problems=mail_problems)
+            r = _poll(Intake(transports.incoming, transports.outgoing, directory, handler, archive_dir=d / "mail",
+                             from_addr=from_addr(game)), report, game_id=d.name, problems=mail_problems)
+            if r is None or r.new or r.games:
+                mail_taken.add(d.name)
         except Exception as e:  # noqa: BLE001 - one game's fault must not stop the others (issue 18)
             faulty[d.name] = faults.describe(e)
     faulty.update(handler.faults)
@@ -156,12 +221,15 @@ def _work(games_dir: Path, dirs: list[Path], site: dict[str, Any], now: datetime
     finally:
         for t in opened:
             t.close()
-    if not site.get("mail") and len(report.errors) == errors_before:
-        _note_idle(games_dir, dirs, now, report, mail_taken=report.mails_in > 0)
+    # each game's note stands on its own: another game's fault or mail does not stop it (issue 33)
+    _note_idle(games_dir, dirs, now, report, skip=mail_taken | set(faulty) | set(mail_problems),
+               mode=idle.SHARED if shared is not None else idle.FOLDERS)
 
 
-def _note_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobReport, *, mail_taken: bool) -> None:
-    """Write an idle note for each game this run left with nothing to do (pbem.service.idle)."""
+def _note_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobReport, *, skip: set[str],
+               mode: str) -> None:
+    """Write an idle note for each game this run left with nothing to do (pbem.service.idle); a game
+    in `skip` (it had mail or a fault this run) is looked at again next run."""
     from pbem.mail.folder import FolderTransport
     from pbem.mail.transport import make_transports
     from pbem.rules.flow import votes_owed
@@ -171,36 +239,44 @@ def _note_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobRepo
     runs = {g.game: g for g in report.games}
     for d in dirs:
         run = runs.get(d.name)
-        if run is None or run.steps or run.mails or mail_taken or (run.note and run.note != "paused") \
+        if run is None or run.steps or run.mails or d.name in skip or (run.note and run.note != "paused") \
                 or any("decision" in w for w in run.waiting_for):
             idle.drop_note(games_dir, d.name)
             continue
         try:
             game = Game.open(d)
-            transports = make_transports(_game_mail_config(game), d)
-            try:
-                if not all(isinstance(t, FolderTransport) and t.inbox is not None for t in transports.incoming):
-                    continue
-                inboxes = [t.inbox for t in transports.incoming]
-            finally:
-                transports.close()
+            inboxes: list[Path] = []
+            if mode == idle.FOLDERS:
+                transports = make_transports(_game_mail_config(game), d)
+                try:
+                    if not all(isinstance(t, FolderTransport) and t.inbox is not None for t in transports.incoming):
+                        continue
+                    inboxes = [t.inbox for t in transports.incoming]
+                finally:
+                    transports.close()
             state = game.state
             until = None
             if not game.paused and not state.finished:
                 deadline = current_deadline(game, vote=votes_owed(game.ruleset(), state))
                 until = deadline.remind_at if now < deadline.remind_at else deadline.due
-            idle.write_note(games_dir, d, inboxes, until, run.waiting_for, run.note)
+            idle.write_note(games_dir, d, inboxes, until, run.waiting_for, run.note, mode=mode)
         except PbemError:
             idle.drop_note(games_dir, d.name)
 
 
 def _refresh_site(games_dir: Path, site: dict[str, Any], only: list[str] | None, render_map: bool,
                   report: JobReport) -> None:
-    """pbem.yaml `site_dir:` (relative to the games folder): refresh the archive site after the run."""
-    from pbem.site import build_site
+    """pbem.yaml `site_dir:` (relative to the games folder): refresh the archive site after the run
+    (nothing to do, in a few stat calls a game, when no game's folder changed: pbem.site.fresh)."""
+    from pbem.site.fresh import up_to_date
 
+    out = games_dir / str(site["site_dir"])
     try:
-        done = build_site(games_dir, games_dir / str(site["site_dir"]), only=only, render_maps=render_map)
+        if up_to_date(games_dir, out, [d for d in game_dirs(games_dir) if not only or d.name in only], render_map):
+            return
+        from pbem.site.build import build_site
+
+        done = build_site(games_dir, out, only=only, render_maps=render_map)
     except Exception as e:  # noqa: BLE001 - the site is an extra: it never stops the job's report
         from pbem.service.faults import describe
 
@@ -258,18 +334,19 @@ def _report_faults(games_dir: Path, dirs: list[Path], senders: dict[str, Any], f
 
 
 def _poll(intake: Intake, report: JobReport, game_id: str | None = None,
-          problems: dict[str, str] | None = None) -> None:
+          problems: dict[str, str] | None = None) -> RunReport | None:
+    """Take the mail of one mailbox; its run report, or None when the mailbox could not be read."""
     from pbem.service import faults
 
     try:
         r = intake.run_once()
     except MailError as e:
         report.errors.append(str(e))
-        return
+        return None
     except Exception as e:  # noqa: BLE001 - a mailbox that cannot be written (read-only, disk full)
         if game_id is None:
             report.errors.append(f"mail: {faults.describe(e)}")
-            return
+            return None
         raise
     report.mails_in += r.new
     report.replies += r.replies_sent
@@ -278,3 +355,4 @@ def _poll(intake: Intake, report: JobReport, game_id: str | None = None,
         problems[game_id] = f"mail: {r.errors[0]}"   # the moderator hears of it once (_report_faults)
     else:
         report.errors += list(r.errors)
+    return r

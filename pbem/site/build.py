@@ -28,12 +28,15 @@ from urllib.parse import quote
 
 import filelock
 import jinja2
+import orjson
 
 from pbem.errors import GameBusy, GameError, PbemError
 from pbem.report import build_report, report_text
 from pbem.report.facts import REPORT_FORMAT
 from pbem.rules.state import GameState
+from pbem.site import fresh
 from pbem.site.history import LogWalk, Walked
+from pbem.site.maps import MapJob, draw_maps
 from pbem.store.fs import atomic_write, clean_stale_temp_files
 from pbem.store.game import Game
 from pbem.store.hashing import state_hash
@@ -87,13 +90,22 @@ def build_site(games_dir: Path | str, out: Path | str, *, only: Iterable[str] | 
     report = SiteReport(out)
     with filelock.FileLock(str((out / LOCK).resolve())):
         clean_stale_temp_files(out, older_than=0.0)   # a killed refresh's; none is being written (the lock)
+        cache = fresh.load(out)
+        built = False
         for d in dirs:
+            if fresh.unchanged(cache, d, out / d.name, render_maps):
+                report.games.append(d.name)       # nothing in its folder changed: its pages stand
+                report.kept += int((cache[d.name].get("summary") or {}).get("turns") or 0)
+                continue
+            source = fresh.source_key(d, render_maps)   # before the build: a change meanwhile is seen next time
             try:
                 game = Game.open(d)
                 with game.lock(blocking=False):   # not half-way through a turn and its mail (pbem run holds it)
                     entries = game.entries()
-                build_game(game, out / d.name, report, entries=entries, render_maps=render_maps)
+                summary = build_game(game, out / d.name, report, entries=entries, render_maps=render_maps)
                 report.games.append(d.name)
+                cache[d.name] = {"source": source, "written": fresh.written_key(out / d.name), "summary": summary}
+                built = True
             except GameBusy:
                 report.busy.append(d.name)  # the next refresh catches up; its pages stay as they were
             except PbemError as e:
@@ -102,9 +114,23 @@ def build_site(games_dir: Path | str, out: Path | str, *, only: Iterable[str] | 
                 from pbem.service.faults import describe
 
                 report.errors.append(f"{d.name}: {describe(e)}; its pages are left as they were")
-        summaries = [m["summary"] for m in (_manifest(p.parent) for p in sorted(out.glob(f"*/{MANIFEST}"))) if m]
-        write_if_changed(out / PAGE, environment().get_template("site_index.html.j2").render(games=summaries))
+        shown = sorted(p.parent.name for p in out.glob(f"*/{MANIFEST}"))
+        if built or sorted(cache) != shown or not (out / PAGE).is_file():
+            summaries = [_summary_of(out / gid, cache) for gid in shown]
+            write_if_changed(out / PAGE, environment().get_template("site_index.html.j2").render(
+                games=[s for s in summaries if s]))
+        fresh.save(out, {gid: cache[gid] for gid in shown if gid in cache})
     return report
+
+
+def _summary_of(dest: Path, cache: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """The index row of a game on the site: from the refresh cache while its site.json is the one
+    the cache saw, else read from site.json (a game kept on the site whose folder has gone)."""
+    hit = cache.get(dest.name)
+    if isinstance(hit, dict) and hit.get("written") == fresh.written_key(dest) and isinstance(hit.get("summary"), dict):
+        return hit["summary"]
+    m = _manifest(dest)
+    return m["summary"] if m else None
 
 
 # --- one game ---------------------------------------------------------------------------------------
@@ -125,6 +151,7 @@ def build_game(game: Game, dest: Path, report: SiteReport, *, entries: list | No
     # mail went out need their positions again
     walk = _resume(game, entries, old, fresh=not all(complete(r) for r in records.values()))
     made = removed = 0
+    to_draw: list[MapJob] = []
     for w in walk:
         if not w.mailed:
             continue
@@ -132,8 +159,9 @@ def build_game(game: Game, dest: Path, report: SiteReport, *, entries: list | No
         have = records.get(e.id)
         if have and have["state_hash"] == e.get("state_hash") and complete(have):
             continue
-        records[e.id] = _record(game, rs, w, dest, report, render_maps)
+        records[e.id] = _record(game, rs, w, dest, report, render_maps, to_draw)
         made += 1
+    draw_maps(to_draw, rs)      # the maps no turn mail had: in worker processes (pbem.site.maps)
     live = {e.id for e in entries if e.kind == "turn"} - walk.voided
     for eid in [k for k in records if k not in live]:     # rolled back since: no longer part of the game
         (dest / MAPS / f"{eid:06d}.png").unlink(missing_ok=True)
@@ -154,8 +182,9 @@ def build_game(game: Game, dest: Path, report: SiteReport, *, entries: list | No
     write_if_changed(dest / PAGE, page)
     resume = {"entry": walk.last_id, "state_hash": state_hash(walk.state) if walk.state else None,
               "state": walk.state.to_dict() if walk.state else None}
-    write_if_changed(dest / MANIFEST, json.dumps({"format": SITE_FORMAT, "game": game.id, "summary": summary,
-                                              "turns": turns, "resume": resume}, indent=1, sort_keys=True) + "\n")
+    manifest = {"format": SITE_FORMAT, "game": game.id, "summary": summary, "turns": turns, "resume": resume}
+    write_if_changed(dest / MANIFEST, orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+                                                   | orjson.OPT_APPEND_NEWLINE).decode())
     return summary
 
 
@@ -171,7 +200,7 @@ def write_if_changed(path: Path, text: str) -> None:
 
 def _manifest(folder: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        data = orjson.loads((folder / MANIFEST).read_bytes())
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and data.get("format") == SITE_FORMAT else None
@@ -226,7 +255,8 @@ def _mailed_facts(folder: Path) -> dict[str, Any] | None:
     return facts
 
 
-def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, render_maps: bool) -> dict[str, Any]:
+def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, render_maps: bool,
+            to_draw: list[MapJob]) -> dict[str, Any]:
     """One turn of the site: the report as mailed (or made the same way), the map, the dice."""
     e = w.entry
     events = e.typed_events()
@@ -247,9 +277,7 @@ def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, rend
             shutil.copyfile(mailed / "map.png", dest / map_name)
             report.copied += 1
         else:
-            from pbem.service.advance import map_png
-
-            atomic_write(dest / map_name, map_png(rs, w.after, facts["title"], events))
+            to_draw.append(MapJob(game.path, dest / map_name, w.after, facts["title"], events))
             report.rendered += 1
     nation = e.get("nation")
     what = f"the {rs.display(nation)}" if nation else STEP_NAMES.get(str(e.get("step")), str(e.get("step")))

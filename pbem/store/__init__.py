@@ -13,8 +13,20 @@ Modules:
   yamlio     dump_yaml, load_plain, load_roundtrip, SaveError
 """
 
-from pbem.store.game import Game, LogEntry, create_game, resolve_game
-from pbem.store.hashing import events_hash, state_hash
-from pbem.store.yamlio import SaveError
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __all__ = ["Game", "LogEntry", "SaveError", "create_game", "events_hash", "resolve_game", "state_hash"]
+_HOME = {"Game": "game", "LogEntry": "game", "create_game": "game", "resolve_game": "game",
+         "events_hash": "hashing", "state_hash": "hashing", "SaveError": "yamlio"}
+
+
+def __getattr__(name: str) -> Any:
+    """The names above, imported when first asked for: `pbem.store.fs` (the mail layer's atomic
+    writes) must not load the engine, so an idle `pbem run` stays cheap (issue 33)."""
+    if name in _HOME:
+        return getattr(importlib.import_module(f"pbem.store.{_HOME[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

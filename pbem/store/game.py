@@ -346,6 +346,9 @@ def start_position(ruleset: Any, game_id: str) -> tuple[GameState, str]:
 
 # --- the game -----------------------------------------------------------------------------------------
 _SETTINGS_CACHE: dict[tuple[str, bool], tuple[tuple, Any]] = {}
+SETTINGS_CACHE_SIZE = 4096
+"""game.yaml parses kept (a cron run over a thousand games opens each a few times): the oldest is
+dropped past this, never the whole cache (issue 33)."""
 
 
 def _settings_of(settings_path: Path, label: str, editable: bool = True) -> Any:
@@ -359,8 +362,9 @@ def _settings_of(settings_path: Path, label: str, editable: bool = True) -> Any:
     if hit is None or hit[0] != key:
         settings = load_roundtrip(settings_path, label) if editable else load_plain(settings_path, label)
         validate_settings(settings, label, hand_edits=editable)
-        if len(_SETTINGS_CACHE) > 256:
-            _SETTINGS_CACHE.clear()
+        _SETTINGS_CACHE.pop((label, editable), None)
+        while len(_SETTINGS_CACHE) >= SETTINGS_CACHE_SIZE:
+            del _SETTINGS_CACHE[next(iter(_SETTINGS_CACHE))]    # the oldest (dicts keep their order)
         _SETTINGS_CACHE[(label, editable)] = hit = (key, settings)
     return copy.deepcopy(hit[1])
 

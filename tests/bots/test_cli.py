@@ -48,3 +48,13 @@ def test_benchmarks_md_keeps_notes():
     assert first.rstrip().endswith(NOTES_MARK)
     again = benchmarks_md(rep, first + "\n## Notes\nhot spots\n")
     assert again.endswith("\n## Notes\nhot spots\n") and again.count(NOTES_MARK) == 1
+
+
+def test_bench_rows_of_issue_33_run_at_a_small_size(monkeypatch):
+    """The rows `pbem bench --size full` shows for issue 33 (tiny skips them): they run and say how."""
+    from pbem.bots.bench import BASELINE, bench_idle_shared, bench_mail_burst
+
+    monkeypatch.delenv(BASELINE, raising=False)
+    for row in (*bench_idle_shared(2, runs=1), bench_mail_burst(2, runs=1)):
+        assert not row.skipped and row.seconds is not None and row.cpu is not None, row
+        assert BASELINE in row.detail and "goal" in row.detail
