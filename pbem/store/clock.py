@@ -7,8 +7,9 @@ moderator set or extended it (`deadline` / `extend` moderator entries); a pause 
 `deadlines.reminder_hours` before, moved out of the player's night (issue 32: 22:00-08:00 in their
 time zone, game.yaml `players[i].timezone`) to their morning before. A game moved over from a typed-in
 position starts its clock at its first run (when its position mail went out), not at its creation.
-An absence (`AWAY` by mail, pbem.service.away) under the policy `options.away: push` pushes the
-deadline of the absent player's nation by the time of the absence that falls before it.
+An absence (`AWAY` by mail, pbem.service.away) under the policy `options.away: push` that begins
+before the deadline of the absent player's nation pushes it by the time away (since the decision
+started), as a pause would: the player comes back to the time they had left.
 Notices already sent are remembered in `notices.json` so that a rerun (cron every ten minutes) never
 sends one twice.
 
@@ -161,7 +162,7 @@ def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote:
     due = shift(moved or shift(started, span), extra)
     if not vote and away_policy(game) == "push" and game.state.next_nation:
         for a, b in absences(entries, game.player_of(game.state.next_nation)):
-            if a < due and b > started:      # the time away before the deadline is added to it
+            if a < due and b > started:      # the time away (since the decision started) is added, as a pause
                 due = shift(due, b - max(a, started))
     remind = shift(due, -_hours(hours(game, "reminder_hours")))
     return Deadline(started, due, max(remind, started), key)
