@@ -42,7 +42,7 @@ def moderate(game: str, action: str, args: tuple[str, ...], games_dir: str, why:
             raise click.UsageError("position FILE: name the corrected position file")
         from pbem.position.game import set_position
 
-        eid, pos = set_position(g, args[0], who=who, why=why or "position corrected")
+        eid, pos = set_position(g, args[0], who=who, why=why or "position corrected", now=when)
         for w in pos.warnings:
             click.echo(f"warning: {w}", err=True)
         click.echo(f"Position of {g.id} replaced from {args[0]} (log entry {eid}); the next pbem run mails it to "
