@@ -140,3 +140,16 @@ def test_status_shows_the_absence(game, tmp_path):
                        capture_output=True, text=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
     assert r.returncode == 0, r.stderr
     assert "absences: ann away now: 2026-12-02 to 2026-12-05 (push)" in r.stdout
+
+
+def test_the_away_settings_are_known_keys_with_checked_values(game):
+    path = game.path / "game.yaml"
+    text = path.read_text()
+    assert "reminder_hours: 12" in text and "nmr: hold" in text
+    path.write_text(text.replace("reminder_hours: 12", "reminder_hours: 12\n  away_days: 10")
+                    .replace("nmr: hold", "nmr: hold\n  away: bot"))
+    g = Game.open(game.path)
+    assert g.settings["options"]["away"] == "bot"
+    path.write_text(path.read_text().replace("away: bot", "away: skip"))
+    with pytest.raises(SaveError, match="'skip' is not one of: push, bot"):
+        Game.open(game.path)
