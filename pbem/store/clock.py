@@ -102,6 +102,14 @@ def when_text(t: datetime, zone: ZoneInfo | None = None) -> str:
     return f"{local:%Y-%m-%d %H:%M} {zone_label(zone, t)} ({beside})"
 
 
+def next_wake(game: Game, d: Deadline, now: datetime) -> datetime:
+    """The next time a run has something to do for `d`: the first player's reminder still to come
+    (each in their own day, `remind_time`), else the deadline."""
+    times = [remind_time(d, player_zone(game, str(p.get("name")))) for p in game.players()] or [d.remind_at]
+    later = [t for t in times if t > now]
+    return min(later) if later else d.due
+
+
 def remind_time(d: Deadline, zone: ZoneInfo | None) -> datetime:
     """When a player in `zone` is reminded of `d`: `reminder_hours` before the deadline, or, when
     that falls in their night, at WAKE on the morning before it (the morning after when the morning

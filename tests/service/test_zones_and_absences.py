@@ -82,8 +82,9 @@ def test_a_reminder_in_the_players_night_comes_the_morning_before(game, tmp_path
     d = current_deadline(Game.open(game.path))
     assert remind_time(d, zone_named("Asia/Tokyo")) == d.remind_at
     assert remind_time(d, zone_named("Europe/Moscow")) == datetime(2026, 12, 3, 5, 0, tzinfo=UTC)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)   # nothing to do: the game is noted idle
     run_job(tmp_path, now=datetime(2026, 12, 3, 5, 10, tzinfo=UTC), render_map=False)
-    assert len(to(game, "ann", "Reminder")) == 1
+    assert len(to(game, "ann", "Reminder")) == 1, "the idle note wakes the game for the moved reminder"
 
 
 def test_a_players_consecutive_nations_are_asked_in_one_prompt(game, tmp_path):
