@@ -134,6 +134,8 @@ class _Table:
         game.settings["deadlines"]["turn_hours"] = s.turn_hours
         game.settings["deadlines"]["decision_hours"] = s.turn_hours
         game.settings["deadlines"]["reminder_hours"] = s.reminder_hours
+        for i, p in enumerate(game.settings["players"]):   # each player's zone, so that reminders come in their day
+            p["timezone"] = zone_name(ZONES[i % len(ZONES)])
         game.save_settings()
         self.game_id, self.s = game_id, s
         self.rng = random.Random(seed)
@@ -220,15 +222,21 @@ class _Table:
     def next_deadline_tick(self, now: datetime) -> datetime | None:
         """The cron tick at which the judge next has a reminder or a deadline to act on."""
         from pbem.rules.flow import votes_owed
-        from pbem.store.clock import current_deadline
+        from pbem.store.clock import current_deadline, player_zone, remind_time
         from pbem.store.game import Game
 
         game = Game.open(self.dir)
         if game.state.finished:
             return None
         d = current_deadline(game, vote=votes_owed(game.ruleset(), game.state))
-        times = [t for t in (d.remind_at, d.due) if t > now]
+        reminders = [remind_time(d, player_zone(game, p["name"])) for p in game.players()]
+        times = [t for t in (*reminders, d.due) if t > now]
         return _next_tick(min(times), self.s.cron_minutes) if times else None
+
+
+def zone_name(offset: int) -> str:
+    """The IANA name of a whole-hour UTC offset (Etc/GMT+5 is UTC-5: the sign is POSIX's)."""
+    return f"Etc/GMT{-offset:+d}" if offset else "Etc/UTC"
 
 
 def asked_nations(subject: str) -> tuple[str, ...]:

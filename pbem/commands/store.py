@@ -117,12 +117,14 @@ def new(game_id: str, ruleset: str, n_players: int, player_specs: tuple[str, ...
               "GAME rollback ENTRY` and `pbem render/report --round --nation` refer to.")
 @click.option("--disk", "show_disk", is_flag=True, help="Also show what the game folder holds on disk, by part "
               "(what `pbem prune` may trim).")
-def status(game: str, games_dir: str, as_json: bool, show_log: bool, show_disk: bool) -> None:
-    """Round, nation to move, orders in, deadline and scores."""
+@click.option("--now", default=None, help="Pretend it is this time (ISO 8601, UTC), as `pbem run --now`.")
+def status(game: str, games_dir: str, as_json: bool, show_log: bool, show_disk: bool, now: str | None) -> None:
+    """Round, nation to move, orders in, deadline, absences and scores."""
+    from pbem.commands.run import parse_now
     from pbem.service.status import game_status
 
     g = _open(game, games_dir)
-    st = game_status(g)
+    st = game_status(g, now=parse_now(now) if now else None)
     if show_disk and not as_json:
         from pbem.store.retention import disk_usage
 

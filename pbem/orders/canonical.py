@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pbem.rules.orders import (
     Allow,
     Attack,
+    AwayLine,
     Battles,
     Brittany,
     ClearDefend,
@@ -31,6 +32,7 @@ from pbem.rules.orders import (
     Settle,
     Stay,
     Submit,
+    TimezoneLine,
     TokenLine,
     Vote,
     Withdraw,
@@ -120,6 +122,10 @@ def canonical(order: Order, ruleset) -> str:
             return f"NATION {_n(rs, order.nation)}"
         case TokenLine():
             return f"TOKEN {order.token}"
+        case TimezoneLine():
+            return f"TIMEZONE {order.zone}"
+        case AwayLine():
+            return f"AWAY {order.start} TO {order.end}"
     raise TypeError(f"no canonical form for {type(order).__name__}")
 
 

@@ -35,14 +35,17 @@ import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from pbem.errors import OrderProblem
 from pbem.orders import names, russian
 from pbem.orders.hygiene import Line, chatter, clean_lines, quote
 from pbem.rules.orders import (
+    PLAYER_LINE_TYPES,
     Allow,
     Attack,
+    AwayLine,
     Battles,
     Brittany,
     ClearDefend,
@@ -61,6 +64,7 @@ from pbem.rules.orders import (
     Settle,
     Stay,
     Submit,
+    TimezoneLine,
     TokenLine,
     Vote,
     Withdraw,
@@ -75,6 +79,8 @@ FORMS: dict[str, str] = {
     "GAME": "GAME <game id>",
     "NATION": "NATION <nation>",
     "TOKEN": "TOKEN <token>",
+    "TIMEZONE": "TIMEZONE <zone>, e.g. TIMEZONE Europe/Moscow",
+    "AWAY": "AWAY <first day> TO <last day>, e.g. AWAY 2026-12-20 TO 2026-12-27",
     "PLACE": "PLACE A[, B ...]",
     "LEADER": "LEADER <name> IN A",
     "MOVE": "N A -> B [-> C ...]  or  N cavalry A -> B ...  or  <leader> A -> B ...",
@@ -140,6 +146,7 @@ class ParsedMessage:
     problems: list[OrderProblem] = field(default_factory=list)
     lines: list[ParsedLine] = field(default_factory=list)   # every line read, in order (not blank/ignored)
     chatter: list[tuple[int, str, str]] = field(default_factory=list)   # (line, text, why) ignored as mail talk
+    player_lines: list[Order] = field(default_factory=list)   # TIMEZONE, AWAY: the player's settings
 
     @property
     def ok(self) -> bool:
@@ -329,6 +336,22 @@ class LineParser:
         if not rest:
             raise _syntax("which nation?", "NATION")
         return NationLine(nation=self.names.get(rest, ("nation",)))
+
+    # a player's settings (pbem.service.away)
+    def _kw_timezone(self, rest: str) -> Order:
+        if len(rest.split()) != 1:
+            raise _syntax("expected one time zone name after TIMEZONE", "TIMEZONE")
+        return TimezoneLine(zone=rest)
+
+    def _kw_away(self, rest: str) -> Order:
+        m = re.match(r"^(\d{4}-\d{2}-\d{2})\s+(?:to|until|-)\s+(\d{4}-\d{2}-\d{2})$", rest, re.IGNORECASE)
+        try:
+            if m:
+                return AwayLine(start=date.fromisoformat(m.group(1)).isoformat(),
+                                end=date.fromisoformat(m.group(2)).isoformat())
+        except ValueError:
+            pass
+        raise _syntax("expected two dates after AWAY", "AWAY")
 
     # a nation's turn
     def _kw_place(self, rest: str) -> Order:
@@ -712,6 +735,9 @@ def _parse_message(text: str | bytes, ruleset, default_nation: str | None) -> Pa
             continue
         if isinstance(order, TokenLine):
             pm.token = order.token if pm.token is None else pm.token
+            continue
+        if isinstance(order, PLAYER_LINE_TYPES):
+            pm.player_lines.append(order)
             continue
         if isinstance(order, NationLine):
             current = order.nation

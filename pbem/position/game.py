@@ -8,6 +8,7 @@ says the round's closing steps are due, they are played at once as the first `tu
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,16 +32,19 @@ def new_from_position(games_dir: Path | str, game_id: str, path: str | Path, *, 
     return game, pos
 
 
-def set_position(game: Game, path: str | Path, *, who: str, why: str) -> tuple[int, Position]:
+def set_position(game: Game, path: str | Path, *, who: str, why: str, now: datetime | None = None) -> tuple[int, Position]:
     """The moderator corrects the position (`pbem moderate GAME position FILE`): a `moderator` entry with
-    the new position (replay adopts it) and the file's text; everyone is mailed it again to confirm."""
+    the new position (replay adopts it) and the file's text; everyone is mailed it again to confirm.
+    `now`: the time of the entries (`pbem moderate --now`; None: the wall clock)."""
+    from pbem.store.clock import entry_time, moderate_at
+
     pos = read_position_file(path, ruleset=game.ruleset(), game=game.id)
     with game.lock():
-        eid = game.moderate("position", who, why, state=pos.state, file=Path(path).name, position=pos.text)
+        eid = moderate_at(game, now, "position", who, why, state=pos.state, file=Path(path).name, position=pos.text)
         if pos.start == "end_of_round":
             from pbem.service.play import play_turn
 
-            play_turn(game, step="end_round", orders={})
+            play_turn(game, step="end_round", orders={}, time=entry_time(now))
     return eid, pos
 
 

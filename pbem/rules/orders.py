@@ -198,6 +198,22 @@ class TokenLine(Order):
     token: str
 
 
+@dataclass(frozen=True)
+class TimezoneLine(Order):
+    """A player's setting, not an order: TIMEZONE <IANA name> (pbem.service.away)."""
+    zone: str
+
+
+@dataclass(frozen=True)
+class AwayLine(Order):
+    """A player's setting, not an order: AWAY <first day> TO <last day> (ISO dates; pbem.service.away)."""
+    start: str
+    end: str
+
+
+PLAYER_LINE_TYPES = (TimezoneLine, AwayLine)
+
+
 STANDING_TYPES = (Defend, ClearDefend, Losses)
 
 

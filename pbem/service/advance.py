@@ -30,7 +30,7 @@ from pbem.service.gamerun import GameRun
 from pbem.service.outgoing import finish_pending, log_line, send_once
 from pbem.service.play import play_turn
 from pbem.service.welcome import send_welcome
-from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts
+from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts, player_zone, remind_time
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry
 
@@ -53,9 +53,10 @@ def orders_text(orders: NationOrders, rs) -> str:
     return "\n".join(canonical_lines(orders, rs)) + "\n" if orders.orders else ""
 
 
-def nmr_orders(game: Game, rs, nation: str) -> list[Order]:
-    """No orders at the deadline: hold (the defaults), or the greedy bot if the game says so."""
-    if str((game.settings.get("options") or {}).get("nmr", "hold")) == "bot":
+def nmr_orders(game: Game, rs, nation: str, *, bot: bool = False) -> list[Order]:
+    """No orders at the deadline: hold (the defaults), or the greedy bot if the game says so (or
+    `bot`: the player is away under `options.away: bot`)."""
+    if bot or str((game.settings.get("options") or {}).get("nmr", "hold")) == "bot":
         from pbem.bots import bot_orders
 
         text = bot_orders(rs, game.state, nation, kind="greedy", seed=game.id)
@@ -74,15 +75,23 @@ def _play(game: Game, rs, orders: dict[str, NationOrders], used: dict[str, list[
 def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None, render_map: bool = True) -> GameRun:
     """Play every step that can be played now: whatever `pending` (pbem.rules.decisions) says is owed
     waits until its deadline. Holds the game's lock (a busy game is left alone)."""
+    from pbem.service.away import away_notices
+    from pbem.service.notices import deadline_notices
+
     run = GameRun(game.id)
     if game.paused:
         run.note = "paused"
+        with game.lock(blocking=False):   # the players are told their deadline stopped
+            run.mails += finish_pending(game, send, now)
+            run.mails += deadline_notices(game, now, send, from_addr=from_addr(game))
         return run
     with game.lock(blocking=False):
         sweep_preview(game)
         run.mails += finish_pending(game, send, now)
         _owed_turn_mail(game, now, send, run, outbox=outbox, render_map=render_map)
         _position_mail(game, now, send, run, outbox=outbox, render_map=render_map)
+        run.mails += deadline_notices(game, now, send, from_addr=from_addr(game))
+        run.mails += away_notices(game, now, send, from_addr=from_addr(game))
         for _ in range(MAX_STEPS):
             state = game.state
             if state.finished:
@@ -108,7 +117,8 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                 nation = state.next_nation
                 turn = next((d for d in owed if d.kind == "turn"), None)
                 own = book.get(nation)
-                if turn is not None and not due:
+                stand_in = turn is not None and _away_bot(game, nation, now, entries)
+                if turn is not None and not due and not stand_in:
                     if own.draft and not own.has_turn_orders:   # after a rollback: ask again, the old orders as a draft
                         _prompt(game, rs, [nation], deadline, now, send, run, what="your orders again",
                                 draft=orders_text(NationOrders(nation, own.draft), rs))
@@ -117,7 +127,8 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                     if turn.correction:
                         _ask_correction(game, rs, state, nation, book, entries, deadline, now, send, run)
                         still = still_wrong(game, rs, nation, book, entries, turn.problems)
-                    _prompt(game, rs, [nation], deadline, now, send, run,
+                    _prompt(game, rs, [nation] if turn.correction else consecutive_nations(game, rs, state, book, nation),
+                            deadline, now, send, run,
                             what="corrected orders" if turn.correction else "your orders", still_wrong=still)
                     break
                 defence = [d for d in owed if d.kind == "defence"]
@@ -128,9 +139,11 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                 if not own.has_turn_orders and own.draft:   # the deadline: the draft is played
                     book.play_draft(nation)
                 if not own.has_turn_orders:
-                    supplied = nmr_orders(game, rs, nation)
+                    supplied = nmr_orders(game, rs, nation, bot=stand_in)
                     player = game.player_of(nation)
-                    if deadline.passed(now):
+                    if stand_in:
+                        run.steps.append(f"{rs.display(nation)}: {player} is away: played by standing orders and the bot")
+                    elif deadline.passed(now):
                         run.steps.append(f"{rs.display(nation)}: no orders at the deadline ({_nmr_word(game)})")
                         if player:
                             mark_sent(game, f"nmr:{deadline.key}:{player}", now)
@@ -140,6 +153,8 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
                 orders = book.for_turn(nation, supplied)
                 used = {n: book.get(n).entries(standing=True, turn=n != nation or supplied is None) for n in orders}
                 entry = _play(game, rs, orders, used, now, nation)
+                if supplied is not None and stand_in:
+                    mark_sent(game, f"{AWAY_PLAYED}{entry.id}", now)   # the turn mail says so
                 run.steps.append(f"round {entry.get('round')}: {rs.display(nation)} played")
             if worth_a_mail(entry):
                 _turn_mail(game, entry, now, send, run, outbox=outbox, render_map=render_map,
@@ -150,6 +165,30 @@ def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None
 
 
 QUIET_EVENTS = (RoundStarted, RoundEnded)
+AWAY_PLAYED = "away-played:"
+"""The notice of a turn played by standing orders and the bot while its player was away."""
+
+
+def _away_bot(game: Game, nation: str, now: datetime, entries: list[LogEntry]) -> bool:
+    """`options.away: bot` and the nation's player is away now: it plays without waiting."""
+    from pbem.service.away import away_now
+    from pbem.store.clock import away_policy
+
+    return away_policy(game) == "bot" and away_now(game, game.player_of(nation), now, entries)
+
+
+def consecutive_nations(game: Game, rs, state, book, nation: str) -> list[str]:
+    """The nation to move and the nations of the same player that move right after it in this round
+    (rule 4.0: a nation with nothing to do is skipped) and have no orders yet: one prompt asks for all
+    of them (issue 32), and each is played the moment its turn comes with the orders sent."""
+    from pbem.rules.turn import next_nation_after
+
+    player = game.player_of(nation)
+    out, n = [nation], nation
+    while player and (n := next_nation_after(rs, state, n)) is not None and game.player_of(n) == player:
+        if not book.get(n).has_turn_orders:
+            out.append(n)
+    return out
 
 
 def turn_mail_key(entry: LogEntry) -> str:
@@ -266,7 +305,7 @@ def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogE
             f"{entry.get('received')}): it was their turn's position only now, and the rules refuse what "
             f"is marked ERROR below. Line numbers are those of your mail"
             + (f"; {unread} line(s) of it could not be read (see our reply)" if unread else "") + ".\n\n"
-            + render_reply(result, rs, deadline=deadline.text(), game=game.id) + "\n" + GUIDE_LINE + "\n"
+            + render_reply(result, rs, deadline=deadline.text(player_zone(game, player)), game=game.id) + "\n" + GUIDE_LINE + "\n"
             + log_line(game))
     if send_once(game, key, lambda: build_mail(
             str(addr), f"[{game.id}] the position changed: please correct your orders for the {name}", body,
@@ -327,13 +366,14 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
         addr = p.get("address")
         if not addr:
             continue
+        zone = player_zone(game, player)
         for kind in ("prompt", "reminder"):
             key = notice_key(kind, deadline, player, draft)
-            if already_sent(game, key) or (kind == "reminder" and now < deadline.remind_at):
+            if already_sent(game, key) or (kind == "reminder" and now < remind_time(deadline, zone)):
                 continue
             names = ", ".join(rs.display(n) for n in ns)
             head = "Reminder: " if kind == "reminder" else ""
-            body = prompt_text(game.id, rs, game.state, ns, what=what, deadline=deadline.text(),
+            body = prompt_text(game.id, rs, game.state, ns, what=what, deadline=deadline.text(zone),
                                reminder=kind == "reminder", guide_url=guide_url(game), draft=draft,
                                still_wrong=still_wrong or ()) + log_line(game)
             subject = f"[{game.id}] {head}{what} for the {names}"
@@ -357,8 +397,10 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
     vote = votes_owed(rs, state)
     deadline = current_deadline(game, vote=vote)
     waiting = []
+    zone = None            # the deadline in the time zone of the player it waits for
     if state.next_nation:
         p = game.player_of(state.next_nation)
+        zone = player_zone(game, p)
         waiting = [f"{p} ({rs.display(state.next_nation)})" if p else rs.display(state.next_nation)]
     settings = dict(game.settings)   # every report carries the dice commitment (the first one mailed too)
     from pbem.report.lines import mail_line_map, played_from_player_orders
@@ -370,10 +412,10 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
                      + ("the bot played their turn (the game's no-orders rule)." if _nmr_word(game) != "hold"
                         else "they held (the no-orders rule: no moves, no retreats; what the rules do by default still happens)."))
     report = build_report(rs, state, events, settings, played=entry.get("nation"), round_played=int(entry.get("round")),
-                          deadline=None if state.finished else deadline.text(), waiting_for=waiting, ledger_from=ledger_from,
+                          deadline=None if state.finished else deadline.text(zone), waiting_for=waiting, ledger_from=ledger_from,
                           nmr=nmr_counts(game), mail_lines=mail_line_map(log, entry), played_by=played_by,
                           dice_generation=int(entry.get("dice_generation") or 0))
-    text = report_text(report) + log_line(game)
+    text = _away_note(game, entry, rs) + report_text(report) + log_line(game)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""
     if render_map:
@@ -395,6 +437,15 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
             run.mails += 1
     else:
         mark_sent(game, turn_mail_key(entry), now)
+
+
+def _away_note(game: Game, entry: LogEntry, rs) -> str:
+    """The line a turn mail starts with when the turn was played for an absent player (options.away: bot)."""
+    if not already_sent(game, f"{AWAY_PLAYED}{entry.id}"):
+        return ""
+    nation = str(entry.get("nation"))
+    return (f"The {rs.display(nation)} were played by their standing orders and the bot: their player "
+            f"{game.player_of(nation)} is away (AWAY).\n\n")
 
 
 def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbox: Path | None,

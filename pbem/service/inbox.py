@@ -210,6 +210,11 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         extra.append(OrderProblem("syntax", 0, "", "the orders do not say which nation they are for",
                                   "start them with a line NATION <name>"))
     result.general.extend(extra)
+    from pbem.service.away import apply_lines
+    from pbem.store.clock import player_zone
+
+    # TIMEZONE, AWAY (pbem check records nothing: it says nothing of them)
+    settings = apply_lines(game, player, parsed.player_lines, now=received, mail_id=mail_id) if record else []
     deadline = current_deadline(game, vote=votes_owed(rs, state))
     odds = odds_answers(asked, rs, run_budget=odds_budget)
     moving = parsed.section(state.next_nation) if state.next_nation in mine else None
@@ -218,9 +223,10 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         from pbem.rules.odds import planned_battles
 
         odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving), rs)
-    return render_reply(result, rs, missing=missing_for(game, player, unlogged), deadline=deadline.text(), game=game.id,
-                        odds=odds, verdicts=confirmed + verdicts,
-                        warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
+    return "".join(f"{line}\n" for line in settings) + ("\n" if settings else "") + render_reply(
+        result, rs, missing=missing_for(game, player, unlogged), deadline=deadline.text(player_zone(game, player)),
+        game=game.id, odds=odds, verdicts=confirmed + verdicts,
+        warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
 
 
 _CONFIRM = re.compile(r"^\s*CONFIRM\s*[.!]?\s*$", re.IGNORECASE)

@@ -233,7 +233,7 @@ def _note_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobRepo
     from pbem.mail.folder import FolderTransport
     from pbem.mail.transport import make_transports
     from pbem.rules.flow import votes_owed
-    from pbem.store.clock import current_deadline
+    from pbem.store.clock import current_deadline, next_wake
     from pbem.store.game import Game
 
     runs = {g.game: g for g in report.games}
@@ -258,7 +258,7 @@ def _note_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobRepo
             until = None
             if not game.paused and not state.finished:
                 deadline = current_deadline(game, vote=votes_owed(game.ruleset(), state))
-                until = deadline.remind_at if now < deadline.remind_at else deadline.due
+                until = next_wake(game, deadline, now)   # reminders come in each player's day
             idle.write_note(games_dir, d, inboxes, until, run.waiting_for, run.note, mode=mode)
         except PbemError:
             idle.drop_note(games_dir, d.name)

@@ -3,24 +3,29 @@ by CLI (`pbem moderate`). Every action is a `moderator` entry in the game log, w
 
 Commands (one per line, case-insensitive; `# why` after a command gives the reason):
   PAUSE | RESUME
-  DEADLINE 2026-12-24T18:00Z        set the deadline of the decision the game waits for
+  DEADLINE 2026-12-24T18:00Z [PAST] set the deadline of the decision the game waits for; a time
+                                    already past is refused unless PAST (CLI: --past) says it is meant
   EXTEND 24                         extend it by hours
   ROLLBACK <entry>                  back to the position before that turn entry (see `pbem status`)
   PROCESS | FORCE                   adjudicate now, without waiting for the deadline
   REPLACE <player> <address> [token]
   OBSERVER ADD <address> | OBSERVER REMOVE <address>
   PREVIEW                           adjudicate into a scratch copy; the report goes to the moderator only
+
+Every change of a deadline (pause, resume, deadline, extend, rollback, replace; a player's absence)
+is mailed by the next run to each player whose deadline it moved (pbem.service.notices), and a
+replaced player's successor gets their token and nations.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-from datetime import datetime
+from datetime import UTC, datetime
 
 from pbem.errors import GameError
 from pbem.rules.state import GameState
-from pbem.store.clock import EARLIEST, LATEST, current_deadline, decision_key, moderate_at
+from pbem.store.clock import EARLIEST, LATEST, current_deadline, decision_key, moderate_at, when_text
 from pbem.store.game import Game, parse_time
 
 MAX_EXTEND_HOURS = 24 * 366 * 10   # ten years: more is a typo
@@ -42,14 +47,22 @@ def resume(game: Game, who: str, why: str, *, now: datetime | None = None, **tag
         return answer(game, moderate_at(game, now, "resume", who, why, **tag))
 
 
-def set_deadline(game: Game, who: str, why: str, until: str, *, now: datetime | None = None, **tag) -> str:
+def set_deadline(game: Game, who: str, why: str, until: str, *, now: datetime | None = None, past: bool = False,
+                 **tag) -> str:
+    """DEADLINE: the decision the game waits for is due at `until`; `past`: a time already past is meant."""
     t = parse_time(until)
     if t is None:
         raise GameError(f"not a time: {until!r}", hint="write it like 2026-12-24T18:00Z")
     if not EARLIEST <= t <= LATEST:
         raise GameError(f"{until!r} is not a deadline this game can have", hint="write it like 2026-12-24T18:00Z")
+    clock = now or datetime.now(UTC)
+    if t <= clock and not past:   # the nation would be played at the next run without its player's chance
+        raise GameError(f"{until!r} is in the past (it is now {when_text(clock)}): the next run would play "
+                        f"{decision_key(game)} without orders",
+                        hint="give a time still to come; to set a past deadline all the same, add --past "
+                             "(by mail: DEADLINE <time> PAST): the player is mailed the change")
     return answer(game, moderate_at(game, now, "deadline", who, why, **tag, decision=decision_key(game),
-                                    until=t.isoformat()))
+                                    until=t.isoformat(), **({"past": True} if past else {})))
 
 
 def extend(game: Game, who: str, why: str, hours: float, *, now: datetime | None = None, **tag) -> str:
@@ -155,7 +168,7 @@ def _voided(game: Game, turn_id: int, before: int) -> bool:
     return False
 
 
-USAGE = {"deadline": "DEADLINE 2026-12-24T18:00Z", "extend": "EXTEND <hours>, e.g. EXTEND 24",
+USAGE = {"deadline": "DEADLINE 2026-12-24T18:00Z [PAST]", "extend": "EXTEND <hours>, e.g. EXTEND 24",
          "rollback": "ROLLBACK <entry number> (the turn entry `pbem status` names)",
          "replace": "REPLACE <player> <address> [token]", "observer": "OBSERVER ADD <address> or OBSERVER REMOVE <address>"}
 """How each command with arguments is written (the answer to one that cannot be read)."""
@@ -224,7 +237,8 @@ def answer(game: Game, eid: int) -> str:
     if action == "resume":
         return f"Game {game.id} resumed; the time it was paused is added to the deadline."
     if action == "deadline":
-        return f"Deadline of {e.get('decision')} set to {e.get('until')}."
+        return (f"Deadline of {e.get('decision')} set to {e.get('until')}"
+                + (" (in the past: it is played at the next run)." if e.get("past") else "."))
     if action == "extend":
         upto = [x for x in game.entries() if x.id <= eid]
         return f"Deadline extended by {float(e.get('hours')):g} hours: now {current_deadline(game, upto).text()}."
@@ -240,18 +254,23 @@ def answer(game: Game, eid: int) -> str:
     if action == "observer":   # the list as this entry left it (entries before it did not keep it)
         obs = e.get("observers") if isinstance(e.get("observers"), list) else game.settings.get("observers")
         return f"Observers: {', '.join(str(a) for a in obs or []) or 'none'}."
+    if action == "away":
+        return f"{e.get('player')} is away from {e.get('start')} to {e.get('end')}."
     return f"{action}: done."
 
 
 def run_command(game: Game, word: str, args: list[str], *, who: str, why: str, now: datetime | None = None,
-                **tag) -> str:
-    """One moderator command; `now`: the run's time (the entry's time; None: the wall clock)."""
+                past: bool = False, **tag) -> str:
+    """One moderator command; `now`: the run's time (the entry's time; None: the wall clock); `past`:
+    a DEADLINE already past is meant."""
     if word == "pause":
         return pause(game, who, why, now=now, **tag)
     if word == "resume":
         return resume(game, who, why, now=now, **tag)
     if word == "deadline":
-        return set_deadline(game, who, why, args[0], now=now, **tag)
+        if len(args) > 1 and args[1].lower() != "past":
+            raise ValueError(args[1])
+        return set_deadline(game, who, why, args[0], now=now, past=past or len(args) > 1, **tag)
     if word == "extend":
         return extend(game, who, why, float(args[0]), now=now, **tag)
     if word == "rollback":

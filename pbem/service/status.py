@@ -32,6 +32,7 @@ class GameStatus:
     player_vp: dict[str, int] = field(default_factory=dict)
     last_entry: int = 0
     languages: dict[str, str] = field(default_factory=dict)   # player -> language, the non-English ones
+    away: list[str] = field(default_factory=list)        # absences not over yet (AWAY by mail)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -53,6 +54,8 @@ class GameStatus:
             if self.hours_left is not None:
                 left = f" (in {self.hours_left:.0f} h)" if self.hours_left >= 0 else f" (passed {-self.hours_left:.0f} h ago)"
             lines.append(f"deadline: {self.deadline + left if self.deadline else ('none (paused)' if self.paused else 'none')}")
+            if self.away:
+                lines.append("absences: " + "; ".join(self.away))
         lines.append("scores:")
         for p, vp in sorted(self.player_vp.items(), key=lambda kv: (-kv[1], kv[0])):
             lines.append(f"  {p}: {vp}")
@@ -86,6 +89,9 @@ def game_status(game: Game, *, now: datetime | None = None) -> GameStatus:
         due = current_deadline(game, entries, vote=votes_owed(game.ruleset(), state)).due
         status.deadline = due.strftime("%Y-%m-%dT%H:%M:%SZ")
         status.hours_left = round(((due - (now or datetime.now(UTC))).total_seconds()) / 3600, 1)
+    from pbem.service.away import away_lines
+
+    status.away = away_lines(game, now or datetime.now(UTC))
     status.nation_vp = {n: int(state.vp.get(n, 0)) for n in game.ruleset().order_of_play}
     for p in game.players():
         status.player_vp[str(p["name"])] = sum(int(state.vp.get(n, 0)) for n in p.get("nations") or [])

@@ -12,17 +12,18 @@ from functools import partial
 from pbem.mail.compose import build_mail
 from pbem.rules.flow import votes_owed
 from pbem.service.outgoing import log_line, send_once
-from pbem.store.clock import already_sent, current_deadline
+from pbem.store.clock import already_sent, current_deadline, player_zone
 from pbem.store.game import Game
 from pbem.templating import render
 
 
 def nobody_has_played(game: Game) -> bool:
-    """No nation has played here yet: a new game in round 1, or a game moved over from a typed-in position
-    (pbem new --position), whose players need their tokens just the same."""
+    """No nation has played here yet (a new game in round 1), or the game was moved over from a typed-in
+    position (pbem new --position): its players need their tokens whatever was played before they got
+    them (issue 32: a moderator's PROCESS before its first run must not leave them without)."""
     from pbem.position.game import from_position
 
-    return (game.state.round == 1 or from_position(game)) and not any(e.get("nation") for e in game.entries("turn"))
+    return from_position(game) or (game.state.round == 1 and not any(e.get("nation") for e in game.entries("turn")))
 
 
 def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None], *, from_addr: str,
@@ -55,7 +56,7 @@ def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None]
                       player=p["name"], colour=p.get("colour", ""),
                       nations=[rs.display(n) for n in p.get("nations") or []], token=p["token"], others=others,
                       commitment=(game.settings.get("dice") or {}).get("commitment") or "",
-                      deadline=deadline.text(), first=rs.display(nxt) if nxt else "the round start",
+                      deadline=deadline.text(player_zone(game, p["name"])), first=rs.display(nxt) if nxt else "the round start",
                       first_player=game.player_of(nxt) if nxt else "", guide_url=guide_url, guide_name=GUIDE_NAME,
                       optional=[f"{r['rule']} {r['name']}" for r in rs.optional_rules.values() if r["play"]]) + log_line(game)
         subject = f"[{game.id}] the game starts: you play the " + ", ".join(rs.display(n) for n in p.get("nations") or [])

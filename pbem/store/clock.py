@@ -4,17 +4,28 @@ A decision starts when the step before it was logged (or the game was created); 
 time plus `deadlines.turn_hours` (a nation's turn) or `deadlines.decision_hours` (votes), unless a
 moderator set or extended it (`deadline` / `extend` moderator entries); a pause adds the time paused
 (pause ... resume) and keeps extensions. Reminders go out
-`deadlines.reminder_hours` before. Notices already sent are remembered in `notices.json` so that a
-rerun (cron every ten minutes) never sends one twice.
+`deadlines.reminder_hours` before, moved out of the player's night (issue 32: 22:00-08:00 in their
+time zone, game.yaml `players[i].timezone`) to their morning before. A game moved over from a typed-in
+position starts its clock at its first run (when its position mail went out), not at its creation.
+An absence (`AWAY` by mail, pbem.service.away) under the policy `options.away: push` that begins
+before the deadline of the absent player's nation pushes it by the time away (since the decision
+started), as a pause would: the player comes back to the time they had left.
+Notices already sent are remembered in `notices.json` so that a rerun (cron every ten minutes) never
+sends one twice.
+
+Every deadline a player reads is written in their time zone with UTC beside it (`when_text`).
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo, available_timezones
 
+from pbem.errors import GameError
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry, parse_time
 from pbem.store.yamlio import SaveError
@@ -36,8 +47,84 @@ class Deadline:
     def passed(self, now: datetime) -> bool:
         return now >= self.due
 
-    def text(self) -> str:
-        return self.due.strftime("%Y-%m-%d %H:%M UTC")
+    def text(self, zone: ZoneInfo | None = None) -> str:
+        """The deadline as a player reads it: in their zone with UTC beside it (UTC alone without one)."""
+        return when_text(self.due, zone)
+
+
+WAKE, SLEEP = 8, 22
+"""A player's day in their own time zone: reminders are not sent between SLEEP and WAKE."""
+
+
+def zone_named(name: str) -> ZoneInfo:
+    """The IANA time zone `name` (Europe/Moscow); a GameError with a did-you-mean for a wrong one."""
+    text = str(name).strip()
+    known = available_timezones()
+    if text in known:
+        return ZoneInfo(text)
+    folded = {k.lower(): k for k in known}
+    if text.lower() in folded:
+        return ZoneInfo(folded[text.lower()])
+    close = difflib.get_close_matches(text, sorted(known), n=1, cutoff=0.6) or difflib.get_close_matches(
+        text.lower(), sorted(folded), n=1, cutoff=0.6)
+    near = f"did you mean {folded.get(close[0], close[0])}? " if close else ""
+    raise GameError(f"{text[:60]!r} is not a time zone",
+                    hint=near + "write an IANA name such as Europe/Moscow, America/New_York or UTC")
+
+
+def player_zone(game: Game, player: str | None) -> ZoneInfo | None:
+    """The time zone a player set (game.yaml `players[i].timezone`; None: none, or not readable)."""
+    name = (game.player(player) or {}).get("timezone") if player else None
+    if not name:
+        return None
+    try:
+        return zone_named(str(name))
+    except GameError:
+        return None
+
+
+def zone_label(zone: ZoneInfo, when: datetime) -> str:
+    """'Moscow time', 'New York time'; an Etc/ zone by its offset ('UTC+03:00 time')."""
+    key = str(zone.key)
+    if key.startswith("Etc/") or "/" not in key:
+        off = when.astimezone(zone).strftime("%z")
+        return f"UTC{off[:3]}:{off[3:]} time"
+    return key.rsplit("/", 1)[-1].replace("_", " ") + " time"
+
+
+def when_text(t: datetime, zone: ZoneInfo | None = None) -> str:
+    """'2026-12-20 18:00 Moscow time (15:00 UTC)'; the UTC date too when it is another day."""
+    utc = t.astimezone(UTC)
+    if zone is None or str(zone.key) in ("UTC", "Etc/UTC"):
+        return utc.strftime("%Y-%m-%d %H:%M UTC")
+    local = t.astimezone(zone)
+    beside = utc.strftime("%H:%M UTC") if local.date() == utc.date() else utc.strftime("%Y-%m-%d %H:%M UTC")
+    return f"{local:%Y-%m-%d %H:%M} {zone_label(zone, t)} ({beside})"
+
+
+def next_wake(game: Game, d: Deadline, now: datetime) -> datetime:
+    """The next time a run has something to do for `d`: the first player's reminder still to come
+    (each in their own day, `remind_time`), else the deadline."""
+    times = [remind_time(d, player_zone(game, str(p.get("name")))) for p in game.players()] or [d.remind_at]
+    later = [t for t in times if t > now]
+    return min(later) if later else d.due
+
+
+def remind_time(d: Deadline, zone: ZoneInfo | None) -> datetime:
+    """When a player in `zone` is reminded of `d`: `reminder_hours` before the deadline, or, when
+    that falls in their night, at WAKE on the morning before it (the morning after when the morning
+    before comes before the decision started; as is when that is past the deadline too)."""
+    if zone is None:
+        return d.remind_at
+    local = d.remind_at.astimezone(zone)
+    if WAKE <= local.hour < SLEEP:
+        return d.remind_at
+    day = local.date() if local.hour >= SLEEP else local.date() - timedelta(days=1)
+    before = datetime.combine(day, time(WAKE), tzinfo=zone)
+    if before >= d.started + (d.remind_at - d.started) / 2:   # not just after the prompt
+        return before
+    after = datetime.combine(day + timedelta(days=1), time(WAKE), tzinfo=zone)
+    return after if after < d.due else d.remind_at
 
 
 def hours(game: Game, key: str) -> float:
@@ -66,7 +153,8 @@ def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote:
             started += gap
             moved = moved + gap if moved else None
             paused_at = None
-        elif e.kind in ("created", "turn") or (e.kind == "moderator" and e.get("action") in ("rollback", "resume")):
+        elif e.kind in ("created", "turn") or (e.kind == "moderator" and e.get("action") in ("rollback", "resume")) \
+                or _takes_over(game, e):
             started = parse_time(e.time)
             moved, extra = None, timedelta()
         elif e.kind == "moderator" and e.get("action") == "deadline" and e.get("decision") == key:
@@ -75,10 +163,51 @@ def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote:
             extra += timedelta(hours=float(e.get("hours") or 0))
     if started is None:
         started = datetime.fromtimestamp(0).astimezone()
+    first_run = _first_run(game, entries)
+    if first_run is not None and first_run > started:
+        started = first_run
     span = _hours(hours(game, "decision_hours" if vote else "turn_hours"))
     due = shift(moved or shift(started, span), extra)
+    if not vote and away_policy(game) == "push" and game.state.next_nation:
+        for a, b in absences(entries, game.player_of(game.state.next_nation)):
+            if a < due and b > started:      # the time away (since the decision started) is added, as a pause
+                due = shift(due, b - max(a, started))
     remind = shift(due, -_hours(hours(game, "reminder_hours")))
     return Deadline(started, due, max(remind, started), key)
+
+
+def _takes_over(game: Game, e: LogEntry) -> bool:
+    """A REPLACE of the player the game waits for: the new player's deadline starts then."""
+    if e.kind != "moderator" or e.get("action") != "replace":
+        return False
+    nxt = game.state.next_nation
+    return nxt is None or game.player_of(nxt) == e.get("player")
+
+
+def _first_run(game: Game, entries: list[LogEntry]) -> datetime | None:
+    """A game moved over from a typed-in position (pbem new --position): its clock starts at the run
+    that mailed everyone the imported position (its first run), not at its creation."""
+    from pbem.position.game import SOURCE
+
+    if not entries or not str(entries[0].get("start") or "").startswith(SOURCE + " "):
+        return None
+    return sent_at(game, "position-imported")
+
+
+def away_policy(game: Game) -> str:
+    """game.yaml `options.away`: `push` (the default) or `bot` (pbem.service.away)."""
+    return str((game.settings.get("options") or {}).get("away", "push"))
+
+
+def absences(entries: list[LogEntry], player: str | None) -> list[tuple[datetime, datetime]]:
+    """The absences `player` announced (AWAY by mail: `away` entries), as [start, end) times."""
+    out = []
+    for e in entries:
+        if e.kind == "moderator" and e.get("action") == "away" and player and e.get("player") == player:
+            a, b = parse_time(e.get("start")), parse_time(e.get("end"))
+            if a is not None and b is not None and a < b:
+                out.append((a, b))
+    return sorted(out)
 
 
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)

@@ -22,11 +22,11 @@ from pbem.store.yamlio import SaveError
 
 TOP_KEYS = ("format", "id", "ruleset", "players", "moderator", "observers", "deadlines", "options",
             "overrides", "dice", "mail", "paused")
-PLAYER_KEYS = ("name", "colour", "address", "token", "nations", "language")
+PLAYER_KEYS = ("name", "colour", "address", "token", "nations", "language", "timezone")
 MODERATOR_KEYS = ("address", "token")
-DEADLINE_KEYS = ("turn_hours", "decision_hours", "reminder_hours")
+DEADLINE_KEYS = ("turn_hours", "decision_hours", "reminder_hours", "away_days")
 DICE_KEYS = ("commitment", "revealed_secret")
-OPTION_VALUES = {"nmr": ("hold", "bot"), "decisions": ("default", "wait")}
+OPTION_VALUES = {"nmr": ("hold", "bot"), "decisions": ("default", "wait"), "away": ("push", "bot")}
 """game.yaml `options` with a fixed set of values (see docs/MODERATORS.md)."""
 OPTION_KEYS = tuple(OPTION_VALUES)
 
@@ -74,6 +74,16 @@ def _token(value: Any, key: str, label: str) -> None:
                         hint=f'put the token in quotes: token: "{value}"')
 
 
+def _timezone(value: Any, key: str, label: str) -> None:
+    from pbem.errors import GameError
+    from pbem.store.clock import zone_named
+
+    try:
+        zone_named(str(value))
+    except GameError as e:
+        raise SaveError(label, key, e.message, hint=e.hint) from e
+
+
 def check_hand_edits(settings: Mapping, label: str, colours: Iterable[str], *,
                      optional_rules: tuple[str, ...] = ()) -> None:
     """Unknown keys, colours, addresses and numeric tokens in a loaded game.yaml (see the module doc).
@@ -97,6 +107,8 @@ def check_hand_edits(settings: Mapping, label: str, colours: Iterable[str], *,
             raise SaveError(label, f"{where}.language", f"unknown language {p['language']!r}"
                             f"{did_you_mean(p['language'], LANGUAGES)}",
                             hint="the players' languages: " + ", ".join(LANGUAGES) + " (English when absent)")
+        if p.get("timezone") is not None:
+            _timezone(p["timezone"], f"{where}.timezone", label)
         colour = p.get("colour")
         if colour is not None and str(colour) not in colours:
             raise SaveError(label, f"{where}.colour", f"unknown colour {colour!r}{did_you_mean(colour, colours)}",

@@ -1,0 +1,125 @@
+"""Mails that say a deadline moved (issue 32): nobody's deadline changes without their being told.
+
+Every moderator entry that moves the deadline of the decision the game waits for — PAUSE, RESUME,
+DEADLINE, EXTEND, ROLLBACK, REPLACE, by mail or by `pbem moderate` — is mailed by the next run to
+each player that decision waits for, one mail per player, with their new deadline in their time
+zone (pbem.store.clock.when_text). REPLACE also mails the new player their token and nations; an
+absence (AWAY) is told to the moderator (pbem.service.away). Entries about a decision already played
+(before the log's last step) are not mailed. Each mail is a notice (`moved:<entry>:<player>`), each
+entry handled is marked `moved:<entry>`: a rerun sends nothing twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from email.message import EmailMessage
+from functools import partial
+
+from pbem.mail.compose import build_mail
+from pbem.store.clock import current_deadline, mark_sent, player_zone, sent_keys, when_text
+from pbem.store.game import Game, LogEntry, parse_time
+from pbem.templating import render
+
+Send = Callable[[EmailMessage], None]
+MOVES = ("pause", "resume", "deadline", "extend", "rollback", "replace")
+
+
+def waiting_players(game: Game) -> tuple[list[str], list[str]]:
+    """The players the decision the game waits for is owed by, and its nations (pbem.rules.decisions)."""
+    from pbem.rules.decisions import pending
+    from pbem.service import decisions
+    from pbem.service.book import build_book
+
+    state = game.state
+    if state.finished:
+        return [], []
+    rs = game.ruleset()
+    owed = pending(rs, state, build_book(rs, game.entries()), wait_for_defenders=decisions.mode(game) == "wait")
+    nations = list(dict.fromkeys(d.nation for d in owed if d.kind in ("turn", "vote")))
+    players = list(dict.fromkeys(p for p in (game.player_of(n) for n in nations) if p))
+    return players, nations
+
+
+def change_line(game: Game, e: LogEntry) -> str:
+    """What the moderator did, in a sentence a player reads (with the moderator's reason)."""
+    action = e.get("action")
+    why = f" ({e.get('why')})" if e.get("why") and e.get("why") not in ("by mail", "by command line") else ""
+    if action == "pause":
+        return f"The moderator paused the game{why}."
+    if action == "resume":
+        return f"The moderator resumed the game{why}; the time it was paused is added to the deadline."
+    if action == "deadline":
+        until = parse_time(e.get("until"))
+        return f"The moderator set the deadline to {when_text(until) if until else e.get('until')}{why}."
+    if action == "extend":
+        return f"The moderator extended the deadline by {float(e.get('hours') or 0):g} hours{why}."
+    if action == "rollback":
+        return f"The moderator rolled the game back to before {e.get('turn') or 'an earlier turn'}{why}."
+    if action == "replace":
+        return f"Player {e.get('player')} was handed over to a new address{why}; the deadline starts again."
+    return f"The moderator: {action}{why}."
+
+
+def deadline_notices(game: Game, now: datetime, send: Send, *, from_addr: str) -> int:
+    """Mail the deadline changes not mailed yet (see the module doc). Returns the mails sent."""
+    from pbem.rules.flow import votes_owed
+    from pbem.service.outgoing import log_line, send_once
+
+    entries = game.entries()
+    keys = sent_keys(game)
+    last_step = max((i for i, e in enumerate(entries) if e.kind in ("created", "turn")), default=-1)
+    todo = [e for e in entries[last_step + 1:]
+            if e.kind == "moderator" and e.get("action") in MOVES and f"moved:{e.id}" not in keys]
+    if not todo:
+        return 0
+    sent = 0
+    for e in todo:
+        if e.get("action") == "replace":
+            sent += _replaced_mail(game, e, now, send, from_addr=from_addr)
+    rs = game.ruleset()
+    players, nations = waiting_players(game)
+    deadline = current_deadline(game, entries, vote=votes_owed(rs, game.state))
+    changes = [change_line(game, e) for e in todo]
+    for player in players:
+        p = game.player(player) or {}
+        if not p.get("address"):
+            continue
+        mine = [rs.display(n) for n in nations if game.player_of(n) == player]
+        what = ("your Bretwalda vote" if game.state.next_nation is None else "your orders") + " for the " + ", ".join(mine)
+        text = render("deadline.txt.j2", game=game.id, changes=changes, paused=game.paused, what=what,
+                      deadline=deadline.text(player_zone(game, player))) + log_line(game)
+        subject = f"[{game.id}] " + ("the game is paused" if game.paused else
+                                     f"your deadline moved: {deadline.text(player_zone(game, player))}")
+        if send_once(game, f"moved:{todo[-1].id}:{player}", partial(
+                build_mail, str(p["address"]), subject, text, from_addr=from_addr, auto_submitted="auto-generated"),
+                send, now):
+            sent += 1
+    for e in todo:
+        mark_sent(game, f"moved:{e.id}", now)
+    return sent
+
+
+def _replaced_mail(game: Game, e: LogEntry, now: datetime, send: Send, *, from_addr: str) -> int:
+    """The new player of a replaced seat gets their token and nations (once, `replaced:<entry>`)."""
+    from pbem.rules.flow import votes_owed
+    from pbem.service.outgoing import log_line, send_once
+
+    name = str(e.get("player"))
+    p = game.player(name) or {}
+    if not p.get("address") or p.get("address") != e.get("address"):   # replaced again since: that entry mails
+        mark_sent(game, f"replaced:{e.id}", now)
+        return 0
+    rs = game.ruleset()
+    state = game.state
+    nxt = state.next_nation
+    waiting = rs.display(nxt) if nxt and game.player_of(nxt) == name else ""
+    deadline = current_deadline(game, vote=votes_owed(rs, state))
+    text = render("replaced.txt.j2", game=game.id, player=name, colour=p.get("colour", ""),
+                  nations=[rs.display(n) for n in p.get("nations") or []], token=p.get("token"), waiting=waiting,
+                  deadline=deadline.text(player_zone(game, name)),
+                  next=rs.display(nxt) if nxt else "the start of the round") + log_line(game)
+    subject = f"[{game.id}] you now play " + ", ".join(rs.display(n) for n in p.get("nations") or [])
+    return int(send_once(game, f"replaced:{e.id}", partial(build_mail, str(p["address"]), subject, text,
+                                                           from_addr=from_addr, auto_submitted="auto-generated"),
+                         send, now))
