@@ -52,7 +52,7 @@ import os
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC
+from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -202,7 +202,10 @@ class Intake:
         quarantine_dir: Path | None = None,
         fault: Fault | None = None,
         lock_timeout: float = 10.0,
+        now: datetime | None = None,
     ) -> None:
+        self.now = now
+        """the run's time (`pbem run --now`): the Date of every reply (None: the wall clock)"""
         self.incoming = list(incoming)
         self.outgoing = outgoing
         self.directory = directory
@@ -563,7 +566,7 @@ class Intake:
     # -- outgoing -------------------------------------------------------------------------------
     def _mail(self, to: str, subject: str, text: str, sha: str, n: int, **kw) -> EmailMessage:
         return build_mail(to, subject, text, from_addr=self.from_addr,
-                          message_id=f"<{sha[:32]}.{n}@{self.domain}>",
+                          message_id=f"<{sha[:32]}.{n}@{self.domain}>", date=self.now,
                           auto_submitted="auto-replied", **kw)
 
     def _reply(self, mail: MailIn, game_id: str | None, text: str, n: int, *,

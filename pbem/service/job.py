@@ -130,7 +130,7 @@ def _poll_shared(games_dir: Path, site: dict[str, Any], now: datetime, report: J
     handler = _LazyOrders(games_dir, now)
     shared = _SharedMailbox(transports, handler)
     intake = Intake(transports.incoming, transports.outgoing, GamesDirDirectory(games_dir), handler,
-                    archive_dir=games_dir / ".mail", from_addr=str(site.get("from") or "pbem@localhost"))
+                    archive_dir=games_dir / ".mail", from_addr=str(site.get("from") or "pbem@localhost"), now=now)
     r = _poll(intake, report)
     if r is None:
         shared.ok = False     # the intake itself failed: no game is skipped on its note
@@ -209,7 +209,7 @@ def _work(games_dir: Path, dirs: list[Path], site: dict[str, Any], now: datetime
             opened.append(transports)
             senders[d.name] = transports.outgoing
             r = _poll(Intake(transports.incoming, transports.outgoing, directory, handler, archive_dir=d / "mail",
-                             from_addr=from_addr(game)), report, game_id=d.name, problems=mail_problems)
+                             from_addr=from_addr(game), now=now), report, game_id=d.name, problems=mail_problems)
             if r is None or r.new or r.games:
                 mail_taken.add(d.name)
         except Exception as e:  # noqa: BLE001 - one game's fault must not stop the others (issue 18)
