@@ -587,26 +587,32 @@ def bench_idle_shared(n: int, runs: int = 3) -> list[Row]:
 BURST_PLAYERS = [("ann", "ann@x.org"), ("bob", "bob@x.org"), ("cy", "cy@x.org"), ("di", "di@x.org")]
 
 
+def _waiting_game(tmp_path: Path, secret: bytes):
+    """A 4-player game in tmp_path/games whose first run is done (it waits for orders):
+    (games folder, game, its inbox, the time of that run)."""
+    from datetime import UTC, datetime
+
+    from pbem.service.job import run_job
+    from pbem.store.game import create_game
+
+    games = tmp_path / "games"
+    now = datetime.now(UTC).replace(microsecond=0)
+    game = create_game(games, "t1", players=4, player_specs=BURST_PLAYERS, secret=secret, time=now.isoformat())
+    run_job(games, now=now, render_map=False)
+    inbox = game.path / "inbox"
+    inbox.mkdir(exist_ok=True)
+    return games, game, inbox, now
+
+
 def bench_mail_burst(n: int, runs: int = 2) -> Row:
     """One `pbem run` taking n order mails into one game (its four players in turn, each a PASS with
     the player's token): the intake should be linear in the number of mails (issue 33 item 3)."""
     name = f"`pbem run` taking {n} order mails into one game"
     if n <= 0:
         return Row(name, "skipped", "not asked for at this size", skipped=True)
-    from datetime import UTC, datetime
-
-    from pbem.service.job import run_job
-    from pbem.store.game import create_game
-
     with tempfile.TemporaryDirectory(prefix="pbem-bench-burst-") as tmp:
         tmp_path = Path(tmp)
-        games = tmp_path / "games"
-        now = datetime.now(UTC).replace(microsecond=0)
-        game = create_game(games, "t1", players=4, player_specs=BURST_PLAYERS, secret=b"burst bench secret, one game",
-                           time=now.isoformat())
-        run_job(games, now=now, render_map=False)
-        inbox = game.path / "inbox"
-        inbox.mkdir(exist_ok=True)
+        games, game, inbox, now = _waiting_game(tmp_path, b"burst bench secret, one game")
         for i in range(n):
             p = game.player(BURST_PLAYERS[i % 4][0])
             (inbox / f"{i:05d}.eml").write_text(
@@ -652,20 +658,10 @@ def bench_big_mails(sizes_mb: tuple[int, ...], runs: int = 2) -> Row:
     if not sizes_mb:
         return Row(name, "skipped", "not asked for at this size", skipped=True)
     import base64
-    from datetime import UTC, datetime
-
-    from pbem.service.job import run_job
-    from pbem.store.game import create_game
 
     with tempfile.TemporaryDirectory(prefix="pbem-bench-big-") as tmp:
         tmp_path = Path(tmp)
-        games = tmp_path / "games"
-        now = datetime.now(UTC).replace(microsecond=0)
-        game = create_game(games, "t1", players=4, player_specs=BURST_PLAYERS, secret=b"big mail bench secret",
-                           time=now.isoformat())
-        run_job(games, now=now, render_map=False)
-        inbox = game.path / "inbox"
-        inbox.mkdir(exist_ok=True)
+        games, game, inbox, now = _waiting_game(tmp_path, b"big mail bench secret")
         p = game.player("ann")
         for i, mb in enumerate(sizes_mb):
             line = base64.b64encode(os.urandom(57)) + b"\n"
