@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import __version__
+from pbem.store.fs import stat_key
 
 IDLE_DIR = ".pbem-idle"
 FOLDERS = "folders"     # the game's own mail folders (fingerprinted)
@@ -40,21 +41,13 @@ def note_path(games_dir: Path, game_id: str) -> Path:
     return games_dir / IDLE_DIR / f"{game_id}.json"
 
 
-def file_stat(p: Path) -> list[int] | None:
-    try:
-        st = os.stat(p)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-
-
 def fingerprint(game_dir: Path, inboxes: list[Path]) -> dict[str, Any]:
     """The stat of the watched files and of the inbox folders (and their Maildir new/ and cur/)."""
-    fp: dict[str, Any] = {name: file_stat(game_dir / name) for name in WATCHED}
+    fp: dict[str, Any] = {name: stat_key(game_dir / name) for name in WATCHED}
     for inbox in inboxes:
         for sub in ("", "new", "cur"):
             p = inbox / sub if sub else inbox
-            fp[f"inbox:{p}"] = file_stat(p)
+            fp[f"inbox:{p}"] = stat_key(p)
     return fp
 
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem.service.idle import file_stat
+from pbem.store.fs import stat_key
 from pbem.store.game import Game
 
 READ = ("game.yaml", "state.yaml", "notices.json", "secret", "log", ".")
 
 
 def fingerprint(game_dir: Path) -> list[Any]:
-    return [file_stat(game_dir / name) for name in READ]
+    return [stat_key(game_dir / name) for name in READ]
 
 
 class OpenGames:

@@ -13,35 +13,27 @@ Only a cache: deleting OUT/.refresh.json makes the next refresh look at every ga
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from pbem import __version__
+from pbem.store.fs import stat_key
 
 CACHE = ".refresh.json"
 SOURCES = ("game.yaml", "state.yaml", "notices.json", "log", "outbox", "outbox/reports")
 WRITTEN = ("site.json", "index.html", "maps", "vp.png")
 
 
-def _stat(p: Path) -> list[int] | None:
-    try:
-        st = os.stat(p)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-
-
 def source_key(game_dir: Path, render_maps: bool) -> list[Any]:
     """The stat of everything a game's pages are made from (and how they were asked for)."""
-    return [__version__, render_maps, *(_stat(game_dir / name) for name in SOURCES)]
+    return [__version__, render_maps, *(stat_key(game_dir / name) for name in SOURCES)]
 
 
 def written_key(dest: Path) -> list[Any]:
     """The stat of the game's own files on the site."""
-    return [_stat(dest / name) for name in WRITTEN]
+    return [stat_key(dest / name) for name in WRITTEN]
 
 
 def load(out: Path) -> dict[str, dict[str, Any]]:

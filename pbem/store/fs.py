@@ -138,3 +138,13 @@ def clean_temp_files(directory: Path) -> int:
         p.unlink(missing_ok=True)
         n += 1
     return n
+
+
+def stat_key(p: Path | str) -> list[int] | None:
+    """What a cache trusts a file or folder by: size, mtime, ctime (any write changes it; it cannot
+    be set back) and inode; None when it is not there."""
+    try:
+        st = os.stat(p)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
