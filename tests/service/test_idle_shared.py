@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-import pbem.store.game as store_game
 from pbem.service.job import run_job
 from pbem.store.game import create_game
 
@@ -26,12 +25,8 @@ def _games(root, ids=("g1", "g2", "g3"), site: str = SITE_MAIL):
 
 
 @pytest.fixture
-def opened(monkeypatch):
-    names: list[str] = []
-    real_open = store_game.Game.open.__func__
-    monkeypatch.setattr(store_game.Game, "open",
-                        classmethod(lambda cls, p, *a, **k: names.append(p.name) or real_open(cls, p, *a, **k)))
-    return names
+def opened(games_opened):
+    return games_opened
 
 
 def test_a_shared_mailbox_leaves_waiting_games_unopened(tmp_path, opened):

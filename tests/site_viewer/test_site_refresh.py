@@ -8,22 +8,13 @@ from datetime import UTC, datetime
 
 import orjson
 
-import pbem.store.game as store_game
 from pbem.site import build_site
 from pbem.store.game import Game, create_game
 
 from .conftest import DEMO_TURNS, copy_demo
 
 
-def _count_opens(monkeypatch) -> list[str]:
-    names: list[str] = []
-    real_open = store_game.Game.open.__func__
-    monkeypatch.setattr(store_game.Game, "open",
-                        classmethod(lambda cls, p, *a, **k: names.append(p.name) or real_open(cls, p, *a, **k)))
-    return names
-
-
-def test_an_unchanged_game_is_not_opened_and_a_changed_one_alone_is_rebuilt(tmp_path, monkeypatch):
+def test_an_unchanged_game_is_not_opened_and_a_changed_one_alone_is_rebuilt(tmp_path, games_opened):
     games = copy_demo(tmp_path)
     create_game(games, "other", secret=b"site refresh test, other game", time="2026-11-01T00:00:00+00:00")
     site = tmp_path / "site"
@@ -31,7 +22,8 @@ def test_an_unchanged_game_is_not_opened_and_a_changed_one_alone_is_rebuilt(tmp_
     assert not first.errors and sorted(first.games) == ["demo", "other"]
     page = site / "demo" / "index.html"
     stamp = page.stat().st_mtime_ns
-    opened = _count_opens(monkeypatch)
+    opened = games_opened
+    opened.clear()
     again = build_site(games, site, render_maps=False)
     assert opened == [] and sorted(again.games) == ["demo", "other"]
     assert again.kept == len(DEMO_TURNS) and page.stat().st_mtime_ns == stamp
@@ -53,7 +45,7 @@ def test_site_json_is_valid_json_read_back_by_the_next_refresh(tmp_path):
     assert again.kept == len(DEMO_TURNS)
 
 
-def test_the_cron_job_leaves_an_unchanged_site_alone(tmp_path, monkeypatch):
+def test_the_cron_job_leaves_an_unchanged_site_alone(tmp_path, games_opened):
     from pbem.service.job import run_job
 
     games = copy_demo(tmp_path)
@@ -61,7 +53,8 @@ def test_the_cron_job_leaves_an_unchanged_site_alone(tmp_path, monkeypatch):
     now = datetime(2026, 11, 3, tzinfo=UTC)
     run_job(games, now=now, render_map=False)
     run_job(games, now=now, render_map=False)
-    opened = _count_opens(monkeypatch)
+    opened = games_opened
+    opened.clear()
     report = run_job(games, now=now, render_map=False)
     assert not report.errors, report.errors
     assert opened == []          # neither the run (idle notes) nor the site (pbem.site.fresh) opened it
