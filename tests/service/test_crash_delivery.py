@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_crash_run import T0, T1, KillAt, Killed, _mail, assert_as_clean_run, snapshot
+from test_crash_run import T0, T1, KillAt, Killed, _mail, assert_as_clean_run, clean_run, snapshot
 
 from pbem.service.job import run_job
 from pbem.store import fs
@@ -73,18 +73,6 @@ def imported(tmp_path_factory) -> Path:
     return base
 
 
-def _clean(template: Path, dest: Path):
-    games = dest / "games"
-    shutil.copytree(template, games)
-    hook = KillAt(None)
-    fs.WRITE_HOOK = hook
-    try:
-        run_job(games, now=T1, render_map=False)
-    finally:
-        fs.WRITE_HOOK = None
-    return snapshot(games), hook.count, hook.points
-
-
 def _turn_mails(snap, before) -> Counter:
     """The turn mails this run sent (the outbox minus the template's)."""
     return Counter(dict(head)["Subject"] for head, _ in (snap["sent"] - before["sent"]).elements()
@@ -92,7 +80,7 @@ def _turn_mails(snap, before) -> Counter:
 
 
 def _killed_everywhere(template: Path, tmp_path: Path, step: int = 1) -> int:
-    expected, n, points = _clean(template, tmp_path / "clean")
+    expected, n, points = clean_run(template, tmp_path / "clean")
     before = snapshot(template)
     turns = _turn_mails(expected, before)
     assert sorted(turns) == ["[t1] Round 1 (43-60 AD): the Brigantes have played",

@@ -114,9 +114,10 @@ def snapshot(games: Path) -> dict:
     return {"files": files, "sent": sent, "ledgers": ledgers}
 
 
-@pytest.fixture(scope="module")
-def clean(template, tmp_path_factory):
-    games = tmp_path_factory.mktemp("clean") / "games"
+def clean_run(template: Path, dest: Path):
+    """An uninterrupted run on a copy of `template` in dest/games: (its snapshot, the number of write
+    points it passed, their names)."""
+    games = dest / "games"
     shutil.copytree(template, games)
     hook = KillAt(None)
     fs.WRITE_HOOK = hook
@@ -125,6 +126,11 @@ def clean(template, tmp_path_factory):
     finally:
         fs.WRITE_HOOK = None
     return snapshot(games), hook.count, hook.points
+
+
+@pytest.fixture(scope="module")
+def clean(template, tmp_path_factory):
+    return clean_run(template, tmp_path_factory.mktemp("clean"))
 
 
 def test_the_uninterrupted_run_does_the_work(clean):
