@@ -576,8 +576,8 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
     name = rc.text(rs, "name", "")
     data_version = rc.integer(rc.get(rs, "data_version", ""), "data_version", minimum=1)
     constants = _constants(rc, rs)
-    hooks_name = _hooks_name(rc, rs)
-    const = _typed_constants(rc, constants, hooks_name)
+    family = _family_name(rc, rs)
+    const = _typed_constants(rc, constants, family)
     max_rounds = constants["max_rounds"]
     extra_aliases = _extra_aliases(rc, rs)
 
@@ -663,7 +663,7 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
         extras=MappingProxyType(extras),
         roles=MappingProxyType(roles),
         const=const,
-        hooks_name=hooks_name,
+        family=family,
         optional_rules=MappingProxyType(optional),
         not_playable=not_playable,
         local_names=MappingProxyType({lang: MappingProxyType(t) for lang, t in local.items()}),
@@ -695,21 +695,21 @@ def _optional_rules(rc: _Ctx, rs: Mapping[str, Any], features: dict[str, Any]
     return out, tuple(MappingProxyType(dict(r)) for r in rows)
 
 
-def _typed_constants(rc: _Ctx, constants: Mapping[str, Any], hooks_name: str) -> Constants:
-    """ruleset.yaml `constants` as the hooks' typed constants class (pbem/rules/rulesets): a missing,
+def _typed_constants(rc: _Ctx, constants: Mapping[str, Any], family: str) -> Constants:
+    """ruleset.yaml `constants` as the family's typed constants class (pbem/rules/rulesets): a missing,
     mistyped or unknown key is an error naming the file and key."""
-    from pbem.rules.rulesets import HOOKS
+    from pbem.rules.rulesets import FAMILIES
 
-    return HOOKS[hooks_name].constants_class.from_data(constants, rc.fail)
+    return FAMILIES[family].constants_class.from_data(constants, rc.fail)
 
 
-def _hooks_name(rc: _Ctx, rs: dict) -> str:
-    """ruleset.yaml `hooks`: the registered class (pbem/rules/rulesets) playing the ruleset's own rules."""
-    from pbem.rules.rulesets import HOOKS  # the hook modules import the rules engine, which imports this one
+def _family_name(rc: _Ctx, rs: dict) -> str:
+    """ruleset.yaml `family`: the registered rules family (pbem/rules/rulesets) playing the ruleset's own rules."""
+    from pbem.rules.rulesets import FAMILIES  # the family modules import the rules engine, which imports this one
 
-    name = rc.text(rs, "hooks", "")
-    if name not in HOOKS:
-        raise rc.fail("hooks", f"unknown hooks {name!r}; known: {', '.join(sorted(HOOKS))}")
+    name = rc.text(rs, "family", "")
+    if name not in FAMILIES:
+        raise rc.fail("family", f"unknown rules family {name!r}; known: {', '.join(sorted(FAMILIES))}")
     return name
 
 

@@ -137,7 +137,7 @@ def _pieces(rs: Ruleset, state: GameState, start: str, key_of, out: _Findings) -
                 _arrived(rs, state, start, nation, key, out)
     for nation, t in sorted(totals.items()):
         nat = rs.nations[nation]
-        for what, limit in (("armies", rs.hooks.army_piece_limit(rs, nation, rnd)), ("cavalry", nat.max_cavalry), ("forts", nat.max_forts),
+        for what, limit in (("armies", rs.rules.army_piece_limit(rs, nation, rnd)), ("cavalry", nat.max_cavalry), ("forts", nat.max_forts),
                             ("burhs", nat.max_burhs)):
             if t[what] > max(limit, 0):
                 out.error(first_key[nation], f"the {rs.display(nation)} have {t[what]} {what} on the board; the "

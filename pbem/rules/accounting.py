@@ -142,7 +142,7 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
     if isinstance(o, Battles):
         return f"no battle was fought in {_names(rs, o.areas)}"
     if isinstance(o, Settle):
-        if not ctx.rs.hooks.raiders_may_settle(ctx):
+        if not ctx.rs.rules.raiders_may_settle(ctx):
             return (f"the {name} may not settle in round {ctx.state.round}: every raider goes back to sea "
                     "(FFG 43)")
     if isinstance(o, Withdraw | Settle):

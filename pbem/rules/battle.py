@@ -135,7 +135,7 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
     _rs, state = ctx.rs, ctx.state
     attacker = ctx.nation
     ctx.emit("battle", area=area, attacker=attacker, defender=defender, cycle=ctx.cycle, lines=_order_lines(ctx, area))
-    ctx.rs.hooks.battle_begins(ctx, defender)   # FFG 41: who attacked the Romano-British
+    ctx.rs.rules.battle_begins(ctx, defender)   # FFG 41: who attacked the Romano-British
     if is_neutral(ctx.dice):
         # validation plays the turn without dice: the battle is announced, not fought
         ctx.emit("battle_end", area=area, attacker=attacker, defender=defender, rounds=0, outcome="not fought",
@@ -246,7 +246,7 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
                target_nation: str, defending: bool) -> dict[str, int]:
     """How many of each kind of the target's pieces the roller's faces kill this round."""
     rs = ctx.rs
-    soft, hard = rs.hooks.hit_numbers(rs, area, defending)   # 8.0: hiland defence only on a 6
+    soft, hard = rs.rules.hit_numbers(rs, area, defending)   # 8.0: hiland defence only on a 6
     bonus = rs.const.leader_bonus if roller.leaders else 0
     roman = target_nation == rs.role("empire")   # 10.4: Roman armies are hit only on a 6
     left = {"cavalry": target.cavalry, "roman_armies": target.armies if roman else 0,
@@ -406,7 +406,7 @@ def _leaders_left_alone(ctx: TurnContext, area: str) -> None:
         if s.leaders and not s.fighters and any(o != n for o in armed):
             killer = next(o for o in armed if o != n)
             for ld in list(s.leaders):
-                if ctx.rs.hooks.leader_escape(ctx, area, n, ld) is None:
+                if ctx.rs.rules.leader_escape(ctx, area, n, ld) is None:
                     kill_leader(ctx, area, n, ld, killer=killer)
 
 
@@ -429,7 +429,7 @@ def defender_retreat_problem(ctx: TurnContext, area: str, defender: str, target:
         return "defenders never retreat out to sea (8.2)"
     if target not in rs.areas[area].land and target not in rs.areas[area].straits:
         return f"{rs.display(target)} does not border {rs.display(area)}"
-    if target in rs.hooks.retreat_barred_origins(ctx, area, attacker_origins(ctx, area)):
+    if target in rs.rules.retreat_barred_origins(ctx, area, attacker_origins(ctx, area)):
         return f"the attackers came from {rs.display(target)} (8.2)"
     there = [n for n in state.nations_in(target)]
     if there and there != [defender]:

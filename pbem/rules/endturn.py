@@ -80,7 +80,7 @@ def raid_turn_raiders(ctx: TurnContext) -> None:
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     if not rs.feature("raid_turn_raiders"):
         return
-    raiding = rs.hooks.raid_turn(rs, state.round, nation)
+    raiding = rs.rules.raid_turn(rs, state.round, nation)
     for area, st in state.areas.items():
         if nation in st:
             s = st[nation]
@@ -94,7 +94,7 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     Returns True when every surviving raider went back to sea.
     """
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
-    may_settle = rs.hooks.raiders_may_settle(ctx)   # FFG 43: not the Danes in round 11
+    may_settle = rs.rules.raiders_may_settle(ctx)   # FFG 43: not the Danes in round 11
     settle = {o.area: o.line for o in ctx.own().of(Settle)} if may_settle else {}
     withdraw = {o.area: o.line for o in ctx.own().of(Withdraw)}
     all_back = True

@@ -176,7 +176,7 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
             problems.append(_problem("sea-move", s, f"{rs.display(s.sea)} is not a sea"))
         elif not st or st.armies - used[(s.sea, "armies")] < s.count:
             problems.append(_problem("not-your-unit", s, f"not {s.count} armies left at {rs.display(s.sea)}"))
-        elif rs.hooks.must_come_ashore(ctx):
+        elif rs.rules.must_come_ashore(ctx):
             problems.append(_problem("not-now", s, f"the {rs.nations[nation].name} may stay at sea only in a raid turn "
                                      "or the first half of a major invasion (FFG 18)",
                                      "land them: armies still at sea after this movement are lost"))
@@ -248,7 +248,7 @@ def _check_subject_vacating(ctx: TurnContext, planned: list[PlannedMove]) -> lis
     full growth, for the game turn; feature subject_may_not_vacate)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     if not rs.feature("subject_may_not_vacate") or state.subjects.get(nation) != rs.role("empire") \
-            or nation in rs.hooks.permitted_subjects(state):
+            or nation in rs.rules.permitted_subjects(state):
         return []
     units, after, out_of, _ = _units_after_moves(state, nation, planned)
     problems = []
@@ -266,9 +266,9 @@ def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
     end = m.path[-1]
     others = [n for n in state.occupants(end) if n != nation]
     # hook shielded_from_successor: 10.5 (FFG 41: until round 8, unless the nation attacked first)
-    shielded = [n for n in others if nation == rs.role("successor") and rs.hooks.shielded_from_successor(rs, state, n)]
+    shielded = [n for n in others if nation == rs.role("successor") and rs.rules.shielded_from_successor(rs, state, n)]
     if shielded:
-        return [_problem("not-now", m, rs.hooks.successor_shield_reason(rs, shielded[0]))]
+        return [_problem("not-now", m, rs.rules.successor_shield_reason(rs, shielded[0]))]
     for n in others:
         if submitted_area(rs, state, n, end) == nation:
             return [_problem("not-now", m, f"the {rs.nations[n].name} in {rs.display(end)} are subject to you: you may pass through but not end there (rules 11.1, 11.2)")]
@@ -323,7 +323,7 @@ def _check_stacking(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderP
     bad = over_limit(rs, nation, counts)
     if not bad:
         return []
-    if (rs.hooks.excess_stacking_removed(rs) and over_limit(rs, nation, land_counts(rs, state, nation))
+    if (rs.rules.excess_stacking_removed(rs) and over_limit(rs, nation, land_counts(rs, state, nation))
             and not any(p.order.kind != "leader" and p.order.path[-1] in bad for p in planned)):
         return []   # over the limits before the movement, and not by these moves: the excess goes after it
     culprit = None

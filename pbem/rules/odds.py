@@ -4,7 +4,7 @@ Pure (no I/O, no dice): the same battle rules the engine plays (battle.py), comp
 probability over every possible roll, with fractions, not by sampling.
 
 The battle model is the engine's: the die rolls that kill come from the ruleset's hit numbers
-(`rs.hooks.hit_numbers`: classic 8.0 and FFG 25 alike, a defender in a hiland hit only on a 6), the
+(`rs.rules.hit_numbers`: classic 8.0 and FFG 25 alike, a defender in a hiland hit only on a 6), the
 leader's +1 (9.2), FFG 25's faster Roman and cavalry dice (`hit_fast`), and which pieces a round's dice
 kill is `battle.allocate_hits`, the function the engine's `battle.casualties` calls.
 
@@ -128,7 +128,7 @@ class DieNeeds:
 def die_needs(rs, area: str, defending: bool) -> DieNeeds:
     """The hit numbers of one side's dice in `area` (`defending`: they roll against the defenders),
     from the ruleset's own `hit_numbers` hook, as battle.casualties takes them."""
-    soft, hard = rs.hooks.hit_numbers(rs, area, defending)
+    soft, hard = rs.rules.hit_numbers(rs, area, defending)
     gain = fast_gain(rs)
     return DieNeeds(soft, hard, soft - gain if soft < hard else soft)
 

@@ -57,7 +57,7 @@ def may_increase(ctx: TurnContext, nation: str) -> bool:
         return False
     if nation == rs.role("successor") and state.round < rs.const.romano_british_increase_from:
         return False
-    if nation in state.subjects and nation not in rs.hooks.permitted_subjects(state) and not rs.feature("subject_half_population"):
+    if nation in state.subjects and nation not in rs.rules.permitted_subjects(state) and not rs.feature("subject_half_population"):
         return False
     return True
 
@@ -70,7 +70,7 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
                              "this turn (rules 2.24, 10.1, 10.5, 11.1)") for o in ctx.own().of(Place)]
     saved = state.population.get(nation, 0.0)
     value = occupied_value(ctx, nation)
-    value = rs.hooks.population_count(ctx, value)   # FFG 36: a subject of Rome gets half its points
+    value = rs.rules.population_count(ctx, value)   # FFG 36: a subject of Rome gets half its points
     total = saved + value
     due = math.floor(total / rs.const.pop_per_army + 1e-9)
     free = free_armies(ctx, nation)
@@ -86,7 +86,7 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
         # placed is treated like one with no piece available (10.1) -- not raised, at most 2 1/2 saved
         rest = min(total - placed * rs.const.pop_per_army, rs.const.pop_max_saved_without_army)
         new = placed
-    built = rs.hooks.armies_not_raised(ctx, due - placed) if placed < due else 0
+    built = rs.rules.armies_not_raised(ctx, due - placed) if placed < due else 0
     if built:   # FFG 27, doubt 5: what could not be raised as infantry became burhs
         rest = total - (placed + built) * rs.const.pop_per_army
         if placed + built < due:
@@ -179,12 +179,12 @@ def arrivals(ctx: TurnContext) -> list[OrderProblem]:
         if arr.nation != nation:
             continue
         if arr.sea is None:
-            if not rs.hooks.reinforcements_enter_with_leader(rs, state, nation):   # FFG 39: they come with Arthur
+            if not rs.rules.reinforcements_enter_with_leader(rs, state, nation):   # FFG 39: they come with Arthur
                 problems += _reinforcements_as_increase(ctx, arr)
             continue
         free = free_armies(ctx, nation)
         n = max(0, min(arr.armies, free))
-        rs.hooks.arrival_shortfall(ctx, arr.armies - n)   # 10.6
+        rs.rules.arrival_shortfall(ctx, arr.armies - n)   # 10.6
         cav = max(0, min(arr.cavalry, rs.nations[nation].max_cavalry - pieces_in_play(ctx, nation)[1]))
         if n <= 0 and cav <= 0:
             continue
@@ -217,7 +217,7 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
             places = [a for a in places if a == ld.place_in]
         alone = not places
         if alone:
-            places = rs.hooks.leader_entry_areas(ctx, leader)   # FFG 39: Arthur may enter an empty area
+            places = rs.rules.leader_entry_areas(ctx, leader)   # FFG 39: Arthur may enter an empty area
         if not places:
             continue   # never played if the nation has been eliminated (9.0), or its condition fails
         o = wanted.get(leader)
@@ -231,7 +231,7 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
             area = places[0] if alone else max(places, key=lambda a: (state.areas[a][nation].units, rs.is_land(a), a))
         state.stack(area, nation).leaders.append(leader)
         ctx.emit("leader_entered", nation=nation, leader=leader, area=area, line=o.line if o else 0)
-        rs.hooks.leader_arrives(ctx, leader, area)
+        rs.rules.leader_arrives(ctx, leader, area)
     return problems
 
 
@@ -252,7 +252,7 @@ def leaders_leave(ctx: TurnContext) -> None:
 def reinforcement_places(ctx: TurnContext) -> int:
     """How many areas of the PLACE order the turn's reinforcements "placed as Increase Population"
     take first (rule 10.5: the Romano-British turn-7 units); the new armies of 10.1 get the rest."""
-    if ctx.rs.hooks.reinforcements_enter_with_leader(ctx.rs, ctx.state, ctx.nation):
+    if ctx.rs.rules.reinforcements_enter_with_leader(ctx.rs, ctx.state, ctx.nation):
         return 0   # FFG 39: Arthur brings them
     return sum(a.cavalry + a.armies for a in ctx.rs.round_info(ctx.state.round).arrivals
                if a.nation == ctx.nation and a.sea is None)

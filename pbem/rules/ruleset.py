@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pbem.rules.rulesets.base import Hooks
+    from pbem.rules.rulesets.base import Rules
 
 SEA = "sea"
 
@@ -180,7 +180,7 @@ class VPCard:
 class Constants:
     """ruleset.yaml `constants` that every ruleset has, typed (`rs.const.hit`). A ruleset's own
     constants are fields of its subclass (ClassicConstants, Ffg2Constants in pbem/rules/rulesets), named
-    by its hooks class; `from_data` builds and checks them when ruleset.yaml loads."""
+    by its rules family; `from_data` builds and checks them when ruleset.yaml loads."""
 
     move: int                   # 5.12 areas an army moves
     move_fast: int              # 5.12 cavalry, Roman armies
@@ -283,8 +283,8 @@ class Ruleset:
     roles: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """ruleset.yaml `roles`: the nation, leader, area or sea that plays a part the engine names"""
     const: Constants = None   # type: ignore[assignment]   # set by the loader
-    """ruleset.yaml `constants`, typed (the hooks' constants class: rs.const.pop_per_army)"""
-    hooks_name: str = "classic"
+    """ruleset.yaml `constants`, typed (the family's constants class: rs.const.pop_per_army)"""
+    family: str = "classic"
     optional_rules: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """ruleset.yaml `optional_rules` (classic 16.0): name -> {rule, name, play, text, feature}; a rule
     whose `play` is true (game.yaml `options`) has its `feature` in `features`"""
@@ -298,15 +298,15 @@ class Ruleset:
     (its readings restored from ruleset.yaml `versions`); 0: the same as `data_version`"""
     version_note: str = ""
     """ruleset.yaml `versions.<n>.note` of an earlier data version: the readings it keeps"""
-    """ruleset.yaml `hooks`: the class of pbem/rules/rulesets that plays this ruleset's special rules"""
+    """ruleset.yaml `family`: the rules family (a Rules class of pbem/rules/rulesets) that plays this ruleset"""
 
     @cached_property
-    def hooks(self) -> Hooks:
-        """The ruleset's hooks (pbem/rules/rulesets), one instance per loaded ruleset: the generic
-        sequence of play calls `rs.hooks.<name>(...)` where a ruleset differs."""
-        from pbem.rules.rulesets import hooks_for  # the hook modules import the engine, not the reverse
+    def rules(self) -> Rules:
+        """The ruleset's rules family (pbem/rules/rulesets), one instance per loaded ruleset: the generic
+        sequence of play calls `rs.rules.<name>(...)` where a ruleset differs."""
+        from pbem.rules.rulesets import rules_for  # the family modules import the engine, not the reverse
 
-        return hooks_for(self.hooks_name)
+        return rules_for(self.family)
 
     def feature(self, key: str) -> Any:
         return self.features.get(key)

@@ -40,7 +40,7 @@ def score_captures(ctx: TurnContext) -> None:
     """Rule 14.3 — capture points for areas occupied during the turn, once per area per game (FFG 36:
     those of a nation subject to Rome go to the Romans, by the Roman card)."""
     score_capture_areas(ctx, ctx.nation, ctx.entered)
-    ctx.rs.hooks.captures_in_other_turn(ctx)
+    ctx.rs.rules.captures_in_other_turn(ctx)
 
 
 def capture_scorer(rs: Ruleset, state: GameState, nation: str) -> tuple[str, str]:
@@ -118,7 +118,7 @@ def score_kills(ctx: TurnContext, raiders_all_back: bool) -> None:
             # FFG 47: the Normans score when Harold falls to the Norwegians, the Danes or themselves
             state.score(bonus["to"], bonus["points"], f"{rs.display(k.leader)} eliminated", "kill", ctx.nation)
             ctx.emit("scored", nation=bonus["to"], points=bonus["points"], kind="kill", area=k.area, victim=k.victim)
-        attackers = rs.hooks.subjects_that_attacked_successor(rs, state)   # FFG 41, 52
+        attackers = rs.rules.subjects_that_attacked_successor(rs, state)   # FFG 41, 52
         pts = kill_points(rs, k.killer, k, state.round, own_turn=k.killer == ctx.nation, attacking_subjects=attackers)
         if pts:
             what = rs.display(k.leader) if k.leader else f"{UNIT_WORDS.get(k.kind, k.kind)} of the {rs.display(k.victim)}"
@@ -149,7 +149,7 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
         return
     for nation in rs.order_of_play:
         card = rs.vp.get(nation)
-        half = rs.hooks.subject_scores_half(rs, state, nation)   # FFG 36
+        half = rs.rules.subject_scores_half(rs, state, nation)   # FFG 36
         if not card or occ not in card.hold or not (may_score(state, nation) or half):
             continue
         table = card.hold[occ]
@@ -158,7 +158,7 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
             holder = sole_occupant(state, area)
             if holder == nation or (holder and submitted_area(rs, state, holder, area) == nation):
                 held[area] = table[area]
-        held, dropped = rs.hooks.limit_holdings(rs, state, nation, held, half)   # FFG 54, 36
+        held, dropped = rs.rules.limit_holdings(rs, state, nation, held, half)   # FFG 54, 36
         if dropped:
             events.append(make("score_limited", round=state.round, nation=nation, points=dropped))
         for area, pts in held.items():
@@ -179,7 +179,7 @@ def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
     for area in sorted(card.limes):
         holder = sole_occupant(state, area)
         subject_of = submitted_area(rs, state, holder, area) if holder else None
-        if rs.hooks.limes_held(rs, state, area, holder, subject_of):   # FFG 37: by intact forts
+        if rs.rules.limes_held(rs, state, area, holder, subject_of):   # FFG 37: by intact forts
             state.score(rome, card.limes[area], f"Limes: {rs.display(area)}", "limes", None)
             events.append(make("scored", round=state.round, nation=rome,
                            points=card.limes[area], kind="limes", area=area))

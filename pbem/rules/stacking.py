@@ -12,7 +12,7 @@ from pbem.rules.state import GameState
 def normal_limit(rs: Ruleset, nation: str, area: str) -> int | None:
     """The plain limit for one area (5.2; the ruleset's hook stack_limit: classic 3 clear / 2 hiland,
     Romans none but 4 in a hiland, 5.22)."""
-    return rs.hooks.stack_limit(rs, nation, area)
+    return rs.rules.stack_limit(rs, nation, area)
 
 
 def land_counts(rs: Ruleset, state: GameState, nation: str) -> dict[str, int]:

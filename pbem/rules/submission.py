@@ -57,7 +57,7 @@ def submit(ctx: TurnContext, nation: str, to: str, moment: str, line: int = 0) -
     rs, state = ctx.rs, ctx.state
     state.subjects[nation] = to
     ctx.emit("submitted", nation=nation, to=to, moment=moment, **({"line": line} if line else {}))
-    rs.hooks.nation_submitted(rs, state, nation, to)
+    rs.rules.nation_submitted(rs, state, nation, to)
     if to == rs.role("empire"):
         card = rs.vp.get(to)
         taken = state.captured.setdefault(to, set())

@@ -80,7 +80,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     if start == "population":
         revolt(ctx)   # FFG 34: before the population increase
         population.leaders_leave(ctx)
-        rs.hooks.roman_reinforcements(ctx)   # 10.3
+        rs.rules.roman_reinforcements(ctx)   # 10.3
         problems += population.arrivals(ctx)
         problems += population.increase(ctx)
         problems += population.leaders_enter(ctx)
@@ -127,7 +127,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
                 if any(p.kind == "stacking" for p in cycle_problems):
                     planned = []
             movement.execute_cycle(ctx, planned)
-            rs.hooks.after_movement(ctx)   # FFG 18: who had to land and did not is lost
+            rs.rules.after_movement(ctx)   # FFG 18: who had to land and did not is lost
             optional_rules.brittany_roll(ctx)   # 16.251 (optional): after the movement of turn 7
             waiting_submissions(ctx, "after a movement phase")   # 11.1
             if stop == "after_movement":
@@ -152,14 +152,14 @@ def end_of_nation_turn(ctx: TurnContext) -> None:
     classic 12.4 Canute, then 10.6 the Danish withdrawal), overpopulation (6.0) last: the rules give no
     order for the turn-14 steps; we judge Canute on the position the Danes made and count
     overpopulation on what stays in Britain."""
-    held = ctx.rs.hooks.captures_held_at_withdrawal(ctx)
+    held = ctx.rs.rules.captures_held_at_withdrawal(ctx)
     all_back = endturn.withdraw_raiders(ctx)
     ctx.state.raided_from.pop(ctx.nation, None)
     if held is not None:
         ctx.entered = held
     scoring.score_captures(ctx)
     scoring.score_kills(ctx, all_back)
-    ctx.rs.hooks.after_nation_turn(ctx)
+    ctx.rs.rules.after_nation_turn(ctx)
     endturn.overpopulation(ctx)
 
 
@@ -190,7 +190,7 @@ def _permissions(ctx: TurnContext) -> list[OrderProblem]:
             problems.append(OrderProblem("not-now", o.line, o.text,
                                          "only the Romans may allow a nation subject to them to increase (rule 11.1)"))
             continue
-        ctx.rs.hooks.permit_subject(ctx.state, o.nation)
+        ctx.rs.rules.permit_subject(ctx.state, o.nation)
         ctx.emit("allowed", nation=o.nation, line=o.line)
     return problems
 
@@ -225,7 +225,7 @@ def has_something_to_do(rs: Ruleset, state: GameState, nation: str) -> bool:
     rnd = rs.round_info(state.round)
     if any(a.nation == nation for a in rnd.arrivals):
         return True
-    return rs.hooks.has_reinforcements(rs, state, nation)   # 10.3, 10.5: reinforced even if none is left
+    return rs.rules.has_reinforcements(rs, state, nation)   # 10.3, 10.5: reinforced even if none is left
 
 
 def next_nation_after(rs: Ruleset, state: GameState, nation: str | None) -> str | None:
@@ -246,15 +246,15 @@ def start_round(rs: Ruleset, state: GameState, ballots: dict[str, str] | None = 
     state = _working_state(state, consume)
     events: list[Event] = [make("round_started", round=state.round)]
     rnd = state.round
-    hooks = rs.hooks
-    hooks.roman_departure(rs, state, events)
+    rules = rs.rules
+    rules.roman_departure(rs, state, events)
     subject = rs.role("overlord_subject")
     if subject and rnd == rs.const.angle_submission_ends and state.subjects.get(subject) == rs.role("overlord"):
         del state.subjects[subject]
         events.append(make("subjection_ended", round=rnd, nation=subject))
     _king_army(rs, state, kingship.round_start(rs, state, ballots or {}, events), events)
-    hooks.round_start_conversions(rs, state, events)
-    hooks.turn16_arrivals(rs, state, events)
+    rules.round_start_conversions(rs, state, events)
+    rules.turn16_arrivals(rs, state, events)
     state.next_nation = next_nation_after(rs, state, None)
     return state, events
 
@@ -322,7 +322,7 @@ def end_round(rs: Ruleset, state: GameState, *, consume: bool = False) -> tuple[
 def _next_round(rs: Ruleset, state: GameState, events: list) -> None:
     """Rule 4.0 — the game turn is over: the next one is to start."""
     state.round += 1
-    rs.hooks.round_ended(state)   # 11.1: ALLOW lasts one game turn
+    rs.rules.round_ended(state)   # 11.1: ALLOW lasts one game turn
     state.next_nation = None
     events.append(make("round_ended", round=state.round - 1))
 

@@ -1,5 +1,5 @@
 """Issue 15 item 4 — the proof of the ruleset seam: a made-up ruleset of three areas and two nations
-(tests/data/tiny, `hooks: base`: none of the classic special rules) loads through the same loader as
+(tests/data/tiny, `family: base`: none of the classic special rules) loads through the same loader as
 classic and ffg2 and plays nation turns and a game turn through the generic engine."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pbem.data.loader import load_from_tables
 from pbem.orders.parser import parse_message
 from pbem.rules.dice import HmacDice
 from pbem.rules.ruleset import Constants
-from pbem.rules.rulesets.base import Hooks
+from pbem.rules.rulesets.base import Rules
 from pbem.rules.turn import end_round, new_game_state, play_nation_turn, start_round
 from pbem.store.yamlio import load_plain
 
@@ -26,9 +26,9 @@ def rs():
     return load_from_tables(tables, "tiny")
 
 
-def test_tiny_ruleset_loads_with_the_plain_hooks_and_generic_constants(rs):
+def test_tiny_ruleset_loads_with_the_plain_rules_and_generic_constants(rs):
     assert set(rs.areas) == {"hill", "vale", "wood"} and set(rs.nations) == {"reds", "blues"}
-    assert type(rs.hooks) is Hooks and type(rs.const) is Constants and rs.const.max_rounds == 3
+    assert type(rs.rules) is Rules and type(rs.const) is Constants and rs.const.max_rounds == 3
     assert rs.role("empire") is None and dict(rs.control[2]) == {"red": ("reds",), "blue": ("blues",)}
 
 
@@ -48,12 +48,12 @@ def test_tiny_ruleset_plays_a_nation_turn_through_the_generic_engine(rs):
     assert ended.round == 2 and sum(ended.vp.values()) > 0
 
 
-def test_a_ruleset_naming_unknown_hooks_is_a_data_error(rs):
+def test_a_ruleset_naming_an_unknown_family_is_a_data_error(rs):
     from pbem.errors import DataError
 
     tables = {n: load_plain(TINY / f"{n}.yaml")
               for n in ("ruleset", "map", "nations", "timeline", "victory_points")}
-    tables["ruleset"]["hooks"] = "martian"
-    with pytest.raises(DataError, match="unknown hooks 'martian'") as e:
+    tables["ruleset"]["family"] = "martian"
+    with pytest.raises(DataError, match="unknown rules family 'martian'") as e:
         load_from_tables(tables, "tiny")
-    assert e.value.file == "pbem/data/tiny/ruleset.yaml" and e.value.key == "hooks"
+    assert e.value.file == "pbem/data/tiny/ruleset.yaml" and e.value.key == "family"

@@ -1,5 +1,5 @@
 """Issue 28 — the report's dice text and the odds take the hit numbers from the engine's battle model
-(rules.odds.die_needs over rs.hooks.hit_numbers and FFG 25's hit_fast), not from a literal 6: an ffg2
+(rules.odds.die_needs over rs.rules.hit_numbers and FFG 25's hit_fast), not from a literal 6: an ffg2
 Roman die that kills on 4 is reported as 'kills on 4+'."""
 
 from __future__ import annotations

@@ -41,4 +41,4 @@ def test_moving_more_into_a_breaking_area_is_still_refused():
 
 
 def test_classic_has_no_such_removal():
-    assert not load("classic").hooks.excess_stacking_removed(load("classic"))
+    assert not load("classic").rules.excess_stacking_removed(load("classic"))

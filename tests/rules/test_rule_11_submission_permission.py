@@ -25,6 +25,6 @@ def test_rule_11_1_roman_permission_lets_the_subject_increase_this_turn():
     rs = load("classic")
     allow = parse_message("ALLOW Welsh", rs, default_nation="romans").section("romans")
     r = play_nation_turn(rs, _board(), "romans", {"romans": allow}, HmacDice(b"permission test secret!!"))
-    assert r.accepted and "welsh" in rs.hooks.permitted_subjects(r.state)
+    assert r.accepted and "welsh" in rs.rules.permitted_subjects(r.state)
     r2 = play_nation_turn(rs, r.state, "welsh", {}, HmacDice(b"permission test secret!!"))
     assert r2.state.units_of("welsh") == 4      # 2 saved + 2 clear + 1/2 hiland = 4.5: one army

@@ -1,7 +1,7 @@
 """Issue 15 item 4 — the ruleset seam: the generic modules name no classic nation, leader, area or sea.
 
 Rule code for one ruleset lives in its own module of pbem/rules/rulesets (classic.py, ffg2.py: the hooks
-the generic sequence of play calls, `rs.hooks`); the shared engine reads the parts it needs from the ruleset's data (ruleset.yaml
+the generic sequence of play calls, `rs.rules`); the shared engine reads the parts it needs from the ruleset's data (ruleset.yaml
 `roles`, e.g. `empire: romans`). ALLOWED lists, per file, the classic ids still written as literals
 there, so the remainder stays visible; the test also fails when an entry is no longer needed, so the
 list only shrinks.

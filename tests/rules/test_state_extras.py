@@ -43,7 +43,7 @@ def test_rule_11_1_permission_is_the_classic_hooks_record_for_one_game_turn():
 
     rs = load("classic")
     state = new_game_state(rs)
-    rs.hooks.permit_subject(state, "welsh")
-    assert "welsh" in rs.hooks.permitted_subjects(state)
+    rs.rules.permit_subject(state, "welsh")
+    assert "welsh" in rs.rules.permitted_subjects(state)
     after, _ = end_round(rs, state)
-    assert not rs.hooks.permitted_subjects(after) and "roman_permission" not in after.extras
+    assert not rs.rules.permitted_subjects(after) and "roman_permission" not in after.extras

@@ -1,18 +1,15 @@
-"""Per-ruleset rule code: one module per ruleset (classic, ffg2), behind the named hooks of `base.Hooks`.
+"""The rules families: one module per family (classic, ffg2), each a subclass of `base.Rules`.
 
-The generic sequence of play (pbem/rules/turn.py and friends) calls the hooks; what a ruleset does
-differently from the generic engine lives in its module here, its numbers and tables in
-pbem/data/<ruleset>/.
+The generic sequence of play (pbem/rules/turn.py and friends) calls `rs.rules.<name>(...)`; what a
+family does differently from the generic engine lives in its module here, a ruleset's numbers and
+tables in pbem/data/<ruleset>/ (ruleset.yaml `family:` names the family). A family registers itself
+by subclassing `Rules` (base.FAMILIES); importing this package imports every family module.
 """
 
-from pbem.rules.rulesets.base import Hooks
-from pbem.rules.rulesets.classic import ClassicHooks
-from pbem.rules.rulesets.ffg2 import Ffg2Hooks
-
-HOOKS: dict[str, type[Hooks]] = {cls.name: cls for cls in (Hooks, ClassicHooks, Ffg2Hooks)}
-"""ruleset.yaml `hooks:` -> the class whose instance plays that ruleset's special rules."""
+from pbem.rules.rulesets import classic, ffg2  # noqa: F401  (each registers its family)
+from pbem.rules.rulesets.base import FAMILIES, Rules
 
 
-def hooks_for(name: str) -> Hooks:
-    """The hooks named by ruleset.yaml `hooks:` (KeyError when no such class is registered)."""
-    return HOOKS[name]()
+def rules_for(name: str) -> Rules:
+    """The rules family named by ruleset.yaml `family:` (KeyError when no such family is registered)."""
+    return FAMILIES[name]()

@@ -1,13 +1,13 @@
 """The named points of the generic sequence of play where a ruleset may differ (issue 15 item 4).
 
 The generic engine (turn.py, population.py, movement.py, battle.py, endturn.py, scoring.py,
-stacking.py) calls `rs.hooks.<name>(...)` at each of these points; ruleset.yaml `hooks:` names the
-class (registry in pbem/rules/rulesets/__init__.py). `Hooks` itself is a ruleset with none of the
-special rules: every hook does nothing, or the plain rule the generic engine names. ClassicHooks
-(classic.py) plays the Avalon Hill rules; Ffg2Hooks (ffg2.py) the Fantasy Flight 2nd edition on top.
+stacking.py) calls `rs.rules.<name>(...)` at each of these points; ruleset.yaml `family:` names the
+family (each subclass registers itself in FAMILIES). `Rules` itself is a ruleset with none of the
+special rules: every hook does nothing, or the plain rule the generic engine names. ClassicRules
+(classic.py) plays the Avalon Hill rules; Ffg2Rules (ffg2.py) the Fantasy Flight 2nd edition on top.
 
 A hook reads its numbers from the ruleset's data (constants, roles, features, extras): the class says
-*which* rule runs at that point, the data says with which values. Hooks keep no state of their own
+*which* rule runs at that point, the data says with which values. Rules keep no state of their own
 (one instance per ruleset, shared); ruleset-only game state lives in `GameState.extras`.
 """
 
@@ -24,10 +24,18 @@ if TYPE_CHECKING:
     from pbem.rules.state import GameState
 
 
-class Hooks:
+FAMILIES: dict[str, type[Rules]] = {}
+"""ruleset.yaml `family:` -> the Rules class that plays it; a subclass registers itself by its `name`."""
+
+
+class Rules:
     """A ruleset's answers at the named points of the sequence of play; the plain engine's defaults."""
 
-    name = "base"   # ruleset.yaml `hooks: base`: the plain engine, none of the special rules
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        FAMILIES[cls.name] = cls
+
+    name = "base"   # ruleset.yaml `family: base`: the plain engine, none of the special rules
     constants_class: type[Constants] = Constants
     """the typed ruleset.yaml `constants` of this ruleset (rs.const)"""
 
@@ -171,3 +179,6 @@ class Hooks:
         `subject_of`: the overlord the holder's area submits to. Here: the empire holds it, or a subject."""
         empire = rs.role("empire")
         return holder == empire or (holder is not None and subject_of == empire)
+
+
+FAMILIES[Rules.name] = Rules   # `family: base`: the plain engine (the subclasses register themselves)

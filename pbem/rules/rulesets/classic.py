@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pbem.rules.events import make
 from pbem.rules.ruleset import Constants
-from pbem.rules.rulesets.base import Hooks
+from pbem.rules.rulesets.base import Rules
 
 if TYPE_CHECKING:
     from pbem.rules.context import TurnContext
@@ -74,7 +74,7 @@ PERMISSION = "roman_permission"          # GameState.extras: subjects allowed to
 SHORTFALL = "danes_withdraw_shortfall"   # GameState.extras: Danes who could not invade in turn 14 (10.6)
 
 
-class ClassicHooks(Hooks):
+class ClassicRules(Rules):
     """The classic rules: Roman reinforcement, forts' stacking and hit numbers, the Roman departure,
     the Romano-British peace, the Danish turn-14 withdrawal and Canute, the turn-16 arrivals, Limes."""
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pbem.rules.context import TurnContext
 from pbem.rules.events import make
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets.classic import ClassicConstants, ClassicHooks, remove_armies
+from pbem.rules.rulesets.classic import ClassicConstants, ClassicRules, remove_armies
 from pbem.rules.state import GameState
 
 ATTACKED_SUCCESSOR = "attacked_romano_british"   # GameState.extras: who attacked the R-B (FFG 41, 52)
@@ -374,7 +374,7 @@ class Ffg2Constants(ClassicConstants):
     burhs_rounds: tuple[int, ...]               # FFG 27
 
 
-class Ffg2Hooks(ClassicHooks):
+class Ffg2Rules(ClassicRules):
     """The FFG 2nd edition: the classic rules with the differences above, each run only when the
     ruleset's data asks for it (ruleset.yaml `features`, constants, extras tables)."""
 
