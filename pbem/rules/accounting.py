@@ -132,7 +132,10 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
                    None)
         if new is None:
             return f"the {name} do not increase population this turn (rule 10.1)"
-        return f"{new} new army(ies) this turn, placed by the earlier PLACE areas or rule 10.2 (rule 10.1)"
+        if not new:
+            return "no new army this turn: the population count was too low, or no piece or room was left (rule 10.1)"
+        armies = "1 new army" if new == 1 else f"{new} new armies"
+        return f"{armies} this turn, placed by the earlier PLACE areas or rule 10.2 (rule 10.1)"
     if isinstance(o, PlaceLeader):
         return f"{rs.display(o.leader)} does not enter this turn (rule 9.0)"
     if isinstance(o, Move):
