@@ -11,8 +11,8 @@ from datetime import datetime
 
 from pbem.errors import OrderProblem
 from pbem.orders.check import CheckResult
-from pbem.orders.hygiene import quote
 from pbem.orders.forms import language
+from pbem.orders.hygiene import quote
 from pbem.rules.orders import GameLine, NationLine, TokenLine
 from pbem.templating import environment, template_dirs  # noqa: F401 (template_dirs: re-exported)
 
