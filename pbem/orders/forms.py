@@ -564,11 +564,16 @@ def _language(keywords: tuple[str, ...], generation: int) -> Language:
                     "An order line is one of: " + "; ".join(grammar) + ".", grammar)
 
 
-def every_word() -> set[str]:
+def every_word() -> frozenset[str]:
     """The first words of every registered form (whatever ruleset accepts it)."""
+    return _every_word(forms_generation())
+
+
+@lru_cache(maxsize=4)
+def _every_word(generation: int) -> frozenset[str]:
     from pbem.rules.orders import registered_forms
 
-    return {w for f in registered_forms().values() if f.leading_word for w in (f.keyword, *f.aliases)}
+    return frozenset(w for f in registered_forms().values() if f.leading_word for w in (f.keyword, *f.aliases))
 
 
 # --- examples and the guide's list ------------------------------------------------------------------
@@ -606,12 +611,30 @@ def example(form: OrderForm, ruleset) -> str | None:
 
 def guide_lines(ruleset) -> list[str]:
     """The players' guide's list of the forms a ruleset accepts: one markdown line per form."""
-    out = []
-    for f in language(ruleset).forms:
-        ex = example(f, ruleset)
-        shown = f"`{f.syntax}`" if not ex or ex == f.syntax else f"`{f.syntax}` (e.g. `{ex}`)"
-        out.append(f"- {shown}: {f.meaning}." if f.meaning else f"- {shown}")
-    return out
+    return [f"- `{f.syntax}`: {f.meaning}." if f.meaning else f"- `{f.syntax}`" for f in language(ruleset).forms]
+
+
+GUIDE_START = "<!-- order forms: generated from the registered forms (pbem.orders.forms.guide_section) -->"
+GUIDE_END = "<!-- end of the order forms -->"
+
+
+def guide_section(rulesets) -> str:
+    """The players' guide's lists of the forms of each ruleset (docs/PLAYERS.md, between GUIDE_START
+    and GUIDE_END): rulesets whose families accept the same forms share one list."""
+    groups: dict[tuple[str, ...], list] = {}
+    for rs in rulesets:
+        groups.setdefault(tuple(guide_lines(rs)), []).append(rs)
+    out = [GUIDE_START]
+    for lines, members in groups.items():
+        out += ["", "Rulesets " + ", ".join(f"`{rs.id}`" for rs in members) + ":" if len(members) > 1
+                else f"Ruleset `{members[0].id}`:", "", *lines]
+    return "\n".join([*out, "", GUIDE_END])
+
+
+def with_guide_section(text: str, rulesets) -> str:
+    """The guide's text with its lists of forms made anew (run after changing a family's forms)."""
+    head, rest = text.split(GUIDE_START, 1)
+    return head + guide_section(rulesets) + rest.split(GUIDE_END, 1)[1]
 
 
 def lead_words(form: OrderForm) -> str:

@@ -200,8 +200,8 @@ class LineParser:
         for form in self.language.unworded:
             if form.recognises(s):
                 return form.parse(self, s)
-        if kw in KEYWORDS:
-            raise _Bad(("syntax", f"{kw} is not an order of the {self.rs.name} rules", self.language.hint))
+        if kw in every_word():    # a form of another family's rules
+            raise _Bad(("syntax", f"{kw} is not an order of this game's rules ({self.rs.name})", self.language.hint))
         return self._unknown(s, words)
 
     def _unknown(self, s: str, words: list[str]) -> Order:
