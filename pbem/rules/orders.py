@@ -14,7 +14,7 @@ the prompt and the players' guide all read the same forms.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -306,6 +306,8 @@ class OrderForm:
     """for a form without a first word: whether a line (none of whose first words is a form's) is one"""
     meaning: str = ""
     """what the form does, one line (the players' guide list), with the rule it plays"""
+    translations: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    """the keyword in other languages, by language code: {"ru": ("разместить", ...)} (pbem.orders.russian)"""
 
 
 _FORMS: dict[str, OrderForm] = {}

@@ -92,7 +92,8 @@ def _parse_rally(reader, rest: str) -> Order:
 def made_up():
     """A family registered in the test: the classic forms without STAY, with RALLY after PASS."""
     form = register_form(OrderForm("RALLY", Rally, "RALLY A", "RALLY {area}", _parse_rally,
-                                   lambda o, rs: f"RALLY {rs.display(o.area)}", meaning="the armies in A gather"))
+                                   lambda o, rs: f"RALLY {rs.display(o.area)}", meaning="the armies in A gather",
+                                   translations={"ru": ("сбор",)}))
 
     class MadeUpRules(ClassicRules):
         name = "made_up_forms"
@@ -119,6 +120,16 @@ def test_a_made_up_family_adds_a_form_and_drops_one_and_the_parser_follows(made_
     assert parse_line("STAY 2 North Sea", classic) == Stay(count=2, sea="north_sea")
     (p,) = parse_message("RALLY Essex", classic, default_nation="saxons").problems
     assert p.message == f"RALLY is not an order of this game's rules ({classic.name})" and "RALLY" not in p.hint
+
+
+def test_a_made_up_form_is_read_in_russian_too(made_up):
+    """The Russian keywords are each form's own (OrderForm.translations, pbem.orders.russian)."""
+    rs, _ = made_up
+    assert parse_line("СБОР Эссекс", rs) == Rally(area="essex")
+    (p,) = parse_message("СБОРР Эссекс", rs, default_nation="saxons").problems
+    assert p.hint == "Did you mean СБОР (RALLY)? Write it as: RALLY A."
+    (p,) = parse_message("ОСТАТЬСЯ 2 в Северном море", rs, default_nation="saxons").problems
+    assert p.message.startswith("STAY is not an order of this game's rules")
 
 
 def test_a_made_up_family_reads_back_and_lists_its_forms(made_up):

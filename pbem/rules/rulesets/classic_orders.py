@@ -30,7 +30,9 @@ def _allow(reader, rest: str) -> Order:
 BRITTANY = register_form(OrderForm(
     "BRITTANY", Brittany, "BRITTANY N A  (optional rule 16.251)", "BRITTANY 2 {area}", _brittany,
     lambda o, rs: f"BRITTANY {o.count} {rs.display(o.area)}",
-    meaning="armies leave for Brittany before the movement"))
+    meaning="armies leave for Brittany before the movement",
+    translations={"ru": ("бретань",)}))
 ALLOW = register_form(OrderForm(
     "ALLOW", Allow, "ALLOW <nation>", "ALLOW {nation}", _allow, lambda o, rs: f"ALLOW {rs.display(o.nation)}",
-    meaning="the Romans let a subject nation increase population this turn (rule 11.1)"))
+    meaning="the Romans let a subject nation increase population this turn (rule 11.1)",
+    translations={"ru": ("разрешить", "позволить")}))
