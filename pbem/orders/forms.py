@@ -18,8 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 
+from pbem.errors import PbemError
 from pbem.orders import names
 from pbem.orders.hygiene import quote
 from pbem.rules.orders import (
@@ -50,6 +52,7 @@ from pbem.rules.orders import (
     form_named,
     forms_generation,
     register_form,
+    registered_forms,
 )
 
 MAX_COUNT = 99
@@ -165,8 +168,6 @@ def _timezone(r, rest: str) -> Order:
 
 
 def _away(r, rest: str) -> Order:
-    from datetime import date
-
     m = re.match(r"^(\d{4}-\d{2}-\d{2})\s+(?:to|until|-)\s+(\d{4}-\d{2}-\d{2})$", rest, re.IGNORECASE)
     try:
         if m:
@@ -569,7 +570,12 @@ def language(ruleset) -> Language:
 
 @lru_cache(maxsize=64)
 def _language(keywords: tuple[str, ...], generation: int) -> Language:
-    forms = tuple(form_named(k) for k in keywords)
+    known = registered_forms()
+    missing = [k for k in keywords if k not in known]
+    if missing:
+        raise PbemError(f"the rules family lists order forms nobody registered: {', '.join(missing)}",
+                        hint="register each with pbem.rules.orders.register_form (its family's module)")
+    forms = tuple(known[k] for k in keywords)
     by_word = {}
     for f in forms:
         if f.leading_word:
@@ -590,8 +596,6 @@ def every_word() -> frozenset[str]:
 
 @lru_cache(maxsize=4)
 def _every_word(generation: int) -> frozenset[str]:
-    from pbem.rules.orders import registered_forms
-
     return frozenset(w for f in registered_forms().values() if f.leading_word for w in (f.keyword, *f.aliases))
 
 

@@ -1,5 +1,10 @@
 """Order text (the language of docs/PLAYERS.md) -> typed orders (pbem.rules.orders).
 
+The forms a line may take are the ruleset's (its rules family's `order_forms`, resolved by
+pbem.orders.forms.language): a line's first word picks its form (a line without an order word and
+with an arrow is a move), the form reads the rest with this parser as its reader; a first word that
+is a form of another family's rules is answered with the forms this ruleset has.
+
 `parse_message(text, ruleset, default_nation=None)` reads a whole message and never raises on bad
 input: every line that is not an order is reported as an `OrderProblem` naming its line (1-based, in
 the original text), the quoted line, what is wrong and a hint (the accepted forms, the candidates of an
@@ -48,6 +53,7 @@ from pbem.orders.forms import (
     count,
     every_word,
     language,
+    move,
     round_number,
     split_tail,
     syntax,
@@ -184,8 +190,7 @@ class LineParser:
     split_tail = staticmethod(split_tail)
 
     def move(self, s: str, leader_only: bool = False) -> Order:
-        from pbem.orders.forms import move
-
+        """A move's line (`N A -> B ...`, `<leader> A -> B`) -> its Move."""
         return move(self, s, leader_only)
 
     def parse(self, s: str) -> Order:

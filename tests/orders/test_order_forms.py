@@ -159,6 +159,21 @@ def test_the_reply_lists_the_forms_of_the_game_s_ruleset(made_up):
     assert "  RALLY A\n" in text and "STAY N <sea>" not in text
 
 
+def test_a_family_listing_a_form_nobody_registered_is_an_error_that_says_which():
+    from pbem.errors import PbemError
+
+    class NoSuchForm(ClassicRules):
+        name = "lists_a_missing_form"
+        order_forms = ClassicRules.order_forms.adding("ERUPT")
+
+    try:
+        rs = dataclasses.replace(load_ruleset("classic"), family=NoSuchForm.name)
+        with pytest.raises(PbemError, match="order forms nobody registered: ERUPT"):
+            language(rs)
+    finally:
+        FAMILIES.pop(NoSuchForm.name, None)
+
+
 # --- the guide and the prompt list each ruleset's forms -----------------------------------------------
 def test_the_players_guide_lists_the_forms_of_every_ruleset():
     """docs/PLAYERS.md carries the lists pbem.orders.forms.guide_section makes from the registered forms

@@ -3,7 +3,7 @@ here, accepted by ClassicRules.order_forms (and so by ffg2, which inherits them)
 
 - BRITTANY N A — optional rule 16.251: armies leave for Brittany before the movement (the ruleset's
   `optional_rules`; the validator refuses it in a game without the rule).
-- ALLOW <nation> — rule 11.1: "each turn the Roman player may allow" a subject nation to increase.
+- ALLOW <nation> — rule 11.1: each turn the overlord may allow a subject nation to increase.
 
 A form reads its line with the parser's reader (pbem.orders.forms explains `reader`): no parsing
 code of its own beyond the words of the form.
@@ -34,5 +34,5 @@ BRITTANY = register_form(OrderForm(
     translations={"ru": ("бретань",)}))
 ALLOW = register_form(OrderForm(
     "ALLOW", Allow, "ALLOW <nation>", "ALLOW {nation}", _allow, lambda o, rs: f"ALLOW {rs.display(o.nation)}",
-    meaning="the Romans let a subject nation increase population this turn (rule 11.1)",
+    meaning="the overlord lets a subject nation increase population this turn (rule 11.1)",
     translations={"ru": ("разрешить", "позволить")}))
