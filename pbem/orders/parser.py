@@ -1,7 +1,7 @@
 """Order text (the language of docs/PLAYERS.md) -> typed orders (pbem.rules.orders).
 
 The forms a line may take are the ruleset's (its rules family's `order_forms`, resolved by
-pbem.orders.forms.language): a line's first word picks its form (a line without an order word and
+pbem.orders.language): a line's first word picks its form (a line without an order word and
 with an arrow is a move), the form reads the rest with this parser as its reader; a first word that
 is a form of another family's rules is answered with the forms this ruleset has.
 
@@ -45,20 +45,9 @@ from typing import Any
 import pbem.rules.rulesets  # noqa: F401  (the rules families register their own order forms)
 from pbem.errors import OrderProblem
 from pbem.orders import names, russian
-from pbem.orders.forms import (
-    COUNT,
-    LIST_SPLIT,
-    Language,
-    LineProblems,
-    count,
-    every_word,
-    language,
-    move,
-    round_number,
-    split_tail,
-    syntax,
-)
+from pbem.orders.forms import COUNT, LIST_SPLIT, LineProblems, count, move, round_number, split_tail, syntax
 from pbem.orders.hygiene import Line, chatter, clean_lines, quote
+from pbem.orders.language import Language, every_word, language
 from pbem.rules.orders import (
     PLAYER_LINE_TYPES,
     GameLine,
@@ -173,7 +162,7 @@ class _Names:
 # --- the line parser -------------------------------------------------------------------------------
 class LineParser:
     """Parses one cleaned line into an Order (line/text not set; cycle always 1), with the forms of
-    the ruleset's order language (pbem.orders.forms.language); the reader its forms parse with."""
+    the ruleset's order language (pbem.orders.language); the reader its forms parse with."""
 
     def __init__(self, ruleset) -> None:
         self.rs = ruleset

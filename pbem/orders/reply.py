@@ -11,8 +11,8 @@ from datetime import datetime
 
 from pbem.errors import OrderProblem
 from pbem.orders.check import CheckResult
-from pbem.orders.forms import language
 from pbem.orders.hygiene import quote
+from pbem.orders.language import language
 from pbem.rules.orders import GameLine, NationLine, TokenLine
 from pbem.templating import environment, template_dirs  # noqa: F401 (template_dirs: re-exported)
 
@@ -61,7 +61,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
     hidden_lines = 0
     current = object()
     grammar: list[str] = []
-    forms = language(ruleset)       # the order forms of the ruleset (pbem.orders.forms)
+    forms = language(ruleset)       # the order forms of the ruleset (pbem.orders.language)
     for ln in result.lines:
         if isinstance(ln.order, (GameLine, TokenLine)) and not ln.problems:
             continue

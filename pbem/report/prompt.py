@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pbem.orders.forms import prompt_words
+from pbem.orders.language import prompt_words
 from pbem.rules.events import units
 from pbem.rules.preview import TurnStart, no_army_reason, turn_start
 from pbem.rules.turn import cycles

@@ -289,7 +289,7 @@ class OrderForm:
     `reader.names`, `reader.count`, ...), and raises the reader's errors; `canonical(order, ruleset)`
     prints the order back as the one line that parses to it. `syntax` is the form as the players'
     guide writes it (the hint "Write it as: ..."); `example` a line of it with the ruleset's names put
-    in by pbem.orders.forms.example ({area} {next} {third} {sea} {nation} {leader}), written
+    in by pbem.orders.language.example ({area} {next} {third} {sea} {nation} {leader}), written
     canonically. A form without a `keyword` line word (`leading_word=False`: a move, read by its
     arrow) is still named by `keyword` in a family's list."""
 

@@ -15,7 +15,7 @@ import pytest
 from pbem.data.loader import KNOWN_RULESETS, load_ruleset
 from pbem.errors import OrderError
 from pbem.orders.canonical import canonical
-from pbem.orders.forms import (
+from pbem.orders.language import (
     GUIDE_END,
     GUIDE_START,
     example,
@@ -176,7 +176,7 @@ def test_a_family_listing_a_form_nobody_registered_is_an_error_that_says_which()
 
 # --- the guide and the prompt list each ruleset's forms -----------------------------------------------
 def test_the_players_guide_lists_the_forms_of_every_ruleset():
-    """docs/PLAYERS.md carries the lists pbem.orders.forms.guide_section makes from the registered forms
+    """docs/PLAYERS.md carries the lists pbem.orders.language.guide_section makes from the registered forms
     (after changing a family's forms: `with_guide_section` writes them anew)."""
     guide = (REPO / "docs" / "PLAYERS.md").read_text(encoding="utf-8")
     shipped = GUIDE_START + guide.split(GUIDE_START, 1)[1].split(GUIDE_END, 1)[0] + GUIDE_END
