@@ -49,6 +49,26 @@ def test_every_form_of_each_ruleset_has_an_example_that_reads_and_prints_back_ca
         assert parse_line(canonical(order, rs), rs) == order
 
 
+def test_the_plain_engine_s_forms_read_and_print_back_in_the_tiny_ruleset():
+    """The made-up tiny ruleset (tests/data/tiny, `family: base`): its forms are the base list; every
+    example it has the names for (no seas, no leaders there) reads and prints back canonically."""
+    from pbem.data.loader import load_from_tables
+    from pbem.store.yamlio import load_plain
+
+    tiny = REPO / "tests" / "data" / "tiny"
+    rs = load_from_tables({n: load_plain(tiny / f"{n}.yaml")
+                           for n in ("ruleset", "map", "nations", "timeline", "victory_points")}, "tiny")
+    assert tuple(rs.rules.order_forms) == BASE_LANGUAGE
+    shown = 0
+    for form in language(rs).forms:
+        text = example(form, rs)
+        if text is None:
+            continue
+        shown += 1
+        assert canonical(parse_line(text, rs), rs) == text
+    assert shown == len(BASE_LANGUAGE) - 2     # STAY needs a sea, LEADER a leader
+
+
 def test_the_classic_family_adds_brittany_and_allow_to_the_base_forms():
     """Optional rule 16.251 (BRITTANY) and rule 11.1 (ALLOW) are the classic family's own forms; ffg2
     inherits them; the plain engine (`family: base`) has the generic forms only."""
