@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from pbem.rules.orders import BASE_LANGUAGE, OrderLanguage
 from pbem.rules.ruleset import Constants
 
 if TYPE_CHECKING:
@@ -38,6 +39,9 @@ class Rules:
     name = "base"   # ruleset.yaml `family: base`: the plain engine, none of the special rules
     constants_class: type[Constants] = Constants
     """the typed ruleset.yaml `constants` of this ruleset (rs.const)"""
+    order_forms: OrderLanguage = BASE_LANGUAGE
+    """the forms of the order language this family's rulesets accept (pbem.rules.orders.OrderForm,
+    by keyword; the generic forms in pbem.orders.forms): a family adds its own or drops some"""
 
     # --- records of the ruleset in GameState.extras ------------------------------------------------
     def permitted_subjects(self, state: GameState) -> Collection[str]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pbem.rules.events import make
 from pbem.rules.ruleset import Constants
+from pbem.rules.rulesets import classic_orders  # noqa: F401  (registers BRITTANY, ALLOW)
 from pbem.rules.rulesets.base import Rules
 
 if TYPE_CHECKING:
@@ -80,6 +81,8 @@ class ClassicRules(Rules):
 
     name = "classic"
     constants_class = ClassicConstants
+    order_forms = Rules.order_forms.adding("BRITTANY", after="DISBAND").adding("ALLOW", after="SUBMIT")
+    """the generic forms, BRITTANY (optional rule 16.251) and ALLOW (rule 11.1): classic_orders.py"""
 
     # --- records in GameState.extras ------------------------------------------------------------
     def permitted_subjects(self, state: GameState) -> Collection[str]:
