@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from pbem.data.loader import KNOWN_RULESETS, load, tables_for
+from pbem.data.loader import known_rulesets, load, tables_for
 from pbem.errors import PbemError
 from pbem.orders import names
 from pbem.rules.ruleset import Ruleset
@@ -728,8 +728,8 @@ def rules() -> None:
 def show(ruleset_id: str, area: str | None, rnd: int | None, nation: str | None, overrides: tuple[str, ...],
          data_version: int | None = None) -> None:
     """Show the ruleset's data as text (default RULESET: classic)."""
-    if ruleset_id not in KNOWN_RULESETS:
-        raise PbemError(f"unknown ruleset {ruleset_id!r}", hint=f"known: {', '.join(KNOWN_RULESETS)}")
+    if ruleset_id not in known_rulesets():
+        raise PbemError(f"unknown ruleset {ruleset_id!r}", hint=f"known: {', '.join(known_rulesets())}")
     rs = load(ruleset_id, _parse_overrides(overrides), data_version=data_version)
     parts: list[list[str]] = []
     if area is not None:

@@ -17,6 +17,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from pbem.rules.ruleset import Constants
+from pbem.rules.rulesets.schema import Schema
 
 if TYPE_CHECKING:
     from pbem.rules.context import TurnContext
@@ -38,6 +39,8 @@ class Rules:
     name = "base"   # ruleset.yaml `family: base`: the plain engine, none of the special rules
     constants_class: type[Constants] = Constants
     """the typed ruleset.yaml `constants` of this ruleset (rs.const)"""
+    schema: type[Schema] = Schema
+    """the data sections this family owns and their checks (pbem/rules/rulesets/schema.py; none)"""
 
     # --- records of the ruleset in GameState.extras ------------------------------------------------
     def permitted_subjects(self, state: GameState) -> Collection[str]:
