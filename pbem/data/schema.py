@@ -189,8 +189,7 @@ def _scoring(rc: Reader, rs: dict, max_rounds: int) -> dict:
     the victory-point card column of each (`vp_table_rounds`); none when the ruleset scores no holdings."""
     sc = rc.mapping(rs, "scoring", "", required=False)
     if "hold_rounds" not in sc and "vp_table_rounds" not in sc:
-        sc = {**sc, "hold_rounds": [], "vp_table_rounds": []} if sc else {"hold_rounds": [], "vp_table_rounds": []}
-        return dict(sc)
+        return {**sc, "hold_rounds": [], "vp_table_rounds": []}
     hold = rc.rounds_list(rc.get(sc, "hold_rounds", "scoring"), "scoring.hold_rounds", max_rounds)
     table = rc.get(sc, "vp_table_rounds", "scoring")
     if not isinstance(table, list) or len(table) != len(hold):

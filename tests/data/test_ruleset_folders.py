@@ -197,3 +197,17 @@ def test_add_folder_names_a_ruleset_folder(tmp_path, monkeypatch):
 def test_an_unknown_ruleset_names_the_known_ones():
     with pytest.raises(DataError, match="unknown ruleset; known: .*classic.*ffg2"):
         load("martian")
+
+
+def test_the_classic_family_requires_the_holding_rounds():
+    """Rule 14.2 — a ruleset without holdings may leave them out; a classic one may not."""
+    t = raw_tables("classic")
+    del t["ruleset"]["scoring"]["hold_rounds"], t["ruleset"]["scoring"]["vp_table_rounds"]
+    with pytest.raises(DataError) as e:
+        load_from_tables(t, "classic")
+    assert (e.value.file, e.value.key) == ("pbem/data/classic/ruleset.yaml", "scoring.hold_rounds")
+    tiny = _tiny_tables()
+    del tiny["ruleset"]["scoring"]
+    for card in tiny["victory_points"]["nations"].values():
+        card.pop("hold", None)
+    assert tuple(load_from_tables(tiny, "tiny").scoring["hold_rounds"]) == ()

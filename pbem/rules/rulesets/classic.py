@@ -270,7 +270,8 @@ class ClassicSchema(Schema):
         """Rules 12.1-12.5 and 14.4 — the Bretwalda and King rounds and awards, the King of turn 16,
         the Limes round; `overrides`: facts of seed 001 that the reference cards contradict."""
         rc, nations, leaders, max_rounds = board.readers["ruleset"], board.nations, board.leaders, board.max_rounds
-        rc.mapping(board.ruleset, "scoring", "")
+        written = rc.mapping(board.ruleset, "scoring", "")
+        rc.get(written, "hold_rounds", "scoring")   # 14.2: the classic rules score holdings
         limes = rc.integer(rc.get(sc, "limes_round", "scoring"), "scoring.limes_round", minimum=1)
         if limes > max_rounds:
             raise rc.fail("scoring.limes_round", "after the last turn")
