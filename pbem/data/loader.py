@@ -132,7 +132,8 @@ def load_from_tables(tables: Mapping[str, Any], ruleset_id: str = "classic",
     overrides = dict(overrides or {})
     applied = apply_overrides(t, overrides)
     try:
-        rs = build(ruleset_id, t, applied, notes=notes if notes is not None else {})
+        rs = build(ruleset_id, t, applied, notes=notes if notes is not None else {},
+                   names=lambda rid, lang: _names_file(rid, lang))   # looked up here: tests replace it
     except DataError as e:
         # a value a game override put there: say so, naming the override
         where = f"{e.file.rsplit('/', 1)[-1].removesuffix('.yaml')}.{e.key}"

@@ -13,7 +13,7 @@ and victory-point files.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -52,12 +52,13 @@ def readers(ruleset_id: str) -> dict[str, Reader]:
 
 
 def build(ruleset_id: str, t: dict[str, dict], applied: tuple[str, ...] = (), *,
-          notes: Mapping[str, str] | None = None) -> Ruleset:
-    """Tables -> Ruleset, checking everything. Any malformed value becomes a DataError naming file and key."""
+          notes: Mapping[str, str] | None = None, names: Callable[[str, str], dict | None] = names_file) -> Ruleset:
+    """Tables -> Ruleset, checking everything. Any malformed value becomes a DataError naming file and key.
+    `names(ruleset_id, language)`: the parsed names.<language>.yaml of the ruleset, or None."""
     ctxs = readers(ruleset_id)
     current = ["ruleset"]
     try:
-        return _build(ruleset_id, t, applied, dict(notes or {}), ctxs, current)
+        return _build(ruleset_id, t, applied, dict(notes or {}), ctxs, current, names)
     except DataError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:   # safety net
@@ -65,7 +66,7 @@ def build(ruleset_id: str, t: dict[str, dict], applied: tuple[str, ...] = (), *,
         raise ctx.fail(ctx.at, f"malformed ({type(e).__name__}: {e})") from e
 
 
-def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
+def _build(ruleset_id, t, applied, notes, ctxs, current, names) -> Ruleset:
     rc = ctxs["ruleset"]
     rs = t["ruleset"]
     file_id = rc.text(rs, "id", "")
@@ -122,7 +123,7 @@ def _build(ruleset_id, t, applied, notes, ctxs, current) -> Ruleset:
     current[0] = "timeline"
     extras = schema.extras(board)
     current[0] = "ruleset"
-    local = _local_names(ruleset_id, {"area": areas, "sea": seas, "nation": nations, "leader": leaders})
+    local = _local_names(ruleset_id, {"area": areas, "sea": seas, "nation": nations, "leader": leaders}, names)
     _unique_names(rc, areas, seas, nations, leaders, local, ruleset_id)
     for k in extra_aliases:
         if k not in areas and k not in seas and k not in nations and k not in leaders:
@@ -430,7 +431,8 @@ def _unique_names(rc: Reader, areas, seas, nations, leaders, local=None, ruleset
                     raise DataError(names_label(ruleset_id, lang), ident,
                                     f"name {name!r} also means {owner[key]}")
 
-def _local_names(ruleset_id: str, universe: Mapping[str, Mapping]) -> dict[str, dict[str, tuple[str, ...]]]:
+def _local_names(ruleset_id: str, universe: Mapping[str, Mapping], names: Callable[[str, str], dict | None]
+                 ) -> dict[str, dict[str, tuple[str, ...]]]:
     """language -> id -> (name, aliases, their case forms, listed forms) from names.<language>.yaml.
     An id the built ruleset lacks (a test's cut-down tables) is left out; pbem/orders/declension.py
     makes the case forms."""
@@ -438,7 +440,7 @@ def _local_names(ruleset_id: str, universe: Mapping[str, Mapping]) -> dict[str, 
 
     out: dict[str, dict[str, tuple[str, ...]]] = {}
     for lang in LANGUAGES:
-        raw = names_file(ruleset_id, lang)
+        raw = names(ruleset_id, lang)
         if raw is None:
             continue
         label = names_label(ruleset_id, lang)
