@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from pbem.data.loader import KNOWN_RULESETS, load, tables_for
+from pbem.data.loader import known_rulesets, load, tables_for
 from pbem.errors import PbemError
 from pbem.orders import names
 from pbem.rules.ruleset import Ruleset
@@ -246,14 +246,17 @@ def summary_text(rs: Ruleset) -> list[str]:
     sc = rs.scoring
     aw = sc["awards"]
     body = wrap(f"Holding: end of turns {turns(sc['hold_rounds'])} (14.2).", 2)
-    body += wrap(f"Roman Limes: end of turn {sc['limes_round']} (14.4).", 2)
+    if sc["limes_round"]:   # a ruleset without a Limes (docs/RULESETS.md) has none
+        body += wrap(f"Roman Limes: end of turn {sc['limes_round']} (14.4).", 2)
     # PROVISIONAL values (no reachable source) stay marked until a game overrides them
     prov = {p for p in sc.get("provisional") or () if f"ruleset.scoring.{p}" not in rs.overrides}
 
     def pts(key: str) -> str:
         return f"{aw[key]} points" + (" (PROVISIONAL)" if f"awards.{key}" in prov else "")
 
-    if sc.get("crowns_at_end"):   # FFG 56: judged at the end of the round, no Bretwalda in a King round
+    if not (sc["bretwalda_rounds"] or sc["king_rounds"]):   # a ruleset without Bretwalda or King
+        pass
+    elif sc.get("crowns_at_end"):   # FFG 56: judged at the end of the round, no Bretwalda in a King round
         late = 1 if sc.get("crowns_played_next_round") else 0   # ffg2 data version 1: at the next turn's start
         when = ", judged at the start of the next turn" if late else ", after the holdings"
         body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the end of turns "
@@ -268,7 +271,7 @@ def summary_text(rs: Ruleset) -> list[str]:
         body += wrap(f"Canute: {pts('canute_king')} at the end of the Danish turn "
                      f"{rs.const.danes_withdrawal.round} (12.4).", 2)
     k16 = ", ".join(f"{rs.display(n)} {v}" for n, v in sc["king_turn16"].items())
-    body += wrap(f"King in turn {rs.const.max_rounds}: {k16}" + (" (PROVISIONAL)" if "king_turn16" in prov else "")
+    body += [] if not k16 else wrap(f"King in turn {rs.const.max_rounds}: {k16}" + (" (PROVISIONAL)" if "king_turn16" in prov else "")
                  + " (12.5).", 2)
     _section(lines, "Scoring:", body)
 
@@ -283,7 +286,7 @@ def summary_text(rs: Ruleset) -> list[str]:
     for nid, v in (sub.get("to_angles") or {}).items():
         where = " plus ".join([*(r.capitalize() for r in v.get("count_in", [])), *(rs.display(a) for a in v.get("plus", []))])
         body += wrap(f"To the Angles: {rs.display(nid)} holding fewer than {v['fewer_than']} areas in {where} (11.2).", 2)
-    _section(lines, "Submission:", body)
+    _section(lines, "Submission:", body if sub["to_romans"] or sub["to_angles"] else [])
 
     body = []
     for players in sorted(rs.control, key=lambda p: (p != 4, p)):
@@ -728,8 +731,8 @@ def rules() -> None:
 def show(ruleset_id: str, area: str | None, rnd: int | None, nation: str | None, overrides: tuple[str, ...],
          data_version: int | None = None) -> None:
     """Show the ruleset's data as text (default RULESET: classic)."""
-    if ruleset_id not in KNOWN_RULESETS:
-        raise PbemError(f"unknown ruleset {ruleset_id!r}", hint=f"known: {', '.join(KNOWN_RULESETS)}")
+    if ruleset_id not in known_rulesets():
+        raise PbemError(f"unknown ruleset {ruleset_id!r}", hint=f"known: {', '.join(known_rulesets())}")
     rs = load(ruleset_id, _parse_overrides(overrides), data_version=data_version)
     parts: list[list[str]] = []
     if area is not None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from pbem.rules.orders import BASE_LANGUAGE, OrderLanguage
 from pbem.rules.ruleset import Constants
+from pbem.rules.rulesets.schema import Schema
 
 if TYPE_CHECKING:
     from pbem.rules.context import TurnContext
@@ -42,6 +43,8 @@ class Rules:
     order_forms: OrderLanguage = BASE_LANGUAGE
     """the forms of the order language this family's rulesets accept (pbem.rules.orders.OrderForm,
     by keyword; the generic forms in pbem.orders.forms): a family adds its own or drops some"""
+    schema: type[Schema] = Schema
+    """the data sections this family owns and their checks (pbem/rules/rulesets/schema.py; none)"""
 
     # --- records of the ruleset in GameState.extras ------------------------------------------------
     def permitted_subjects(self, state: GameState) -> Collection[str]:

@@ -525,3 +525,84 @@ class Ffg2Rules(ClassicRules):
         empire = rs.role("empire")
         st = state.get(area, empire)
         return bool(st and st.fort) or (holder is not None and subject_of == empire)
+
+
+# --- data schema (issue 28 item 3: the sections of the ruleset files only the FFG rules read) ---
+
+import re as _re  # noqa: E402  (appended section)
+from collections.abc import Mapping as _Mapping  # noqa: E402
+
+from pbem.rules.rulesets.classic import ClassicSchema  # noqa: E402
+from pbem.rules.rulesets.schema import Board  # noqa: E402
+
+SUBJECTS_ATTACKING = "subject_nations_that_attacked_romano_british"   # the Romano-British card (FFG 41)
+_EXCEPT_OWN_TURN = _re.compile(r"^the \w+ turn of round (\d+)$")   # "the Belgae turn of round 1"
+
+
+class Ffg2Schema(ClassicSchema):
+    """The classic sections, and: `rb_departure_areas` (FFG 38), submission per-nation rounds, points
+    to Rome and revolt round (FFG 34), the Roman reinforcement table (FFG 31), leaders that bring
+    armies (FFG 34) or cavalry (FFG 39), kill lines limited to the killer's own turn (FFG 52)."""
+
+    list_keys = {**ClassicSchema.list_keys, "rb_departure_areas": "area"}   # FFG 38
+    kill_of = {SUBJECTS_ATTACKING: "of_attacking_subjects"}   # FFG 41: the Romano-British card
+
+    def submission(self, board: Board) -> dict:
+        """Rules 11.1, 11.2 and FFG 34: per-nation rounds, points to Rome, the revolt round."""
+        sub = super().submission(board)
+        rc, nations = board.readers["ruleset"], board.nations
+        for key in ("rounds", "points", "revolt"):
+            for nid, v in rc.mapping(sub, key, "submission", required=False).items():
+                rc.one(nid, f"submission.{key}", nations, "nation")
+                for i, r in enumerate(v if key == "rounds" else [v]):
+                    rc.integer(r, f"submission.{key}.{nid}" + (f".{i}" if key == "rounds" else ""), minimum=1)
+        return sub
+
+    def kill_line(self, board: Board, kind: str, line: _Mapping, where: str) -> dict:
+        """FFG 52 — `own_turn_only: true` (kills in the killer's own turn only) and `except: 'the <nation>
+        turn of round N'` (not in the killer's own turn of round N)."""
+        reader = board.readers["victory_points"]
+        out: dict = {"own_turn_only": bool(line.get("own_turn_only", False))}
+        if "except" in line:
+            m = _EXCEPT_OWN_TURN.match(str(line["except"]))
+            if not m:
+                raise reader.fail(f"{where}.except", "must read 'the <nation> turn of round N'")
+            out["not_own_turn_rounds"] = reader.round_set([int(m.group(1))], f"{where}.except", board.max_rounds)
+        return out
+
+    def extras(self, board: Board) -> dict:
+        """timeline.yaml `roman_reinforcements.table` (FFG 31) as {round: ((low, high, armies), ...)};
+        the leaders that enter with armies (nations.yaml `arrives_with: {armies: N}` without a sea:
+        Boudicca, FFG 34) as {leader: armies}, and with cavalry (`arrives_with: {cavalry: N}`: Arthur,
+        FFG 39) as {leader: cavalry}."""
+        tc, t = board.readers["timeline"], board.tables
+        out: dict = {}
+        rr = t["timeline"].get("roman_reinforcements")
+        if isinstance(rr, _Mapping) and "table" in rr:
+            rounds: dict[int, list] = {}
+            for key, row in tc.mapping(rr, "table", "roman_reinforcements").items():
+                where = f"roman_reinforcements.table.{key}"
+                lo, _, hi = str(key).rstrip("+").partition("-")
+                try:
+                    low, high = int(lo), (10 ** 6 if str(key).endswith("+") else int(hi or lo))
+                except ValueError:
+                    raise tc.fail(where, "must be N or N-M (Roman armies)") from None
+                if not isinstance(row, list):
+                    raise tc.fail(where, "must list the reinforcements per round")
+                for i, n in enumerate(row):
+                    rounds.setdefault(2 + i, []).append((low, high, tc.integer(n, f"{where}.{i}", minimum=0)))
+            out["roman_reinforcements"] = {r: tuple(v) for r, v in rounds.items()}
+        armies, cavalry = {}, {}
+        for n in (t["nations"].get("nations") or {}).values():
+            for ld in (n.get("leaders") or []) if isinstance(n, _Mapping) else []:
+                w = ld.get("arrives_with") if isinstance(ld, _Mapping) else None
+                if isinstance(w, _Mapping) and w.get("armies") and "sea" not in w:
+                    armies[ld["id"]] = int(w["armies"])
+                if isinstance(w, _Mapping) and w.get("cavalry") and "sea" not in w:
+                    cavalry[ld["id"]] = int(w["cavalry"])
+        out["leader_armies"] = armies
+        out["leader_cavalry"] = cavalry
+        return out
+
+
+Ffg2Rules.schema = Ffg2Schema
