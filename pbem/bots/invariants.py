@@ -84,7 +84,7 @@ def pieces(rs: Ruleset, state: GameState) -> list[str]:
         if n > 1:
             out.append(f"leader: {ld} is on the board {n} times")
     for nation, nat in rs.nations.items():
-        limit = rs.rules.army_piece_limit(rs, nation, state.round)   # FFG 40: R-B cavalry counters serve as infantry
+        limit = rs.rules.army_piece_limit(rs, nation, state.round)   # the ruleset's counter mix, this round
         if armies[nation] > limit:
             out.append(f"piece limit: {nation} have {armies[nation]} armies (max {limit})")
         if cavalry[nation] > nat.max_cavalry:

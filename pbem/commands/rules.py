@@ -253,7 +253,7 @@ def summary_text(rs: Ruleset) -> list[str]:
     def pts(key: str) -> str:
         return f"{aw[key]} points" + (" (PROVISIONAL)" if f"awards.{key}" in prov else "")
 
-    if sc.get("crowns_at_end"):   # FFG 56: judged at the end of the round, no Bretwalda in a King round
+    if sc.get("crowns_at_end"):   # scoring.crowns_at_end: judged at the end of the round, no Bretwalda in a King round
         late = 1 if sc.get("crowns_played_next_round") else 0   # ffg2 data version 1: at the next turn's start
         when = ", judged at the start of the next turn" if late else ", after the holdings"
         body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the end of turns "
@@ -467,7 +467,7 @@ def round_text(rs: Ruleset, rnd: int) -> list[str]:
         pts = sc["awards"]["king" if rnd in sc["king_rounds"] else "bretwalda"]
         if sc.get("crowns_played_next_round"):   # ffg2 data version 1
             body += wrap(f"Start of the turn: the {what} of the end of turn {rnd - 1} ({pts} points).", 2, 4)
-        else:   # FFG 56: step 2 of the end of the turn
+        else:   # scoring.crowns_at_end: step 2 of the end of the turn
             body += wrap(f"End of the turn, after the holdings: the {what} ({pts} points).", 2, 4)
     elif rnd in sc["king_rounds"]:
         body += wrap(f"Start of the turn: King check ({sc['awards']['king']} points and an army, 12.3); "
@@ -639,7 +639,7 @@ UNIT_OF_KIND = {"armies": "army", "cavalry": "cavalry unit"}
 
 
 def kill_line(rs: Ruleset, k) -> str:
-    """One kill line of a card (14.3): the points, per what, of whom, when (FFG 52: in whose turn)."""
+    """One kill line of a card (14.3): the points, per what, of whom, when (a card's own-turn marks: in whose turn)."""
     when = _turn_word(k.rounds)
     if k.own_turn_only:
         when += ", in its own turn only"

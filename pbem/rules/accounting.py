@@ -143,8 +143,7 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
         return f"no battle was fought in {_names(rs, o.areas)}"
     if isinstance(o, Settle):
         if not ctx.rs.rules.raiders_may_settle(ctx):
-            return (f"the {name} may not settle in round {ctx.state.round}: every raider goes back to sea "
-                    "(FFG 43)")
+            return ctx.rs.rules.settle_refusal(ctx)
     if isinstance(o, Withdraw | Settle):
         return f"no raiders of the {name} were left in {rs.display(o.area)} after the battles"
     if isinstance(o, Disband):
@@ -157,7 +156,6 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
         from pbem.rules.submission import in_overlord_turn_only
 
         if in_overlord_turn_only(rs, o.to) and ctx.state.subjects.get(ctx.nation) != o.to:
-            return (f"the {name} may submit to the {rs.display(o.to)} only during the {rs.display(o.to)}' turn (FFG 35): "
-                    "a SUBMIT sent before that turn is read then")
+            return rs.rules.overlord_turn_note(rs, ctx.nation, o.to)
         return f"the {name} were subject to the {rs.display(o.to)} already"
     return "no effect this turn"

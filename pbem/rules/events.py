@@ -27,6 +27,13 @@ class Names(Protocol):
     def display(self, ident: str) -> str: ...
 
 
+def _ref(names: Names, topic: str, generic: str) -> str:
+    """The rule a description cites for `topic`: the ruleset's own reference (Rules.rule_ref), else the
+    `generic` rule (names that are no Ruleset, e.g. a test's, have no rules)."""
+    rules = getattr(names, "rules", None)
+    return rules.rule_ref(topic, generic) if rules is not None else generic
+
+
 def _n(names: Names, ident: str | None) -> str:
     return names.display(ident) if ident else "nobody"
 
@@ -212,7 +219,7 @@ class BretwaldaVote(Event):
 
 @event("cavalry_became_infantry")
 class CavalryBecameInfantry(Event):
-    """FFG 40 — the Romano-British cavalry turn into infantry."""
+    """A ruleset's round-start conversion: the nation's cavalry turn into infantry (Rules.round_start_conversions)."""
 
     nation: str
     units: int
@@ -307,7 +314,7 @@ class LeaderLeft(Event):
 
 @event("revolt")
 class Revolt(Event):
-    """FFG 34 — Boudicca's revolt: she enters with extra armies."""
+    """Rule 9.0 as a ruleset extends it: an arriving leader enters with extra armies (Rules.leader_arrives)."""
 
     nation: str
     leader: str
@@ -317,7 +324,7 @@ class Revolt(Event):
 
 @event("legions_withdrawn")
 class LegionsWithdrawn(Event):
-    """FFG 36 — Roman legions withdrawn (area -> armies)."""
+    """A ruleset's withdrawal of the empire's armies at the end of its turn (area -> armies)."""
 
     nation: str
     removed: dict[str, int]
@@ -325,7 +332,7 @@ class LegionsWithdrawn(Event):
 
 @event("burhs_built")
 class BurhsBuilt(Event):
-    """FFG 27 — Saxon burhs built in these areas."""
+    """Burhs built in these areas instead of armies that could not be raised (Rules.armies_not_raised)."""
 
     nation: str
     areas: list[str]
@@ -383,7 +390,8 @@ class LeftSubjectArea(Event):
 
 @event("lost_leaving_subject_area")
 class LostLeavingSubjectArea(Event):
-    """FFG 36 — the overlord's units in an area of its new subject have nowhere to withdraw: lost."""
+    """Rule 11.1 as a ruleset plays it: the overlord's units in an area of its new subject have nowhere to
+    withdraw and are lost (Rules.stranded_overlord_lost)."""
 
     nation: str
     area: str
@@ -392,18 +400,22 @@ class LostLeavingSubjectArea(Event):
 
     def describe(self, names: Names) -> str | None:
         return (f"{_n(names, self.nation)}: {self.count} in {names.display(self.area)} have nowhere to withdraw and "
-                f"are lost (the {_n(names, self.subject)} submitted, FFG 36)")
+                f"are lost (the {_n(names, self.subject)} submitted, {_ref(names, 'overlord_stranded', 'rule 11.1')})")
 
 
 @event("danes_withdrew")
 class DanesWithdrew(Event):
-    """Rule 12.4 — the Danes withdraw (area -> armies) and Canute with them (WITHDRAW lines)."""
+    """Rule 10.6 — the nation whose turn it is withdraws armies (area -> armies; DISBAND lines), and the
+    leaders the ruleset takes with them (Rules.leaders_withdrawn: classic Canute, none where he stays)."""
 
     removed: dict[str, int]
     lines: list[int]
 
     def describe(self, names: Names) -> str | None:
-        return "Danes withdraw " + ", ".join(f"{k} from {names.display(a)}" for a, k in self.removed.items()) + " and Canute"
+        rules = getattr(names, "rules", None)
+        leaders = rules.leaders_withdrawn(names) if rules is not None else ()
+        return (f"{_n(names, self.turn)} withdraw " + ", ".join(f"{k} from {names.display(a)}" for a, k in self.removed.items())
+                + "".join(f" and {names.display(ld)}" for ld in leaders))
 
 
 # --- movement ---------------------------------------------------------------------------------------------
@@ -527,7 +539,7 @@ class LeaderKilled(Event):
 
 @event("leader_escaped")
 class LeaderEscaped(Event):
-    """FFG 23 — a leader left alone escapes to a neighbouring area."""
+    """Rule 9.2 as a ruleset replaces it: a leader left alone escapes to a neighbouring area (Rules.leader_escape)."""
 
     area: str
     nation: str
@@ -541,7 +553,8 @@ class LeaderEscaped(Event):
 
 @event("lost_at_sea")
 class LostAtSea(Event):
-    """FFG 18 — invaders must come ashore: the units and leaders left at sea are lost."""
+    """Rule 7.2 as a ruleset plays it: invaders must come ashore (Rules.must_come_ashore); the units and
+    leaders left at sea are lost."""
 
     nation: str
     sea: str
@@ -555,7 +568,7 @@ class LostAtSea(Event):
                                      *(names.display(ld) for ld in self.leaders)) if x)
         verb = "is" if self.armies + self.cavalry + len(self.leaders) == 1 else "are"
         return (f"{_n(names, self.nation)}: {what} left in the {names.display(self.sea)} {verb} lost: invaders must "
-                "come ashore (FFG 18)")
+                f"come ashore ({_ref(names, 'come_ashore', 'rule 7.2')})")
 
 
 # --- the end of a nation's turn ---------------------------------------------------------------------------
@@ -641,8 +654,8 @@ class BrittanyRoll(Event):
 
 @event("overstacked")
 class Overstacked(Event):
-    """FFG 39, doubt 25 — units still over the stacking limits at the end of the movement phase (they
-    entered ignoring stacking and did not move on) are removed (area -> count)."""
+    """Rule 15.1 as a ruleset plays it: units still over the stacking limits at the end of the movement
+    phase (they entered ignoring stacking and did not move on) are removed (area -> count)."""
 
     nation: str
     removed: dict[str, int]
@@ -665,7 +678,7 @@ class Scored(Event):
 
 @event("score_limited")
 class ScoreLimited(Event):
-    """FFG 54 — holding points over the nation's limit are not scored."""
+    """Rule 14.2 as a ruleset limits it: holding points over the nation's limit are not scored (Rules.limit_holdings)."""
 
     nation: str
     points: int

@@ -48,6 +48,22 @@ def over_limit(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> list[str]
     return over
 
 
+def limits_text(rs: Ruleset, nation: str) -> str:
+    """Rule 5.2 (5.22) — the nation's stacking limits in words, from the ruleset's own `stack_limit` for
+    it: "rule 5.2: 3 in a clear area, 2 in a hiland, one larger group only" (classic, most nations),
+    "rule 5.22: no limit in a clear area, 4 in a hiland" (the empire, which has no larger group)."""
+    lands = [a for a in rs.areas if rs.is_land(a)]
+    parts = []
+    for terrain, areas in (("a clear area", [a for a in lands if not rs.hiland(a)]),
+                           ("a hiland", [a for a in lands if rs.hiland(a)])):
+        if areas:
+            lim = normal_limit(rs, nation, areas[0])
+            parts.append(f"no limit in {terrain}" if lim is None else f"{lim} in {terrain}")
+    if nation == rs.role("empire"):
+        return "rule 5.22: " + ", ".join(parts)
+    return "rule 5.2: " + ", ".join([*parts, "one larger group only"])
+
+
 def stacking_ok(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> bool:
     return not over_limit(rs, nation, counts)
 

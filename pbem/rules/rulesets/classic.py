@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pbem.rules.events import make
+from pbem.rules.rulesets import classic_optional
 from pbem.rules.ruleset import Constants
 from pbem.rules.rulesets.base import Rules
 
 if TYPE_CHECKING:
+    from pbem.errors import OrderProblem
     from pbem.rules.context import TurnContext
     from pbem.rules.ruleset import Ruleset
     from pbem.rules.state import GameState
@@ -238,3 +240,21 @@ class ClassicRules(Rules):
             if state.leader_killed_by.get(rs.role("rival")) == nation:
                 n += 3
             reinforce_at_sea(rs, state, events, nation, rs.role("conqueror_sea"), n)
+
+    # --- ffg-out (issue 28 item 5) ----------------------------------------------------------------
+    def leaders_withdrawn(self, rs: Ruleset) -> tuple[str, ...]:
+        """Rule 10.6 — Canute leaves with the Danish armies (as `danes_withdrawal` plays it)."""
+        return (rs.role("canute"),)
+
+    def optional_rules_before_movement(self, ctx: TurnContext) -> list[OrderProblem]:
+        """16.1 (optional): every Pict army a raider in turns 4-5; 16.251 (optional): BRITTANY orders."""
+        classic_optional.pict_raiders(ctx)
+        return classic_optional.brittany(ctx)
+
+    def optional_rules_after_movement(self, ctx: TurnContext) -> None:
+        """16.251 (optional): the Brittany roll after the movement of the last Brittany turn."""
+        classic_optional.brittany_roll(ctx)
+
+    def raiders_home_on_land(self, ctx: TurnContext) -> bool:
+        """16.1 (optional) — the Pict raiders go home to the land area they started the turn in."""
+        return classic_optional.raiders_home_on_land(ctx)
