@@ -1,9 +1,9 @@
 """`pbem rules show`: the ruleset data as plain text, readable on a phone (<= 72 columns).
 
     pbem rules show classic                  summary: counts, order of play, scoring, control, doubts
-    pbem rules show classic --area York      an area (or sea): links, who starts, lands, scores there
+    pbem rules show classic --area <area>    an area (or sea): links, who starts, lands, scores there
     pbem rules show classic --round 7        a turn: arrivals, invasions, leaders, boats, scoring
-    pbem rules show classic --nation Saxons  a nation: code, colour, limits, start, landing, leaders, card
+    pbem rules show classic --nation <name>  a nation: code, colour, limits, start, landing, leaders, card
 
 Names are resolved by pbem.orders.names (id, display name, alias or a 4+ letter prefix). Wherever the
 data shown rests on a doubt (ruleset.yaml `doubts`, inline `# doubt:` comments of the data files) a
@@ -66,7 +66,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _by_value(rs: Ruleset, table: Mapping[str, int]) -> str:
-    """{area: points} -> '6 Essex; 4 Avalon, Sussex; 2 ...' (highest first, areas by name)."""
+    """{area: points} -> '6 <area>; 4 <area>, <area>; 2 ...' (highest first, areas by name)."""
     groups: dict[int, list[str]] = {}
     for area, pts in table.items():
         groups.setdefault(pts, []).append(rs.display(area))
@@ -266,7 +266,7 @@ def summary_text(rs: Ruleset) -> list[str]:
         body += wrap(f"King: {pts('king')} and an army; start of turns {turns(sc['king_rounds'])} (12.3).", 2)
     if "canute_king" in aw:
         body += wrap(f"Canute: {pts('canute_king')} at the end of the Danish turn "
-                     f"{rs.const.danes_withdrawal.round} (12.4).", 2)
+                     f"{rs.rules.withdrawal_round(rs)} (12.4).", 2)
     k16 = ", ".join(f"{rs.display(n)} {v}" for n, v in sc["king_turn16"].items())
     body += wrap(f"King in turn {rs.const.max_rounds}: {k16}" + (" (PROVISIONAL)" if "king_turn16" in prov else "")
                  + " (12.5).", 2)
@@ -276,13 +276,14 @@ def summary_text(rs: Ruleset) -> list[str]:
     body = wrap(f"To Rome, when holding {'at most' if sub.get('at_most') else 'fewer than'}: " + ", ".join(
         f"{rs.display(n)} {v}" for n, v in sub["to_romans"].items()) + " areas (11.1)"
         + "".join(f"; the {rs.display(n)} only in turn {', '.join(map(str, r))}" for n, r in sub.get("rounds", {}).items())
-        + ("; declared only during the Romans' turn, while Roman armies are on the board" if sub.get("in_overlord_turn") else "")
+        + (f"; declared only during the {rs.display(rs.role('empire'))}' turn, while their armies are on the board"
+           if sub.get("in_overlord_turn") else "")
         + "".join(f"; {rs.display(n)} submission: {p} points to Rome" for n, p in sub.get("points", {}).items())
         + "".join(f"; the {rs.display(n)} revolt at the start of their turn {r}" for n, r in sub.get("revolt", {}).items())
         + ".", 2)
     for nid, v in (sub.get("to_angles") or {}).items():
         where = " plus ".join([*(r.capitalize() for r in v.get("count_in", [])), *(rs.display(a) for a in v.get("plus", []))])
-        body += wrap(f"To the Angles: {rs.display(nid)} holding fewer than {v['fewer_than']} areas in {where} (11.2).", 2)
+        body += wrap(f"To the {rs.display(rs.role('overlord'))}: {rs.display(nid)} holding fewer than {v['fewer_than']} areas in {where} (11.2).", 2)
     _section(lines, "Submission:", body)
 
     body = []
@@ -475,8 +476,8 @@ def round_text(rs: Ruleset, rnd: int) -> list[str]:
                      + f"Bretwalda vote ({sc['awards']['bretwalda']} points, 12.1).", 2, 4)
     elif rnd in sc["bretwalda_rounds"]:
         body += wrap(f"Start of the turn: Bretwalda vote ({sc['awards']['bretwalda']} points, 12.1, 12.2).", 2, 4)
-    dw = getattr(rs.const, "danes_withdrawal", None)   # the classic rules' 10.6 (ClassicConstants)
-    if "canute_king" in sc["awards"] and dw and rnd == dw.round:
+    withdrawal = rs.rules.withdrawal_round(rs)   # 10.6
+    if "canute_king" in sc["awards"] and withdrawal and rnd == withdrawal:
         body += wrap(f"End of the Danish turn: Canute may become King ({sc['awards']['canute_king']} points, 12.4).", 2, 4)
     if rnd == rs.const.max_rounds:
         k16 = ", ".join(f"{rs.display(n)} {v}" for n, v in sc["king_turn16"].items())
@@ -532,8 +533,9 @@ def nation_text(rs: Ruleset, ident: str) -> list[str]:
     lines += wrap("Start (3.0): " + (", ".join(start) if start else "none"))
     if n.increases_population:
         pop = "increases (10.1)"
-        if ident == rs.role("successor") and getattr(rs.const, "romano_british_increase_from", None):
-            pop = f"increases from turn {rs.const.romano_british_increase_from} (10.5)"
+        since = rs.rules.successor_increase_from(rs) if ident == rs.role("successor") else None
+        if since:
+            pop = f"increases from turn {since} (10.5)"
     else:
         pop = "never increases (2.24)"
     ex = rs.overpopulation_exempt.get(ident)

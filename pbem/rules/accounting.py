@@ -10,7 +10,7 @@ carried out. Two checks live here:
   gathered by `observe` after population and after each movement cycle.
 * `account` — at the end of the turn, every turn order that no event names (events carry the `line`
   or `lines` of the orders they carried out) and that was not refused gets an `order_unused` event
-  saying why it had no effect (e.g. "no battle was fought in Kent"). The turn report shows them.
+  saying why it had no effect (e.g. "no battle was fought in <area>"). The turn report shows them.
 
 Standing orders (DEFEND, LOSSES, CLEAR DEFEND) are kept for later turns and answered in battles;
 VOTE counts at the start of a round; STAY, PASS and SECOND MOVEMENT only shape the movement: none of

@@ -34,6 +34,13 @@ def _ref(names: Names, topic: str, generic: str) -> str:
     return rules.rule_ref(topic, generic) if rules is not None else generic
 
 
+def _role(names: Names, role: str, generic: str) -> str:
+    """The display name of the nation playing `role` in the ruleset (ruleset.yaml `roles`), else `generic`."""
+    find = getattr(names, "role", None)
+    ident = find(role) if find is not None else None
+    return names.display(ident) if ident else generic
+
+
 def _n(names: Names, ident: str | None) -> str:
     return names.display(ident) if ident else "nobody"
 
@@ -174,7 +181,7 @@ class GameOver(Event):
 
 @event("subjection_ended")
 class SubjectionEnded(Event):
-    """Rule 11.2 — the Angles' subjection of a nation ends."""
+    """Rules 11.1, 11.2 — a nation's subjection ends (the overlord's end turn, or the ruleset's revolt)."""
 
     nation: str
 
@@ -184,13 +191,14 @@ class SubjectionEnded(Event):
 
 @event("romans_left")
 class RomansLeft(Event):
-    """Rule 10.5 — the Romans leave; Romano-British armies replace them (area -> armies)."""
+    """Rule 10.5 — the empire leaves; the successor's armies replace it (area -> armies)."""
 
     replaced: dict[str, int]
     not_replaced: int
 
     def describe(self, names: Names) -> str | None:
-        return "The Romans leave Britain; Romano-British armies replace them in " + (
+        return (f"The {_role(names, 'empire', 'empire')} leave Britain; {_role(names, 'successor', 'successor')} "
+                "armies replace them in ") + (
             ", ".join(f"{names.display(a)} ({k})" for a, k in self.replaced.items()) or "no area")
 
 
@@ -341,13 +349,13 @@ class BurhsBuilt(Event):
 # --- submission -------------------------------------------------------------------------------------------
 @event("allowed")
 class Allowed(Event):
-    """Rule 11.1 — the Romans allow a nation to increase population this turn (ALLOW line)."""
+    """Rule 11.1 — the empire allows a subject nation to increase population this turn (ALLOW line)."""
 
     nation: str
     line: int
 
     def describe(self, names: Names) -> str | None:
-        return f"Romans allow the {_n(names, self.nation)} to increase population this turn (rule 11.1)"
+        return f"{_role(names, 'empire', 'The overlord')} allow the {_n(names, self.nation)} to increase population this turn (rule 11.1)"
 
 
 @event("submitted")
@@ -441,12 +449,12 @@ class Moved(Event):
 
 @event("fort_built")
 class FortBuilt(Event):
-    """Rule 10.4 — the Romans build a fort."""
+    """Rule 10.4 — the empire builds a fort."""
 
     area: str
 
     def describe(self, names: Names) -> str | None:
-        return f"Romans build a fort in {names.display(self.area)}"
+        return f"{_role(names, 'empire', 'The empire')} build a fort in {names.display(self.area)}"
 
 
 # --- battles ----------------------------------------------------------------------------------------------

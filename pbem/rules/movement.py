@@ -5,10 +5,10 @@ adjudication are the same code. Problems carry the error kinds of ORDERS.md.
 
 Readings where seed 001 is silent (each pinned by a case in tests/cases/classic):
 - an army is a leader's escort (9.1) when it moves on exactly the leader's path in the same cycle;
-- a landing counts as the first move (7.11 (1)); fast units (Romans, cavalry, escorts) may land and
+- a landing counts as the first move (7.11 (1)); fast units (the empire's, cavalry, escorts) may land and
   move two more (7.24), or take the next sea and then land and move one more;
 - the 5.3 ratio counts forts as armies (10.4) and never leaders (9.0); armies of a nation subject to
-  the mover do not stop it (11.1), for the Angles only in the Brigante areas that submitted (11.2);
+  the mover do not stop it (11.1), for the 11.2 overlord only in the subject's areas that submitted (11.2);
 - a leader that ends its move alone in an area held by another nation's armies is eliminated (9.2).
 """
 
@@ -37,7 +37,7 @@ def problem(kind: str, order, message: str, hint: str = "") -> OrderProblem:
 
 
 def allowance(rs: Ruleset, nation: str, kind: str, escorted: bool) -> int:
-    """5.12 two areas; 5.13 cavalry and Romans three; 9.1 leaders and their escort three."""
+    """5.12 two areas; 5.13 cavalry and the empire's armies three; 9.1 leaders and their escort three."""
     if kind in ("cavalry", "leader") or nation == rs.role("empire") or escorted:
         return rs.const.move_fast
     return rs.const.move
@@ -50,7 +50,7 @@ def enemy_armies(state: GameState, area: str, nation: str) -> int:
 
 def passable_enemy(state: GameState, area: str, nation: str, rs: Ruleset | None = None) -> bool:
     """Rule 11.1 — Roman armies move freely through areas of nations subject to Rome (and, 11.2, the
-    Angles through the Brigante areas that submitted to them)."""
+    overlord of rule 11.2 through its subject's areas that submitted to it)."""
     others = [n for n, s in state.areas.get(area, {}).items() if n != nation and s.fighters]
     if rs is None:
         return bool(others) and all(state.subjects.get(n) == nation for n in others)
@@ -337,7 +337,7 @@ def occupy(ctx: TurnContext, area: str) -> None:
     """The nation is (for a moment, at least) sole occupant of `area`: capture (14.3) and forts (10.4)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     ctx.entered.add(area)
-    if nation == rs.role("empire") and state.round <= rs.const.roman_forts_last_round and area not in state.forts_built:
+    if rs.rules.builds_fort(rs, state, nation, area):
         state.forts_built.add(area)
         state.stack(area, nation).fort = True
         ctx.emit("fort_built", area=area)

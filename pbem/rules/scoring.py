@@ -1,9 +1,9 @@
 """Rule 14 — victory points: captures and kills in the nation's turn (4.5), holdings at the end of the
 scoring rounds (14.2), the Roman Limes (14.4). Every point goes through GameState.score with its reason.
 
-Submitted areas (11.1, 11.2) count for the overlord: every area of a nation subject to Rome, but of
-the Brigantes subject to the Angles only those in Scotland and Galloway ("areas in England (except
-Galloway) ... cannot submit to the Angles").
+Submitted areas (11.1, 11.2) count for the overlord: every area of a nation subject to the empire,
+but of the 11.2 subject (role overlord_subject) only the areas in the regions and areas the ruleset's
+submission.to_angles lists ("areas in England (except ...) ... cannot submit").
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ def may_score(state: GameState, nation: str) -> bool:
 def submitted_area(rs: Ruleset, state: GameState, nation: str, area: str) -> str | None:
     """Rules 11.1, 11.2 — the overlord of `nation` if its holding of `area` is under submission.
 
-    To Rome every area of the subject submits (11.1). To the Angles only the Brigante areas in
-    Scotland and Galloway do; "areas in England (except Galloway) ... cannot submit" (11.2), so there
-    the two nations are as free as before.
+    To the empire every area of the subject submits (11.1). To the 11.2 overlord only the subject's areas
+    in the listed regions and areas do (submission.to_angles: count_in, plus); the others "cannot submit"
+    (11.2), so there the two nations are as free as before.
     """
     over = state.subjects.get(nation)
     if over is None:
@@ -143,7 +143,7 @@ def scoring_occasion(rs: Ruleset, rnd: int) -> int | None:
 def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
     """Rule 14.2 — at the end of turns 4, 7, 10, 13 and 16 each nation scores the areas it holds.
 
-    Rule 11.2: the Angles also score areas held by Brigantes subject to them (end of turn 10).
+    Rule 11.2: the overlord also scores the areas its subject holds under submission (submitted_area).
     """
     occ = scoring_occasion(rs, state.round)
     if occ is None:
@@ -169,7 +169,7 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
 
 
 def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
-    """Rule 14.4 (text truncated in seed 001; doubt 18) and 11.1 — at the end of turn 5 the Romans
+    """Rule 14.4 (text truncated in seed 001; doubt 18) and 11.1 — at the end of turn 5 the empire
     score their Limes table for each area they solely occupy or a nation subject to them occupies."""
     if state.round != rs.scoring["limes_round"]:
         return

@@ -11,7 +11,7 @@ from pbem.rules.state import GameState
 
 def normal_limit(rs: Ruleset, nation: str, area: str) -> int | None:
     """The plain limit for one area (5.2; the ruleset's hook stack_limit: classic 3 clear / 2 hiland,
-    Romans none but 4 in a hiland, 5.22)."""
+    the empire none but 4 in a hiland, 5.22)."""
     return rs.rules.stack_limit(rs, nation, area)
 
 
@@ -31,7 +31,7 @@ def over_limit(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> list[str]
     """Rule 5.2 — the areas that break the limits, given the nation's army counts per land area.
 
     Each nation may have ONE group above the plain limit: any size in one clear area, or up to four in
-    one hiland area (not both). Romans: any number except more than four in a hiland (5.22).
+    one hiland area (not both). The empire (role): any number except more than four in a hiland (5.22).
     """
     over = []
     for area, n in counts.items():

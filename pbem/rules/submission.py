@@ -1,4 +1,4 @@
-"""Rules 11.1, 11.2 — submission to the Romans (and of the Brigantes to the Angles): when, and what follows.
+"""Rules 11.1, 11.2 — submission to the empire (and of the 11.2 subject to its overlord): when, and what follows.
 
 11.1: "Submission can be declared after any battle finishes, or after any round of dice throwing in
 battle, or after any movement phase." In play by mail a nation cannot speak up in the middle of
@@ -47,12 +47,12 @@ def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
     if to == rs.role("overlord") and nation == rs.role("overlord_subject"):
         rule = rs.submission["to_angles"][nation]
         counted = [a for a in areas if rs.region(a) in rule["count_in"] or a in rule["plus"]]
-        return len(counted) < rule["fewer_than"] and state.units_of(to) > 0 and state.round < rs.const.angle_submission_ends
+        return len(counted) < rule["fewer_than"] and state.units_of(to) > 0 and rs.rules.overlord_submission_open(rs, state)
     return False
 
 
 def submit(ctx: TurnContext, nation: str, to: str, moment: str, line: int = 0) -> None:
-    """Rule 11.1 — the nation becomes subject to `to`: capture points at once (Romans), and the
+    """Rule 11.1 — the nation becomes subject to `to`: capture points at once (the empire), and the
     overlord's armies leave the subject's territory; ruleset.yaml submission.points: points the
     overlord scores for this nation's submission."""
     rs, state = ctx.rs, ctx.state

@@ -266,6 +266,22 @@ class Rules:
         sea? (No.)"""
         return False
 
+    def builds_fort(self, rs: Ruleset, state: GameState, nation: str, area: str) -> bool:
+        """Rule 10.4 — does the nation build a fort in `area` as it occupies it? (No forts here.)"""
+        return False
+
+    def overlord_submission_open(self, rs: Ruleset, state: GameState) -> bool:
+        """Rule 11.2 — may the overlord's subject still submit to it this game turn? (No end here.)"""
+        return True
+
+    def withdrawal_round(self, rs: Ruleset) -> int | None:
+        """Rule 10.6 — the game turn at whose end the withdrawing nation leaves (None: no withdrawal)."""
+        return None
+
+    def successor_increase_from(self, rs: Ruleset) -> int | None:
+        """Rule 10.5 — the first game turn the successor nation increases population (None: as any nation)."""
+        return None
+
     def arrival_note(self, rs: Ruleset, raiders: bool) -> str:
         """Rule 7.2 — what the prompt adds to an arrival at sea (nothing here: 7.22 lets invaders stay)."""
         return ""

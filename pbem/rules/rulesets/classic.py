@@ -258,3 +258,20 @@ class ClassicRules(Rules):
     def raiders_home_on_land(self, ctx: TurnContext) -> bool:
         """16.1 (optional) — the Pict raiders go home to the land area they started the turn in."""
         return classic_optional.raiders_home_on_land(ctx)
+
+    def builds_fort(self, rs: Ruleset, state: GameState, nation: str, area: str) -> bool:
+        """Rule 10.4 — the Romans build a fort in each area they occupy up to the last fort turn, once."""
+        return (nation == rs.role("empire") and state.round <= rs.const.roman_forts_last_round
+                and area not in state.forts_built)
+
+    def overlord_submission_open(self, rs: Ruleset, state: GameState) -> bool:
+        """Rule 11.2 — the Brigantes' submission to the Angles is possible only before it ends."""
+        return state.round < rs.const.angle_submission_ends
+
+    def withdrawal_round(self, rs: Ruleset) -> int | None:
+        """Rule 10.6 — the Danes leave at the end of their turn 14."""
+        return rs.const.danes_withdrawal.round
+
+    def successor_increase_from(self, rs: Ruleset) -> int | None:
+        """Rule 10.5 — the Romano-British increase from turn 6 on."""
+        return rs.const.romano_british_increase_from
