@@ -34,33 +34,34 @@ def roman_reinforcements(ctx: TurnContext) -> bool:
     table = ctx.rs.extras.get("roman_reinforcements")
     if not ctx.rs.feature("roman_reinforcement_table") or table is None:
         return False
-    if ctx.nation != "romans":
+    rome, sea = ctx.rs.role("empire"), ctx.rs.role("empire_sea")
+    if ctx.nation != rome:
         return True
     rows = table.get(ctx.state.round)
     if not rows:
         return True
     from pbem.rules.population import free_armies, pieces_in_play
 
-    have, _ = pieces_in_play(ctx, "romans")
+    have, _ = pieces_in_play(ctx, rome)
     n = next((k for lo, hi, k in rows if lo <= have <= hi), 0)
-    n = min(n, free_armies(ctx, "romans"))
+    n = min(n, free_armies(ctx, rome))
     if n:
-        ctx.state.stack("english_channel", "romans").armies += n
-        ctx.emit("reinforced", nation="romans", sea="english_channel", armies=n)
+        ctx.state.stack(sea, rome).armies += n
+        ctx.emit("reinforced", nation=rome, sea=sea, armies=n)
     return True
 
 
 def legion_withdrawal(ctx: TurnContext) -> None:
     """FFG 32 — at the end of the Roman turn of round 2 the Romans cut down to 12 armies."""
-    rule = ctx.rs.const.roman_legion_withdrawal
-    if not ctx.rs.feature("legion_withdrawal") or not rule or ctx.nation != "romans" or ctx.state.round != rule.round:
+    rule, rome = ctx.rs.const.roman_legion_withdrawal, ctx.rs.role("empire")
+    if not ctx.rs.feature("legion_withdrawal") or not rule or ctx.nation != rome or ctx.state.round != rule.round:
         return
     from pbem.rules.population import pieces_in_play
 
-    have, _ = pieces_in_play(ctx, "romans")
+    have, _ = pieces_in_play(ctx, rome)
     if have > rule.keep:
-        removed = remove_armies(ctx, "romans", have - rule.keep)
-        ctx.emit("legions_withdrawn", nation="romans", removed=removed)
+        removed = remove_armies(ctx, rome, have - rule.keep)
+        ctx.emit("legions_withdrawn", nation=rome, removed=removed)
 
 
 def leader_brings_armies(ctx: TurnContext, leader: str, area: str) -> None:
@@ -160,7 +161,7 @@ def invaders_left_at_sea(ctx: TurnContext) -> None:
 def must_return_to_sea(ctx: TurnContext) -> bool:
     """FFG 43 — in round 11 every Danish raider must go back to sea (no SETTLE)."""
     rnd = ctx.rs.const.danes_return_to_sea_round
-    return bool(ctx.rs.feature("danes_must_return_to_sea")) and ctx.nation == "danes" and ctx.state.round == rnd
+    return bool(ctx.rs.feature("danes_must_return_to_sea")) and ctx.nation == ctx.rs.role("withdrawing") and ctx.state.round == rnd
 
 
 def captures_held_at_withdrawal(ctx: TurnContext) -> set[str] | None:
@@ -209,15 +210,15 @@ def rb_cavalry_become_infantry(rs: Ruleset, state: GameState, events: list) -> N
     even when 8 infantry are already on the board: see `army_piece_limit`, doubt 21)."""
     if state.round != rs.feature("rb_cavalry_become_infantry"):
         return
-    changed = 0
+    changed, successor = 0, rs.role("successor")
     for st in state.areas.values():
-        s = st.get("romano_british")
+        s = st.get(successor)
         if s and s.cavalry:
             changed += s.cavalry
             s.armies += s.cavalry
             s.cavalry = 0
     if changed:
-        events.append(make("cavalry_became_infantry", round=state.round, nation="romano_british",
+        events.append(make("cavalry_became_infantry", round=state.round, nation=successor,
                        units=changed))
 
 
@@ -231,7 +232,7 @@ def army_piece_limit(rs: Ruleset, nation: str, rnd: int) -> int:
     usual number are only the converted cavalry."""
     nat = rs.nations[nation]
     since = rs.feature("rb_cavalry_become_infantry")
-    if since and nation == "romano_british" and rnd >= since:
+    if since and nation == rs.role("successor") and rnd >= since:
         return nat.max_armies + max(nat.max_cavalry, 0)
     return nat.max_armies
 
@@ -240,13 +241,15 @@ def turn16_saxons(rs: Ruleset, state: GameState, events: list) -> None:
     """FFG 45, doubt 13 (PROVISIONAL) — round 16: while Harold lives the Saxons get one infantry per 2
     English areas they hold, placed in the Frisian Sea."""
     per = rs.feature("turn16_saxons_per_english_areas")
-    if not per or "harold" in state.dead_leaders:
+    harold = rs.role("rival")
+    if not per or harold in state.dead_leaders:
         return
     from pbem.rules.scoring import sole_occupant
     from pbem.rules.turn import reinforce_at_sea
 
-    held = sum(1 for a in rs.english_areas() if sole_occupant(state, a) == "saxons")
-    reinforce_at_sea(rs, state, events, "saxons", "frisian_sea", held // per)
+    saxons = rs.nation_of_leader(harold)
+    held = sum(1 for a in rs.english_areas() if sole_occupant(state, a) == saxons)
+    reinforce_at_sea(rs, state, events, saxons, "frisian_sea", held // per)   # the sea: no role names it yet
 
 
 def capped_holdings(rs: Ruleset, nation: str, points: dict[str, int]) -> tuple[dict[str, int], int]:
