@@ -21,9 +21,9 @@ from pbem.rules.ruleset import Constants
 
 if TYPE_CHECKING:
     from pbem.errors import OrderProblem
+    from pbem.rules.context import TurnContext
     from pbem.rules.movement import PlannedMove
     from pbem.rules.orders import Move
-    from pbem.rules.context import TurnContext
     from pbem.rules.ruleset import Ruleset
     from pbem.rules.state import GameState
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pbem.rules.events import make
-from pbem.rules.rulesets import classic_optional
 from pbem.rules.ruleset import Constants
+from pbem.rules.rulesets import classic_optional
 from pbem.rules.rulesets.base import Rules
 
 if TYPE_CHECKING:

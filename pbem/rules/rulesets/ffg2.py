@@ -14,10 +14,9 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from pbem.errors import OrderProblem
-
 from pbem.rules.context import TurnContext
 from pbem.rules.events import make
-from pbem.rules.movement import problem, units_after_moves
+from pbem.rules.movement import PlannedMove, problem, units_after_moves
 from pbem.rules.orders import Move
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.rulesets.classic import ClassicConstants, ClassicRules, remove_armies
