@@ -182,7 +182,7 @@ def _keep_standing_orders(ctx: TurnContext) -> None:
 def _permissions(ctx: TurnContext) -> list[OrderProblem]:
     """Rule 11.1 — each turn the Roman player may allow subject nations to increase population
     (ALLOW <nation> in the Romans' orders; it holds for the rest of the game turn). FFG 36: the same
-    permission lets the subject leave its areas empty (movement._check_subject_vacating)."""
+    permission lets the subject leave its areas empty (Rules.movement_problems; ffg2: subject_may_not_vacate)."""
     from pbem.rules.orders import Allow
 
     problems = []
