@@ -204,3 +204,16 @@ def test_family_checks_see_what_they_look_for(family_checks):
         "feature": ['"roman_roads"'], "ffg": ["FFG 16"], "names": ["Kent", "Romans"], "const": ["roman_stack_hiland"]}
     assert not any(find(new) for find in family_checks.values())
     assert not family_checks["ffg"]("the FFG 2nd edition rulebook") and not family_checks["names"]("Avalon Hill")
+
+
+FAMILY_MODULE_IDS: dict[str, set[str]] = {
+    # issue 28 item 5: a family's module finds its nations, leaders and seas by ruleset.yaml `roles`;
+    # the literal ids still written there (only shrinks)
+    "pbem/rules/rulesets/ffg2.py": {"frisian_sea"},   # FFG 45: the turn-16 Saxons' sea (no role names it yet)
+}
+
+
+def test_family_modules_find_their_parts_by_role(classic_ids):
+    """Issue 28 item 5 — the family modules use roles, not literal ids (FAMILY_MODULE_IDS the remainder)."""
+    found = {rel: _literals(ROOT / rel, classic_ids) for rel in sorted(RULESET_MODULES)}
+    assert {rel: ids for rel, ids in found.items() if ids} == FAMILY_MODULE_IDS
