@@ -280,7 +280,7 @@ def _play_round(case: _Case, state: GameState, orders: dict[str, NationOrders], 
     if stop == "end_of_round":
         state, evs = end_round(rs, state)
         events += evs
-        if crowns_owed(state):   # FFG 56: step 2 of the round's end, the crowns, with the VOTE orders
+        if crowns_owed(state):   # the ruleset's crowns at the round's end (flow.close_round), with the VOTE orders
             state, evs = close_round(rs, state, ballots_from(orders))
             events += evs
     return state, events, []

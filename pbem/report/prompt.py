@@ -84,8 +84,7 @@ def turn_lines(rs, state, nation: str) -> list[str]:
         word = "raider" if a.raiders else "invader"
         lines.append(f"Arriving: {a.armies} {word}{'' if a.armies == 1 else 's'} in the {rs.display(a.sea)}"
                      + (" (after the raid: WITHDRAW or SETTLE)" if a.raiders else "")
-                     + (" (they must be ashore after the movement, the second one in a major invasion: armies "
-                        "left at sea are lost, FFG 18)" if not a.raiders and rs.feature("invaders_must_land") else ""))
+                     + rs.rules.arrival_note(rs, a.raiders))
     if cycles(rs, state, nation) == 2:
         lines.append("Major invasion: two movements this turn, each followed by its battles. Write the moves "
                      "of the first, then a line SECOND MOVEMENT, then the moves of the second.")

@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING
 from pbem.rules.events import make
 from pbem.rules.ruleset import Constants
 from pbem.rules.rulesets import classic_orders  # noqa: F401  (registers BRITTANY, ALLOW)
+from pbem.rules.rulesets import classic_optional
 from pbem.rules.rulesets.base import Rules
 
 if TYPE_CHECKING:
+    from pbem.errors import OrderProblem
     from pbem.rules.context import TurnContext
     from pbem.rules.ruleset import Ruleset
     from pbem.rules.state import GameState
@@ -242,6 +244,40 @@ class ClassicRules(Rules):
                 n += 3
             reinforce_at_sea(rs, state, events, nation, rs.role("conqueror_sea"), n)
 
+    # --- ffg-out (issue 28 item 5) ----------------------------------------------------------------
+    def leaders_withdrawn(self, rs: Ruleset) -> tuple[str, ...]:
+        """Rule 10.6 — Canute leaves with the Danish armies (as `danes_withdrawal` plays it)."""
+        return (rs.role("canute"),)
+
+    def optional_rules_before_movement(self, ctx: TurnContext) -> list[OrderProblem]:
+        """16.1 (optional): every Pict army a raider in turns 4-5; 16.251 (optional): BRITTANY orders."""
+        classic_optional.pict_raiders(ctx)
+        return classic_optional.brittany(ctx)
+
+    def optional_rules_after_movement(self, ctx: TurnContext) -> None:
+        """16.251 (optional): the Brittany roll after the movement of the last Brittany turn."""
+        classic_optional.brittany_roll(ctx)
+
+    def raiders_home_on_land(self, ctx: TurnContext) -> bool:
+        """16.1 (optional) — the Pict raiders go home to the land area they started the turn in."""
+        return classic_optional.raiders_home_on_land(ctx)
+
+    def builds_fort(self, rs: Ruleset, state: GameState, nation: str, area: str) -> bool:
+        """Rule 10.4 — the Romans build a fort in each area they occupy up to the last fort turn, once."""
+        return (nation == rs.role("empire") and state.round <= rs.const.roman_forts_last_round
+                and area not in state.forts_built)
+
+    def overlord_submission_open(self, rs: Ruleset, state: GameState) -> bool:
+        """Rule 11.2 — the Brigantes' submission to the Angles is possible only before it ends."""
+        return state.round < rs.const.angle_submission_ends
+
+    def withdrawal_round(self, rs: Ruleset) -> int | None:
+        """Rule 10.6 — the Danes leave at the end of their turn 14."""
+        return rs.const.danes_withdrawal.round
+
+    def successor_increase_from(self, rs: Ruleset) -> int | None:
+        """Rule 10.5 — the Romano-British increase from turn 6 on."""
+        return rs.const.romano_british_increase_from
 
 # --- data schema (issue 28 item 3: the sections of the ruleset files only the classic rules read) ---
 
