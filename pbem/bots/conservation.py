@@ -43,7 +43,7 @@ def _losses(ev: E.Eliminated) -> int:
 _NOT_UNITS = ("fort", "forts", "burh", "burhs")   # losses that are no army or cavalry
 
 
-# event kind -> {nation: units added (+) or removed (-)}; the Romans' departure is handled apart
+# event kind -> {nation: units added (+) or removed (-)}; the empire's departure is handled apart
 UNIT_CHANGES: dict[type, Callable[[E.Event], dict[str, int]]] = {
     E.Placed: lambda e: {e.nation: len(e.areas) if e.kind in (None, "armies", "cavalry") else 0},   # one per unit
     E.Arrived: lambda e: {e.nation: e.armies + (e.cavalry or 0)},

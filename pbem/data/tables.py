@@ -199,8 +199,8 @@ def _forces(ctx: Reader, nat: Mapping, kind: str, where: str, keys: tuple[str, .
 
 
 def leader_places(tc: Reader, tt: dict, areas, schema: Schema) -> dict[str, str]:
-    """timeline.yaml leaders' only area of entry (the family's `leader_place_keys`: Oswiu only in
-    Bernicia) -> Leader.place_in."""
+    """timeline.yaml leaders' only area of entry (the family's `leader_place_keys`: e.g.
+    a leader who enters in one area only) -> Leader.place_in."""
     out = {}
     rounds = tt.get("rounds") if isinstance(tt, Mapping) else None
     if not isinstance(rounds, Mapping):
@@ -362,7 +362,7 @@ def build_rounds(ctx, t: dict, max_rounds: int, nations, seas, areas, leaders, s
             if sea is not None and nat.landing.from_seas is not None and sea not in nat.landing.from_seas:
                 raise ctx.fail(f"{apath}.sea", f"the {nat.name} land only from {', '.join(sorted(nat.landing.from_seas))}")
             if nat.start.get(sea or "", 0) and r == 1:
-                continue  # rule 3.0: the nation starts at sea there (15 Romans); no arrival on top of them
+                continue  # rule 3.0: the nation starts at sea there; no arrival on top of them
             arrivals.append(Arrival(nation=nid, armies=armies, cavalry=cavalry, sea=sea, raider=kind == "raider"))
         lds = []
         for i, ld in enumerate(ctx.seq(d, "leaders", path)):

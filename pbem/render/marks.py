@@ -6,7 +6,7 @@ is the rectangle an area's name and counters take on the map (x0, y0, x1, y1).
 
 - An arrow leaves the block of the area it starts from and ends on the edge of the block of the area
   it goes to: its head never lies on the destination's name or counters.
-- A move between neighbours whose blocks leave too short a line between them (Wessex to Avalon) is
+- A move between neighbours whose blocks leave too short a line between them (two close names) is
   drawn as an arc below the two blocks, so that it is never hidden under their counters.
 - A battle star is put inside its area, clear of the area's name and counters (right of the name when
   there is room, else the nearest free place), never on a border.
