@@ -8,13 +8,19 @@ shown by `pbem rules show ffg2`; "doubt n" the numbered readings there.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pbem.rules.context import TurnContext
-from pbem.rules.events import make
+from pbem.rules import kingship
+from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
+from pbem.rules.events import Event, make
+from pbem.rules.population import free_armies, pieces_in_play
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets.classic import ClassicConstants, ClassicRules, remove_armies
+from pbem.rules.rulesets.classic import ClassicConstants, ClassicRules, reinforce_at_sea, remove_armies
+from pbem.rules.scoring import capture_scorer, score_capture_areas, sole_occupant
+from pbem.rules.stacking import land_counts, normal_limit, over_limit
 from pbem.rules.state import GameState
+from pbem.rules.submission import revolt
 
 ATTACKED_SUCCESSOR = "attacked_romano_british"   # GameState.extras: who attacked the R-B (FFG 41, 52)
 SUBMITTED_TO_EMPIRE = "submitted_to_rome"        # GameState.extras: who ever submitted to Rome (FFG 41)
@@ -31,8 +37,6 @@ def roman_reinforcements(ctx: TurnContext) -> bool:
     rows = table.get(ctx.state.round)
     if not rows:
         return True
-    from pbem.rules.population import free_armies, pieces_in_play
-
     have, _ = pieces_in_play(ctx, "romans")
     n = next((k for lo, hi, k in rows if lo <= have <= hi), 0)
     n = min(n, free_armies(ctx, "romans"))
@@ -47,8 +51,6 @@ def legion_withdrawal(ctx: TurnContext) -> None:
     rule = ctx.rs.const.roman_legion_withdrawal
     if not ctx.rs.feature("legion_withdrawal") or not rule or ctx.nation != "romans" or ctx.state.round != rule.round:
         return
-    from pbem.rules.population import pieces_in_play
-
     have, _ = pieces_in_play(ctx, "romans")
     if have > rule.keep:
         removed = remove_armies(ctx, "romans", have - rule.keep)
@@ -59,8 +61,6 @@ def leader_brings_armies(ctx: TurnContext, leader: str, area: str) -> None:
     """FFG 34 — Boudicca's revolt: she enters with 1 extra army in the Belgae area where she appears,
     ignoring stacking (nations.yaml `arrives_with: {armies: 1}`). FFG 39 — Arthur's 2 cavalry enter
     with him, in his area, ignoring stacking (`arrives_with: {cavalry: 2}`)."""
-    from pbem.rules.population import free_armies, pieces_in_play
-
     n = ctx.rs.extras.get("leader_armies", {}).get(leader, 0) if ctx.rs.feature("leaders_bring_armies") else 0
     if n:
         n = min(n, free_armies(ctx, ctx.nation))
@@ -161,8 +161,6 @@ def captures_held_at_withdrawal(ctx: TurnContext) -> set[str] | None:
     `danes_capture_at_withdrawal`); once per area per game as every capture (FFG 51)."""
     if not (ctx.rs.feature("danes_capture_at_withdrawal") and must_return_to_sea(ctx)):
         return None
-    from pbem.rules.scoring import sole_occupant
-
     state = ctx.state
     return {a for a, stacks in state.areas.items()
             if ctx.nation in stacks and ctx.rs.is_land(a) and sole_occupant(state, a) == ctx.nation}
@@ -176,8 +174,6 @@ def remove_overstacked(ctx: TurnContext) -> None:
     Moves that themselves bring units into a breaking area are refused as ever (movement.py)."""
     if not ctx.rs.feature("overstacked_removed"):
         return
-    from pbem.rules.stacking import land_counts, normal_limit, over_limit
-
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     counts = land_counts(rs, state, nation)
     removed: dict[str, int] = {}
@@ -234,9 +230,6 @@ def turn16_saxons(rs: Ruleset, state: GameState, events: list) -> None:
     per = rs.feature("turn16_saxons_per_english_areas")
     if not per or "harold" in state.dead_leaders:
         return
-    from pbem.rules.scoring import sole_occupant
-    from pbem.rules.turn import reinforce_at_sea
-
     held = sum(1 for a in rs.english_areas() if sole_occupant(state, a) == "saxons")
     reinforce_at_sea(rs, state, events, "saxons", "frisian_sea", held // per)
 
@@ -319,8 +312,6 @@ def captures_in_other_turn(ctx: TurnContext) -> None:
     rounds 1-3) are earned in its own turn only, so it is left out, a subject's captures for it too."""
     if not ctx.rs.feature("captures_in_any_turn"):
         return
-    from pbem.rules.scoring import capture_scorer, score_capture_areas
-
     empire = ctx.rs.role("empire")
     for nation in sorted(ctx.entered_by_others):
         if nation != ctx.nation and capture_scorer(ctx.rs, ctx.state, nation)[0] != empire:
@@ -427,9 +418,10 @@ class Ffg2Rules(ClassicRules):
 
     def after_movement(self, ctx: TurnContext) -> None:
         """FFG 18, doubt 22 — armies still at sea that had to land are lost; FFG 39, doubt 25 — what is
-        still over the stacking limits is removed."""
+        still over the stacking limits is removed; then the classic steps (16.251, 11.1)."""
         invaders_left_at_sea(ctx)
         remove_overstacked(ctx)
+        super().after_movement(ctx)
 
     def excess_stacking_removed(self, rs: Ruleset) -> bool:
         """FFG 39, doubt 25 — a nation over the limits by an entry ignoring stacking is not refused its
@@ -525,3 +517,90 @@ class Ffg2Rules(ClassicRules):
         empire = rs.role("empire")
         st = state.get(area, empire)
         return bool(st and st.fort) or (holder is not None and subject_of == empire)
+
+    # --- sequence of play (issue 28 item 1: the FFG steps of the nation turn and the round) -----------
+    def population_phase(self, t: NationTurn) -> None:
+        """FFG 34 — the Belgae revolt before the population increase; then the classic phase; then
+        FFG 17 — who is a raider this turn (`raid_turn_raiders`)."""
+        revolt(t.ctx)
+        super().population_phase(t)
+        raid_turn_raiders(t.ctx)
+
+    def subject_may_increase(self, ctx: TurnContext, nation: str) -> bool:
+        """FFG 36 (feature `subject_half_population`) — a subject of Rome always increases, at half its
+        points (`population_count`) unless allowed the whole count."""
+        return bool(ctx.rs.feature("subject_half_population")) or super().subject_may_increase(ctx, nation)
+
+    def one_new_army_per_area(self, rs: Ruleset) -> bool:
+        """FFG 10, doubt 4 (feature `one_new_army_per_area`) — never a second new infantry in one area
+        (Arthur's cavalry may)."""
+        return bool(rs.feature("one_new_army_per_area"))
+
+    def raider_route(self, ctx: TurnContext, route: list[str]) -> list[str]:
+        """FFG 17 (feature `raiders_withdraw_freely`) — raiders go straight back to their sea, whatever
+        lies between."""
+        return route[-1:] if ctx.rs.feature("raiders_withdraw_freely") else route
+
+    def crowns_at_end(self, rs: Ruleset) -> bool:
+        """FFG 56 — the crowns of a round are judged at its end, as step 2 of the round's end (after
+        the holdings; ruleset.yaml `scoring.crowns_at_end`). Data version 1 judged the crowns of the
+        end of round N at the start of round N+1 (`crowns_played_next_round`): the classic 12.1 way."""
+        return bool(rs.scoring.get("crowns_at_end")) and not rs.scoring.get("crowns_played_next_round")
+
+    def crown_time(self, rs: Ruleset, rnd: int) -> str:
+        """FFG 56 — the crowns of round `rnd` are those of its end (data version 1: the start of round
+        `rnd` stood for the end of the one before)."""
+        if rs.scoring.get("crowns_played_next_round"):
+            return f"end of turn {rnd - 1}"
+        return f"end of turn {rnd}" if self.crowns_at_end(rs) else super().crown_time(rs, rnd)
+
+    def votes_owed(self, rs: Ruleset, state: GameState) -> bool:
+        """FFG 56 — the votes are owed at step 2 of the end of a round with a Bretwalda vote."""
+        if self.crowns_at_end(rs) and state.extras.get(ROUND_CLOSE_OWED) != state.round:
+            return False
+        return super().votes_owed(rs, state)
+
+    def round_end(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
+        """FFG 56 — at the end of a crown round the round stays open after the holdings, its crowns owed
+        (ROUND_CLOSE_OWED): `close_round` plays them with the votes, then ends it."""
+        if (not self.crowns_at_end(rs) or state.round == rs.const.max_rounds
+                or not kingship.crown_round(rs, state.round)):
+            super().round_end(rs, state, events)
+            return
+        self.round_scoring(rs, state, events)
+        state.next_nation = None
+        state.extras[ROUND_CLOSE_OWED] = state.round
+
+    def close_round(self, rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list[Event]) -> None:
+        """FFG 56 — step 2 of the end of a crown round: Bretwalda (with the VOTE orders) or King, then
+        the round is over."""
+        del state.extras[ROUND_CLOSE_OWED]
+        self.king_army(rs, state, crowns_at_round_end(rs, state, ballots, events), events)
+        self.next_round(rs, state, events)
+
+
+def crowns_at_round_end(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list) -> str | None:
+    """FFG 56 — step 2 of the end of a crown round (after the holdings): a King (rounds 11-14), else a
+    Bretwalda vote (rounds 8-10). The crowns judged at the end of the last crown round give way; a
+    King crowned in a nation's turn of this round (Canute, 12.4) stays beside the new one.
+
+    Returns the King's nation (who gets an extra army placed as population increase) or None."""
+    state.bretwalda = None
+    state.kings = [k for k in state.kings if any(e["kind"] == "king" and e["round"] == state.round and e["turn"]
+                                                 and e["nation"] == k for e in state.ledger)]
+    return kingship.judge(rs, state, ballots, events)
+
+
+def raid_turn_raiders(ctx: TurnContext) -> None:
+    """FFG 17 — raiding is a property of the nation turn (feature raid_turn_raiders): in a round in
+    which the nation raids (it has raiders arriving, timeline.yaml), every army of it at sea at the start
+    of its turn is a raider; in any other round none is, and an army that starts the turn on land never
+    is (so armies left at sea by an earlier raid are invaders in a later non-raid round)."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    if not rs.feature("raid_turn_raiders"):
+        return
+    raiding = rs.rules.raid_turn(rs, state.round, nation)
+    for area, st in state.areas.items():
+        if nation in st:
+            s = st[nation]
+            s.raiders = s.armies if raiding and rs.is_sea(area) else 0
