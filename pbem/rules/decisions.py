@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pbem.errors import OrderProblem
 from pbem.rules.book import OrdersBook
 from pbem.rules.flow import votes_owed
+from pbem.rules.legal import check_turn, retreat_options, vote_options
 from pbem.rules.orders import Defend, Move
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
@@ -59,8 +60,6 @@ class Decision:
 
 def pending(rs: Ruleset, state: GameState, book: OrdersBook, *, wait_for_defenders: bool = False) -> list[Decision]:
     """Every decision owed before the next step can be played (empty: play it now)."""
-    from pbem.rules.legal import check_turn, retreat_options, vote_options
-
     if state.finished:
         return []
     if state.next_nation is None:
