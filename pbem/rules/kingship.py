@@ -22,8 +22,8 @@ def english_areas_held(rs: Ruleset, state: GameState) -> Counter:
 
 
 def votes_by_nation(rs: Ruleset, state: GameState) -> Counter:
-    """Rule 12.2 — one vote per English area occupied; Brigante Galloway votes with the Angles when
-    the Brigantes are subject to them."""
+    """Rule 12.2 — one vote per English area occupied; the overlord's subject's vote area (roles
+    `overlord_subject`, `overlord_vote_area`) votes with the overlord while the subject submits to it."""
     votes = english_areas_held(rs, state)
     subject, overlord = rs.role("overlord_subject"), rs.role("overlord")
     if (subject and state.subjects.get(subject) == overlord
@@ -118,8 +118,8 @@ def judge(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: lis
 
 
 def canute(rs: Ruleset, state: GameState, events: list) -> None:
-    """Rule 12.4 — end of the Danish turn 14: Canute King if the Danes hold twice as many English areas
-    as any other nation and Sweyn/Canute lives; 4 points, no extra army."""
+    """Rule 12.4 — end of the withdrawing nation's turn 14: Canute (role `canute`) King if his nation
+    holds twice as many English areas as any other nation and he lives; 4 points, no extra army."""
     cnut = rs.role("canute")   # ruleset.yaml roles: the leader, and through him his nation
     if not cnut:
         return

@@ -99,7 +99,7 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
                      skip: int = 0, limit: int | None = None) -> list[OrderProblem]:
     """Rule 10.2 — one per area unless stacking (5.2) leaves no alternative; never over the limits (5.21).
 
-    `places` are the PLACE orders; their first `skip` areas were already used (10.5: the Romano-British
+    `places` are the PLACE orders; their first `skip` areas were already used (10.5: the successor's
     turn-7 reinforcements, placed as population increase, take the first `limit` areas of the same order)."""
     rs = ctx.rs
     problems: list[OrderProblem] = []
@@ -239,7 +239,7 @@ def leaders_leave(ctx: TurnContext) -> None:
 
 def reinforcement_places(ctx: TurnContext) -> int:
     """How many areas of the PLACE order the turn's reinforcements "placed as Increase Population"
-    take first (rule 10.5: the Romano-British turn-7 units); the new armies of 10.1 get the rest."""
+    take first (rule 10.5: the successor's turn-7 units); the new armies of 10.1 get the rest."""
     if ctx.rs.rules.reinforcements_enter_with_leader(ctx.rs, ctx.state, ctx.nation):
         return 0   # their leader brings them (the family's reinforcements_enter_with_leader)
     return sum(a.cavalry + a.armies for a in ctx.rs.round_info(ctx.state.round).arrivals
@@ -247,10 +247,10 @@ def reinforcement_places(ctx: TurnContext) -> int:
 
 
 def _reinforcements_as_increase(ctx: TurnContext, arr) -> list[OrderProblem]:
-    """Rule 10.5 with 10.2 — the Romano-British turn-7 reinforcements are "placed as Increase
+    """Rule 10.5 with 10.2 — the successor's turn-7 reinforcements (role `successor`) are "placed as Increase
     Population": where the player's PLACE order says (its first areas), one per area as in 10.2, else by
-    the 10.2 default. If no Romano-British army is left they enter together in a vacant area south of
-    (and including) York: the first such area of the PLACE order, else the first in the list."""
+    the 10.2 default. If none of its armies is left they enter together in a vacant area of the
+    ruleset's `south_of_york` list: the first such area of the PLACE order, else the first in the list."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     n = min(arr.cavalry, max(0, rs.nations[nation].max_cavalry - pieces_in_play(ctx, nation)[1]))
     if n <= 0:
