@@ -299,16 +299,16 @@ class ClassicRules(Rules):
         rome, successor = rs.role("empire"), rs.role("successor")
         budget = rs.const.romano_british_max
         roman = {a: st[rome].armies for a, st in state.areas.items() if rome in st and rs.is_land(a)}
-        allowed = rs.constants_list("rb_departure_areas")   # FFG 38: only south of York and Cheshire
+        allowed = self.departure_areas(rs)   # None: every Roman area (10.5)
         forts = sorted((a for a, st in state.areas.items() if rome in st and st[rome].fort and a in allowed),
-                       key=lambda a: (-roman.get(a, 0), a))
+                       key=lambda a: (-roman.get(a, 0), a)) if allowed else []
         if allowed:
             roman = {a: n for a, n in roman.items() if a in allowed}
         for area in [a for a, st in state.areas.items() if rome in st]:
             del state.areas[area][rome]
         state.prune()
         replaced: dict[str, int] = {}
-        for area in forts:   # FFG 38: each surviving fort first, then the Roman armies
+        for area in forts:   # where the family names the areas: each surviving fort first, then the armies
             if budget > 0 and can_add(rs, state, successor, area):
                 state.stack(area, successor).armies += 1
                 replaced[area] = replaced.get(area, 0) + 1
@@ -324,6 +324,11 @@ class ClassicRules(Rules):
         state.prune()
         events.append(make("romans_left", round=state.round, replaced=dict(sorted(replaced.items())),
                            not_replaced=max(0, sum(roman.values()) + len(forts) - sum(replaced.values()))))
+
+    def departure_areas(self, rs: Ruleset) -> tuple[str, ...] | None:
+        """Rule 10.5 — the areas where Roman armies (and forts) are replaced at the departure: None,
+        every area the Romans stood in."""
+        return None
 
     def turn16_arrivals(self, rs: Ruleset, state: GameState, events: list) -> None:
         """Rule 10.7 — Harald: one army per area his forces occupy; William: one each for Essex, Wessex,

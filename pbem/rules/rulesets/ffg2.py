@@ -693,6 +693,12 @@ class Ffg2Rules(Ffg2Answers, ClassicRules):
         return bool(st and st.fort) or (holder is not None and subject_of == empire)
 
     # --- sequence of play (issue 28 item 1: the FFG steps of the nation turn and the round) -----------
+    def departure_areas(self, rs: Ruleset) -> tuple[str, ...] | None:
+        """FFG 38 — at the Roman departure only the areas south of York and Cheshire (ruleset.yaml
+        `rb_departure_areas`) are replaced, each surviving fort there first; data without the list:
+        every area, as classic 10.5."""
+        return tuple(rs.constants_list("rb_departure_areas")) or None
+
     def population_phase(self, t: NationTurn) -> None:
         """FFG 34 — the Belgae revolt before the population increase; then the classic phase; then
         FFG 17 — who is a raider this turn (`raid_turn_raiders`)."""
