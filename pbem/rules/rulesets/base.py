@@ -43,6 +43,7 @@ from pbem.rules.orders import (
 from pbem.rules.ruleset import FAMILIES, Constants, Ruleset
 from pbem.rules.rulesets.schema import Schema
 from pbem.rules.state import GameState
+from pbem.rules.submission import way_out
 
 
 class Rules:
@@ -427,8 +428,6 @@ class Rules:
     def overlord_way_out(self, ctx: TurnContext, area: str, overlord: str, subject: str) -> str | None:
         """Rule 11.1 — where the overlord's armies in `area` go when `subject` submits (None: nowhere;
         the reading of pbem.rules.submission.way_out)."""
-        from pbem.rules.submission import way_out
-
         return way_out(ctx, area, overlord)
 
     def stranded_overlord_lost(self, rs: Ruleset) -> bool:

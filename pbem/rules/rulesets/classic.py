@@ -7,6 +7,7 @@ ruleset.yaml `constants`: the same code plays any ruleset that keeps these rules
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
@@ -447,8 +448,6 @@ class ClassicSchema(Schema):
         """ruleset.yaml scoring.overrides applied to the cards: the Norsemen's capture rounds (14.2,
         doubt 16), the Scots' army kills of any other nation (doubt 21), the Angles' points for a
         Roman fort (8.4 example)."""
-        import dataclasses
-
         over = board.ruleset.get("scoring", {}).get("overrides") or {}
         if "norsemen" in cards and "norsemen_capture_rounds" in over:
             card = cards["norsemen"]
