@@ -22,7 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.errors import OrderProblem
+from pbem.rules.battle import battle_areas
 from pbem.rules.context import TurnContext
+from pbem.rules.endturn import overpopulation_exempt
 from pbem.rules.events import Population, named_lines
 from pbem.rules.orders import (
     STANDING_TYPES,
@@ -42,6 +44,7 @@ from pbem.rules.orders import (
     Vote,
     Withdraw,
 )
+from pbem.rules.submission import in_overlord_turn_only
 
 NOT_ACCOUNTED = (*STANDING_TYPES, Vote, Stay, Pass, SecondMovement, Brittany)   # Brittany: 16.251, judged at once
 
@@ -57,8 +60,6 @@ class Seen:
 
 def observe(ctx: TurnContext, seen: Seen, *, battles: bool = True) -> None:
     """Note the battles, raiders and land of the nation in the position now (after a movement)."""
-    from pbem.rules.battle import battle_areas
-
     nation, is_land, held, raiders = ctx.nation, ctx.rs.is_land, seen.held, seen.raiders
     for area, st in ctx.state.areas.items():
         if nation not in st:
@@ -150,14 +151,10 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
     if isinstance(o, Withdraw | Settle):
         return f"no raiders of the {name} were left in {rs.display(o.area)} after the battles"
     if isinstance(o, Disband):
-        from pbem.rules.endturn import overpopulation_exempt
-
         if overpopulation_exempt(ctx):
             return f"the {name} are exempt from overpopulation this turn (rule 6.0)"
         return f"the {name} were not overpopulated at the end of the turn (rule 6.0)"
     if isinstance(o, Submit):
-        from pbem.rules.submission import in_overlord_turn_only
-
         if in_overlord_turn_only(rs, o.to) and ctx.state.subjects.get(ctx.nation) != o.to:
             return rs.rules.overlord_turn_note(rs, ctx.nation, o.to)
         return f"the {name} were subject to the {rs.display(o.to)} already"

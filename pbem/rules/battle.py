@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pbem.rules.context import Kill, TurnContext
 from pbem.rules.dice import RollRequest, ScriptError, is_neutral
 from pbem.rules.movement import kill_leader, occupy
-from pbem.rules.orders import Attack, Battles, Defend, Losses
+from pbem.rules.orders import Attack, Battles, Defend, Losses, order_from_dict
 from pbem.rules.stacking import can_add
 from pbem.rules.state import Stack
 from pbem.rules.submission import waiting_submissions
@@ -357,8 +357,6 @@ def standing_orders(ctx: TurnContext, nation: str, cls: type) -> list:
 
 
 def _standing_orders(sent, saved: dict | None, cls: type) -> list:
-    from pbem.rules.orders import order_from_dict
-
     found = []
     if sent:
         found += [o for o in sent.of(cls)]

@@ -17,11 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.errors import OrderProblem
+from pbem.rules.battle import attacker_origins, battle_areas
 from pbem.rules.book import OrdersBook
+from pbem.rules.context import MoveRecord, TurnContext
+from pbem.rules.events import Moved
 from pbem.rules.flow import votes_owed
+from pbem.rules.legal import _NoDice, check_turn, retreat_options, vote_options
 from pbem.rules.orders import Defend, NationOrders
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
+from pbem.rules.turn import play_nation_turn
 
 DEADLINES = {"vote": "vote", "turn": "turn", "defence": "decision"}
 
@@ -59,8 +64,6 @@ class Decision:
 
 def pending(rs: Ruleset, state: GameState, book: OrdersBook, *, wait_for_defenders: bool = False) -> list[Decision]:
     """Every decision owed before the next step can be played (empty: play it now)."""
-    from pbem.rules.legal import check_turn, retreat_options, vote_options
-
     if state.finished:
         return []
     if state.next_nation is None:
@@ -94,12 +97,6 @@ def attacked(rs: Ruleset, state: GameState, nation: str, orders: NationOrders) -
     origins the ruleset bars (Rules.retreat_barred_origins: an overrun's too, where the ruleset says so).
     Nothing re-derived from the orders' end points: a move through, a subject's area or a refused order
     is judged as the turn will judge it."""
-    from pbem.rules.battle import attacker_origins, battle_areas
-    from pbem.rules.context import MoveRecord, TurnContext
-    from pbem.rules.events import Moved
-    from pbem.rules.legal import _NoDice
-    from pbem.rules.turn import play_nation_turn
-
     result = play_nation_turn(rs, state, nation, {nation: orders}, _NoDice(), stop="after_movement", strict=False)
     ctx = TurnContext(rs, result.state, nation, {}, _NoDice())
     ctx.moves = [MoveRecord(ev.nation, ev.kind, ev.count, ev.raiders, tuple(ev.path), ev.cycle, ev.line, ev.leader)

@@ -43,7 +43,11 @@ from functools import lru_cache
 from math import comb, gcd, lcm, prod
 
 from pbem.errors import PbemError
-from pbem.rules.battle import allocate_hits, fast_gain
+from pbem.rules.battle import allocate_hits, fast_gain, loss_preference, standing_orders
+from pbem.rules.context import TurnContext
+from pbem.rules.legal import _NoDice
+from pbem.rules.orders import Attack, Defend
+from pbem.rules.turn import play_nation_turn
 
 MAX_PIECES = 60      # per side: far more than any stack of the game holds
 MAX_ROUND = 99       # AFTER ROUND K: a retreat plan counted up to round 99
@@ -673,12 +677,6 @@ def planned_battles(rs, state, nation: str, orders) -> list[PlannedBattle]:
     except a defender retreating into another battle area; forts and burhs as they stand).
     Orders the rules refuse give no battles (the reply lists their problems); a battle whose defender
     has a split retreat order (RETREAT 2 TO B, REST TO C) is left out: the odds do not model parts."""
-    from pbem.rules.battle import loss_preference, standing_orders
-    from pbem.rules.context import TurnContext
-    from pbem.rules.legal import _NoDice
-    from pbem.rules.orders import Attack, Defend
-    from pbem.rules.turn import play_nation_turn
-
     result = play_nation_turn(rs, state, nation, {nation: orders}, _NoDice(), stop="after_movement", strict=True)
     if result.problems:
         return []

@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 
 SEA = "sea"
 
+FAMILIES: dict[str, type[Rules]] = {}
+"""ruleset.yaml `family:` -> the Rules class that plays it. Each family registers itself here by
+subclassing `pbem.rules.rulesets.base.Rules`; the loader imports pbem.rules.rulesets (every family
+module) before it builds a Ruleset, so this module never imports a family (they import the engine)."""
+
 
 def _freeze(d: dict) -> Mapping:
     return MappingProxyType(dict(d))
@@ -313,9 +318,7 @@ class Ruleset:
     def rules(self) -> Rules:
         """The ruleset's rules family (pbem/rules/rulesets), one instance per loaded ruleset: the generic
         sequence of play calls `rs.rules.<name>(...)` where a ruleset differs."""
-        from pbem.rules.rulesets import rules_for  # the family modules import the engine, not the reverse
-
-        return rules_for(self.family)
+        return FAMILIES[self.family]()
 
     def feature(self, key: str) -> Any:
         return self.features.get(key)

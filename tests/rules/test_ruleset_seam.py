@@ -85,22 +85,6 @@ FAMILY_ALLOWED: dict[str, dict[str, set[str]]] = {
     # what the generic modules still hold (issue 28 item 5), per file: `feature` keys called with
     # rs.feature(...), "FFG n" citations, classic display names, classic-only constants read. Files of
     # other work of this session (the owner in brackets) or of no owner; the merge shrinks the list.
-    "pbem/rules/turn.py": {   # [rules-seq]
-        "feature": {'"stays_by_movement"'},
-        "ffg": {"FFG 17", "FFG 18", "FFG 34", "FFG 35", "FFG 36", "FFG 45", "FFG 56"},
-        "names": {"Angles", "Brigantes", "Danes", "Galloway", "Picts", "Romans", "Welsh"},
-        "const": {"angle_submission_ends"}},
-    "pbem/rules/flow.py": {"ffg": {"FFG 56"}},   # [rules-seq]
-    "pbem/rules/population.py": {   # [rules-seq]
-        "feature": {'"one_new_army_per_area"', '"subject_half_population"'},
-        "ffg": {"FFG 10", "FFG 27", "FFG 36", "FFG 39"},
-        "names": {"Normans", "Norwegians", "Romano-British", "Romans", "York"},
-        "const": {"romano_british_increase_from"}},
-    "pbem/rules/endturn.py": {   # [rules-seq]
-        "feature": {'"raid_turn_raiders"', '"raiders_withdraw_freely"'},
-        "ffg": {"FFG 17", "FFG 43"}, "names": {"Danes"}},
-    "pbem/rules/kingship.py": {"ffg": {"FFG 56"}, "names": {"Angles", "Brigantes", "Danes", "Galloway"}},   # [rules-seq]
-    "pbem/rules/context.py": {"ffg": {"FFG 51"}},   # [rules-seq]
     "pbem/rules/battle.py": {   # [battle-model]
         "feature": {'"leader_bonus_on_burhs"'}, "ffg": {"FFG 23", "FFG 25", "FFG 41", "FFG 51"},
         "names": {"Romano-British", "Romans"}},

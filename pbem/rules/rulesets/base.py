@@ -1,10 +1,18 @@
-"""The named points of the generic sequence of play where a ruleset may differ (issue 15 item 4).
+"""The rules family: the sequence of play as overridable methods, and the named points where a
+ruleset may differ (issue 15 item 4, issue 28 item 1).
 
-The generic engine (turn.py, population.py, movement.py, battle.py, endturn.py, scoring.py,
-stacking.py) calls `rs.rules.<name>(...)` at each of these points; ruleset.yaml `family:` names the
-family (each subclass registers itself in FAMILIES). `Rules` itself is a ruleset with none of the
-special rules: every hook does nothing, or the plain rule the generic engine names. ClassicRules
-(classic.py) plays the Avalon Hill rules; Ffg2Rules (ffg2.py) the Fantasy Flight 2nd edition on top.
+`Rules` plays a game turn as the generic engine knows it (rule 4): `round_start`, then each nation's
+`nation_turn` in the order of play (its `population_phase` with the `arrivals`, its `movement_cycles`
+of movement and `battle_phase`, its `end_of_turn`), then `round_end`. pbem.rules.turn only drives
+these methods and records what they did; a family replaces a whole phase by overriding one method
+(a family with another economy overrides `population_phase`; one that scores after every nation turn
+overrides `end_of_turn`), or one step of it by overriding a smaller hook. The same methods adjudicate
+and validate (pbem.rules.legal: neutral dice, `strict`).
+
+ruleset.yaml `family:` names the family; each subclass registers itself in FAMILIES (the registry of
+pbem.rules.ruleset, which the loader reads). `Rules` itself is the plain engine, none of the special
+rules of any edition: every hook does nothing, or the plain rule it names. ClassicRules (classic.py)
+plays the Avalon Hill rules; Ffg2Rules (ffg2.py) the Fantasy Flight 2nd edition on top.
 
 A hook reads its numbers from the ruleset's data (constants, roles, features, extras): the class says
 *which* rule runs at that point, the data says with which values. Rules keep no state of their own
@@ -13,25 +21,29 @@ A hook reads its numbers from the ruleset's data (constants, roles, features, ex
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from pbem.rules.orders import BASE_LANGUAGE, OrderLanguage
-from pbem.rules.ruleset import Constants
+from pbem.errors import OrderProblem
+from pbem.rules import accounting, battle, endturn, movement, population, scoring
+from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
+from pbem.rules.events import Event, make
+from pbem.rules.movement import PlannedMove
+from pbem.rules.orders import (
+    BASE_LANGUAGE,
+    ClearDefend,
+    Move,
+    OrderLanguage,
+    Stay,
+    order_to_dict,
+    standing_key,
+)
+from pbem.rules.ruleset import FAMILIES, Constants, Ruleset
 from pbem.rules.rulesets.schema import Schema
-
-if TYPE_CHECKING:
-    from pbem.errors import OrderProblem
-    from pbem.rules.context import TurnContext
-    from pbem.rules.movement import PlannedMove
-    from pbem.rules.orders import Move
-    from pbem.rules.ruleset import Ruleset
-    from pbem.rules.state import GameState
-
-
-FAMILIES: dict[str, type[Rules]] = {}
-"""ruleset.yaml `family:` -> the Rules class that plays it; a subclass registers itself by its `name`."""
+from pbem.rules.state import GameState
+from pbem.rules.submission import way_out
 
 
 class Rules:
@@ -39,7 +51,7 @@ class Rules:
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        FAMILIES[cls.name] = cls
+        FAMILIES[cls.name] = cls   # `family: <name>` in ruleset.yaml plays this class
 
     name = "base"   # ruleset.yaml `family: base`: the plain engine, none of the special rules
     constants_class: type[Constants] = Constants
@@ -49,6 +61,185 @@ class Rules:
     by keyword; the generic forms in pbem.orders.forms): a family adds its own or drops some"""
     schema: type[Schema] = Schema
     """the data sections this family owns and their checks (pbem/rules/rulesets/schema.py; none)"""
+
+    # --- the sequence of play: the game turn (rule 4.0) ---------------------------------------------
+    def round_start(self, rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list[Event]) -> None:
+        """Rule 4.0 — the beginning of a game turn (here: only its record). `ballots`: the VOTE orders
+        of every nation, for a family that judges votes now."""
+        events.append(make("round_started", round=state.round))
+
+    def round_end(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
+        """Rule 4.0 — the end of a game turn: its scoring (`round_scoring`), then the end of the game
+        after the last turn (`game_end`), else the next turn is to start (`next_round`)."""
+        self.round_scoring(rs, state, events)
+        if state.round == rs.const.max_rounds:
+            self.game_end(rs, state, events)
+            return
+        state.next_nation = None
+        self.next_round(rs, state, events)
+
+    def round_scoring(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
+        """Rule 14.2 — the holdings of the victory-point cards in the scoring turns."""
+        scoring.score_holdings(rs, state, events)
+
+    def game_end(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
+        """Rule 14.1 — the last game turn is over: the game ends."""
+        state.finished = True
+        state.next_nation = None
+        events.append(make("game_over", round=state.round, vp=dict(state.vp)))
+
+    def next_round(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
+        """Rule 4.0 — the game turn is over: the next one is to start."""
+        state.round += 1
+        self.round_ended(state)
+        state.next_nation = None
+        events.append(make("round_ended", round=state.round - 1))
+
+    def close_round(self, rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list[Event]) -> None:
+        """The closing step of a round that `round_end` left open (GameState.extras ROUND_CLOSE_OWED):
+        here nothing more than the next round (a family whose round ends with votes judges them first)."""
+        del state.extras[ROUND_CLOSE_OWED]
+        self.next_round(rs, state, events)
+
+    def votes_owed(self, rs: Ruleset, state: GameState) -> bool:
+        """Is the next step one that takes the nations' VOTE orders? (Here never.)"""
+        return False
+
+    def crowns_at_end(self, rs: Ruleset) -> bool:
+        """Are the crowns of a round (Bretwalda, King) judged at its end, not at its start? (No.)"""
+        return False
+
+    def crown_time(self, rs: Ruleset, rnd: int) -> str:
+        """When the crowns of round `rnd` are judged, for the ledger: at its start (rule 12.1)."""
+        return f"turn {rnd}"
+
+    # --- the sequence of play: a nation's turn (rules 4.1-4.5) --------------------------------------
+    def nation_turn(self, t: NationTurn) -> None:
+        """Rules 4.1-4.5 — one nation's turn: what its orders settle first (`turn_begins`), the
+        population phase, what happens before the movement (`before_movement`), the movement and battle
+        cycles, the end of the turn. `t` says where the turn starts and stops and whether a problem
+        refuses it (it raises TurnStopped for either); its context `t.ctx` is changed in place."""
+        self.turn_begins(t)
+        if t.plays("population"):
+            self.population_phase(t)
+            t.refuse_on_problems()
+            t.stop_after("after_population")
+        self.before_movement(t)
+        t.refuse_on_problems()
+        self.movement_cycles(t)
+        t.stop_after("after_battles")
+        self.end_of_turn(t)
+
+    def turn_begins(self, t: NationTurn) -> None:
+        """The orders that hold from the start of the turn: standing orders (DEFEND, LOSSES) are kept
+        until changed."""
+        ctx = t.ctx
+        for nation, no in ctx.orders.items():
+            keep = ctx.state.standing.setdefault(nation, {})
+            for o in no.standing_orders():
+                if isinstance(o, ClearDefend):
+                    keep.pop(f"defend:{o.area}", None)
+                else:
+                    keep[standing_key(o)] = order_to_dict(o)
+            if not keep:
+                ctx.state.standing.pop(nation, None)
+
+    def population_phase(self, t: NationTurn) -> None:
+        """Rule 4.1 — leaders leave (9.0), reinforcements (`roman_reinforcements`, 10.3), the arrivals
+        (`arrivals`: placed before the increase is counted), the population increase (10.1-10.2),
+        leaders enter (9.0). Problems are added to `t.problems`."""
+        ctx = t.ctx
+        population.leaders_leave(ctx)
+        self.roman_reinforcements(ctx)
+        t.problems += self.arrivals(t)
+        t.problems += population.increase(ctx)
+        t.stop_after("before_leaders")   # the prompt asks where the arriving leaders may enter (9.0)
+        t.problems += population.leaders_enter(ctx)
+
+    def arrivals(self, t: NationTurn) -> list[OrderProblem]:
+        """Rules 4.2, 7.0 — the nation's invaders and raiders of this round appear in their seas."""
+        return population.arrivals(t.ctx)
+
+    def before_movement(self, t: NationTurn) -> None:
+        """What is settled after the population phase and before the movement (nothing here)."""
+
+    def movement_cycles(self, t: NationTurn) -> None:
+        """Rule 7.3 — one cycle of movement and battle, two in a major invasion: for each, the
+        `movement_phase` (when the turn plays it), then the `battle_phase`; then the battles' orders
+        are judged (pbem.rules.accounting) unless a move was refused."""
+        ctx, rs = t.ctx, t.ctx.rs
+        t.seen = accounting.Seen()
+        accounting.observe(ctx, t.seen, battles=False)
+        own = ctx.own()
+        n_cycles = self.cycles(rs, ctx.state, ctx.nation)
+        moves, stays = own.of(Move), own.of(Stay)
+        if self.stays_in_first_movement(rs):
+            stays = [dataclasses.replace(s, cycle=1) for s in stays]
+        if n_cycles == 1 and any(o.cycle == 2 for o in moves + stays):
+            bad = next(o for o in sorted(moves + stays, key=lambda o: o.line or 0) if o.cycle == 2)
+            t.move_problems.append(OrderProblem("not-now", bad.line, bad.text,
+                                                f"the {rs.nations[ctx.nation].name} have no major invasion this turn (rule 7.3)"))
+            t.refuse_on_problems()
+            moves = [m for m in moves if m.cycle == 1]
+            stays = [s for s in stays if s.cycle == 1]
+        for c in range(1, n_cycles + 1):
+            ctx.cycle = c
+            if t.plays("movement"):
+                self.movement_phase(t, [m for m in moves if m.cycle == c], [s for s in stays if s.cycle == c])
+                t.stop_after("after_movement")
+            accounting.observe(ctx, t.seen)
+            self.battle_phase(t)
+        refused_moves = bool(t.move_problems)
+        t.problems += t.move_problems
+        t.move_problems = []
+        if not refused_moves:
+            # with refused moves the battles are not those the player planned: judged again on correction
+            t.problems += accounting.battle_phase_problems(ctx, t.seen)
+            t.refuse_on_problems()
+
+    def cycles(self, rs: Ruleset, state: GameState, nation: str) -> int:
+        """Rule 7.3 — a major invasion gives two cycles of movement and battle."""
+        return 2 if nation in rs.round_info(state.round).major_invasions else 1
+
+    def stays_in_first_movement(self, rs: Ruleset) -> bool:
+        """Rule 7.3 — is every STAY judged in the first movement? (No: a STAY after SECOND MOVEMENT
+        belongs to the second.)"""
+        return False
+
+    def movement_phase(self, t: NationTurn, moves: list[Move], stays: list[Stay]) -> None:
+        """Rules 5, 7 — plan the cycle's moves (refused moves go to `t.move_problems`; a stacking
+        problem stops the whole movement), carry them out, then `after_movement`."""
+        ctx = t.ctx
+        planned, cycle_problems = movement.plan_cycle(ctx, moves, stays)
+        if cycle_problems:
+            t.move_problems += cycle_problems
+            t.refuse_on_problems()
+            bad_lines = {p.line for p in cycle_problems}
+            planned = [p for p in planned if p.order.line not in bad_lines]
+            if any(p.kind == "stacking" for p in cycle_problems):
+                planned = []
+        movement.execute_cycle(ctx, planned)
+        self.after_movement(ctx)
+
+    def battle_phase(self, t: NationTurn) -> None:
+        """Rule 8 — every battle of this cycle, in the order the rules give (pbem.rules.battle)."""
+        battle.fight_all(t.ctx)
+
+    def end_of_turn(self, t: NationTurn) -> None:
+        """Rules 7.13, 4.5, 6.0 — raider withdrawal, the turn's victory points, the family's own steps
+        (`after_nation_turn`), overpopulation last (on what stays on the board); then every order the
+        turn did not use is reported (pbem.rules.accounting)."""
+        ctx = t.ctx
+        held = self.captures_held_at_withdrawal(ctx)
+        all_back = endturn.withdraw_raiders(ctx)
+        ctx.state.raided_from.pop(ctx.nation, None)
+        if held is not None:
+            ctx.entered = held
+        scoring.score_captures(ctx)
+        scoring.score_kills(ctx, all_back)
+        self.after_nation_turn(ctx)
+        endturn.overpopulation(ctx)
+        accounting.account(ctx, {p.line for p in t.problems})
 
     # --- records of the ruleset in GameState.extras ------------------------------------------------
     def permitted_subjects(self, state: GameState) -> Collection[str]:
@@ -67,6 +258,21 @@ class Rules:
     # --- population phase (rule 10) ------------------------------------------------------------
     def roman_reinforcements(self, ctx: TurnContext) -> None:
         """Rule 10.3 — reinforcements at the start of a nation's turn, before the increase (none)."""
+
+    def may_increase(self, ctx: TurnContext, nation: str) -> bool:
+        """Rules 2.24, 11.1 — the nation increases its population unless its counters say never, or it
+        is a subject the overlord has not allowed (`subject_may_increase`)."""
+        if not ctx.rs.nations[nation].increases_population:
+            return False
+        return nation not in ctx.state.subjects or self.subject_may_increase(ctx, nation)
+
+    def subject_may_increase(self, ctx: TurnContext, nation: str) -> bool:
+        """Rule 11.1 — a subject nation increases only with its overlord's permission this game turn."""
+        return nation in self.permitted_subjects(ctx.state)
+
+    def one_new_army_per_area(self, rs: Ruleset) -> bool:
+        """Rule 10.2 — never a second new army in one area? (No: a second one where no other can go.)"""
+        return False
 
     def population_count(self, ctx: TurnContext, value: float) -> float:
         """Rule 10.1 — the population points the occupied areas give this turn (as counted)."""
@@ -147,6 +353,11 @@ class Rules:
         holds as the raider withdrawal begins (None: the areas it entered during the turn)."""
         return None
 
+    def raider_route(self, ctx: TurnContext, route: list[str]) -> list[str]:
+        """Rule 8.4 — the way raiders go back to sea after combat: `route`, the way they came, fighting
+        where another nation holds an area of it."""
+        return route
+
     def raiders_may_settle(self, ctx: TurnContext) -> bool:
         """Rule 7.13 — may the nation's raiders settle (SETTLE) this turn?"""
         return True
@@ -162,15 +373,6 @@ class Rules:
     def has_reinforcements(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """Rule 4.0 — reinforcements the nation gets this turn even with nothing on the board."""
         return False
-
-    def roman_departure(self, rs: Ruleset, state: GameState, events: list) -> None:
-        """Rule 10.5 — the start of a game turn in which a nation leaves the board (none)."""
-
-    def round_start_conversions(self, rs: Ruleset, state: GameState, events: list) -> None:
-        """Pieces that change kind at the start of a game turn (none)."""
-
-    def turn16_arrivals(self, rs: Ruleset, state: GameState, events: list) -> None:
-        """Rule 10.7 — the last game turn's extra arrivals (none)."""
 
     def subject_scores_half(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """Rule 11.1 — a subject nation scores nothing; True when it scores half its holdings instead."""
@@ -226,8 +428,6 @@ class Rules:
     def overlord_way_out(self, ctx: TurnContext, area: str, overlord: str, subject: str) -> str | None:
         """Rule 11.1 — where the overlord's armies in `area` go when `subject` submits (None: nowhere;
         the reading of pbem.rules.submission.way_out)."""
-        from pbem.rules.submission import way_out
-
         return way_out(ctx, area, overlord)
 
     def stranded_overlord_lost(self, rs: Ruleset) -> bool:

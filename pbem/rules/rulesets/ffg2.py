@@ -14,14 +14,18 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from pbem.errors import OrderProblem
-from pbem.rules.context import TurnContext
-from pbem.rules.events import make
+from pbem.rules import kingship
+from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
+from pbem.rules.events import Event, make
 from pbem.rules.movement import PlannedMove, problem, units_after_moves
 from pbem.rules.orders import Move
+from pbem.rules.population import free_armies, pieces_in_play
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.rulesets.classic import ClassicConstants, ClassicRules, remove_armies
-from pbem.rules.stacking import can_add
+from pbem.rules.rulesets.classic import ClassicConstants, ClassicRules, reinforce_at_sea, remove_armies
+from pbem.rules.scoring import capture_scorer, score_capture_areas, sole_occupant
+from pbem.rules.stacking import can_add, land_counts, normal_limit, over_limit
 from pbem.rules.state import GameState
+from pbem.rules.submission import revolt
 
 ATTACKED_SUCCESSOR = "attacked_romano_british"   # GameState.extras: who attacked the R-B (FFG 41, 52)
 SUBMITTED_TO_EMPIRE = "submitted_to_rome"        # GameState.extras: who ever submitted to Rome (FFG 41)
@@ -39,8 +43,6 @@ def roman_reinforcements(ctx: TurnContext) -> bool:
     rows = table.get(ctx.state.round)
     if not rows:
         return True
-    from pbem.rules.population import free_armies, pieces_in_play
-
     have, _ = pieces_in_play(ctx, rome)
     n = next((k for lo, hi, k in rows if lo <= have <= hi), 0)
     n = min(n, free_armies(ctx, rome))
@@ -55,8 +57,6 @@ def legion_withdrawal(ctx: TurnContext) -> None:
     rule, rome = ctx.rs.const.roman_legion_withdrawal, ctx.rs.role("empire")
     if not ctx.rs.feature("legion_withdrawal") or not rule or ctx.nation != rome or ctx.state.round != rule.round:
         return
-    from pbem.rules.population import pieces_in_play
-
     have, _ = pieces_in_play(ctx, rome)
     if have > rule.keep:
         removed = remove_armies(ctx, rome, have - rule.keep)
@@ -67,8 +67,6 @@ def leader_brings_armies(ctx: TurnContext, leader: str, area: str) -> None:
     """FFG 34 — Boudicca's revolt: she enters with 1 extra army in the Belgae area where she appears,
     ignoring stacking (nations.yaml `arrives_with: {armies: 1}`). FFG 39 — Arthur's 2 cavalry enter
     with him, in his area, ignoring stacking (`arrives_with: {cavalry: 2}`)."""
-    from pbem.rules.population import free_armies, pieces_in_play
-
     n = ctx.rs.extras.get("leader_armies", {}).get(leader, 0) if ctx.rs.feature("leaders_bring_armies") else 0
     if n:
         n = min(n, free_armies(ctx, ctx.nation))
@@ -169,8 +167,6 @@ def captures_held_at_withdrawal(ctx: TurnContext) -> set[str] | None:
     `danes_capture_at_withdrawal`); once per area per game as every capture (FFG 51)."""
     if not (ctx.rs.feature("danes_capture_at_withdrawal") and must_return_to_sea(ctx)):
         return None
-    from pbem.rules.scoring import sole_occupant
-
     state = ctx.state
     return {a for a, stacks in state.areas.items()
             if ctx.nation in stacks and ctx.rs.is_land(a) and sole_occupant(state, a) == ctx.nation}
@@ -184,8 +180,6 @@ def remove_overstacked(ctx: TurnContext) -> None:
     Moves that themselves bring units into a breaking area are refused as ever (movement.py)."""
     if not ctx.rs.feature("overstacked_removed"):
         return
-    from pbem.rules.stacking import land_counts, normal_limit, over_limit
-
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     counts = land_counts(rs, state, nation)
     removed: dict[str, int] = {}
@@ -243,9 +237,6 @@ def turn16_saxons(rs: Ruleset, state: GameState, events: list) -> None:
     harold = rs.role("rival")
     if not per or harold in state.dead_leaders:
         return
-    from pbem.rules.scoring import sole_occupant
-    from pbem.rules.turn import reinforce_at_sea
-
     saxons = rs.nation_of_leader(harold)
     held = sum(1 for a in rs.english_areas() if sole_occupant(state, a) == saxons)
     reinforce_at_sea(rs, state, events, saxons, "frisian_sea", held // per)   # the sea: no role names it yet
@@ -329,8 +320,6 @@ def captures_in_other_turn(ctx: TurnContext) -> None:
     rounds 1-3) are earned in its own turn only, so it is left out, a subject's captures for it too."""
     if not ctx.rs.feature("captures_in_any_turn"):
         return
-    from pbem.rules.scoring import capture_scorer, score_capture_areas
-
     empire = ctx.rs.role("empire")
     for nation in sorted(ctx.entered_by_others):
         if nation != ctx.nation and capture_scorer(ctx.rs, ctx.state, nation)[0] != empire:
@@ -603,9 +592,10 @@ class Ffg2Rules(Ffg2Answers, ClassicRules):
 
     def after_movement(self, ctx: TurnContext) -> None:
         """FFG 18, doubt 22 — armies still at sea that had to land are lost; FFG 39, doubt 25 — what is
-        still over the stacking limits is removed."""
+        still over the stacking limits is removed; then the classic steps (16.251, 11.1)."""
         invaders_left_at_sea(ctx)
         remove_overstacked(ctx)
+        super().after_movement(ctx)
 
     def excess_stacking_removed(self, rs: Ruleset) -> bool:
         """FFG 39, doubt 25 — a nation over the limits by an entry ignoring stacking is not refused its
@@ -702,6 +692,72 @@ class Ffg2Rules(Ffg2Answers, ClassicRules):
         st = state.get(area, empire)
         return bool(st and st.fort) or (holder is not None and subject_of == empire)
 
+    # --- sequence of play (issue 28 item 1: the FFG steps of the nation turn and the round) -----------
+    def departure_areas(self, rs: Ruleset) -> tuple[str, ...] | None:
+        """FFG 38 — at the Roman departure only the areas south of York and Cheshire (ruleset.yaml
+        `rb_departure_areas`) are replaced, each surviving fort there first; data without the list:
+        every area, as classic 10.5."""
+        return tuple(rs.constants_list("rb_departure_areas")) or None
+
+    def population_phase(self, t: NationTurn) -> None:
+        """FFG 34 — the Belgae revolt before the population increase; then the classic phase; then
+        FFG 17 — who is a raider this turn (`raid_turn_raiders`)."""
+        revolt(t.ctx)
+        super().population_phase(t)
+        raid_turn_raiders(t.ctx)
+
+    def subject_may_increase(self, ctx: TurnContext, nation: str) -> bool:
+        """FFG 36 (feature `subject_half_population`) — a subject of Rome always increases, at half its
+        points (`population_count`) unless allowed the whole count."""
+        return bool(ctx.rs.feature("subject_half_population")) or super().subject_may_increase(ctx, nation)
+
+    def one_new_army_per_area(self, rs: Ruleset) -> bool:
+        """FFG 10, doubt 4 (feature `one_new_army_per_area`) — never a second new infantry in one area
+        (Arthur's cavalry may)."""
+        return bool(rs.feature("one_new_army_per_area"))
+
+    def raider_route(self, ctx: TurnContext, route: list[str]) -> list[str]:
+        """FFG 17 (feature `raiders_withdraw_freely`) — raiders go straight back to their sea, whatever
+        lies between."""
+        return route[-1:] if ctx.rs.feature("raiders_withdraw_freely") else route
+
+    def crowns_at_end(self, rs: Ruleset) -> bool:
+        """FFG 56 — the crowns of a round are judged at its end, as step 2 of the round's end (after
+        the holdings; ruleset.yaml `scoring.crowns_at_end`). Data version 1 judged the crowns of the
+        end of round N at the start of round N+1 (`crowns_played_next_round`): the classic 12.1 way."""
+        return bool(rs.scoring.get("crowns_at_end")) and not rs.scoring.get("crowns_played_next_round")
+
+    def crown_time(self, rs: Ruleset, rnd: int) -> str:
+        """FFG 56 — the crowns of round `rnd` are those of its end (data version 1: the start of round
+        `rnd` stood for the end of the one before)."""
+        if rs.scoring.get("crowns_played_next_round"):
+            return f"end of turn {rnd - 1}"
+        return f"end of turn {rnd}" if self.crowns_at_end(rs) else super().crown_time(rs, rnd)
+
+    def votes_owed(self, rs: Ruleset, state: GameState) -> bool:
+        """FFG 56 — the votes are owed at step 2 of the end of a round with a Bretwalda vote."""
+        if self.crowns_at_end(rs) and state.extras.get(ROUND_CLOSE_OWED) != state.round:
+            return False
+        return super().votes_owed(rs, state)
+
+    def round_end(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
+        """FFG 56 — at the end of a crown round the round stays open after the holdings, its crowns owed
+        (ROUND_CLOSE_OWED): `close_round` plays them with the votes, then ends it."""
+        if (not self.crowns_at_end(rs) or state.round == rs.const.max_rounds
+                or not kingship.crown_round(rs, state.round)):
+            super().round_end(rs, state, events)
+            return
+        self.round_scoring(rs, state, events)
+        state.next_nation = None
+        state.extras[ROUND_CLOSE_OWED] = state.round
+
+    def close_round(self, rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list[Event]) -> None:
+        """FFG 56 — step 2 of the end of a crown round: Bretwalda (with the VOTE orders) or King, then
+        the round is over."""
+        del state.extras[ROUND_CLOSE_OWED]
+        self.king_army(rs, state, crowns_at_round_end(rs, state, ballots, events), events)
+        self.next_round(rs, state, events)
+
 
 # --- data schema (issue 28 item 3: the sections of the ruleset files only the FFG rules read) ---
 
@@ -713,6 +769,7 @@ from pbem.rules.rulesets.schema import Board  # noqa: E402
 
 SUBJECTS_ATTACKING = "subject_nations_that_attacked_romano_british"   # the Romano-British card (FFG 41)
 _EXCEPT_OWN_TURN = _re.compile(r"^the \w+ turn of round (\d+)$")   # "the Belgae turn of round 1"
+
 
 
 class Ffg2Schema(ClassicSchema):
@@ -782,3 +839,29 @@ class Ffg2Schema(ClassicSchema):
 
 
 Ffg2Rules.schema = Ffg2Schema
+
+def crowns_at_round_end(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list) -> str | None:
+    """FFG 56 — step 2 of the end of a crown round (after the holdings): a King (rounds 11-14), else a
+    Bretwalda vote (rounds 8-10). The crowns judged at the end of the last crown round give way; a
+    King crowned in a nation's turn of this round (Canute, 12.4) stays beside the new one.
+
+    Returns the King's nation (who gets an extra army placed as population increase) or None."""
+    state.bretwalda = None
+    state.kings = [k for k in state.kings if any(e["kind"] == "king" and e["round"] == state.round and e["turn"]
+                                                 and e["nation"] == k for e in state.ledger)]
+    return kingship.judge(rs, state, ballots, events)
+
+
+def raid_turn_raiders(ctx: TurnContext) -> None:
+    """FFG 17 — raiding is a property of the nation turn (feature raid_turn_raiders): in a round in
+    which the nation raids (it has raiders arriving, timeline.yaml), every army of it at sea at the start
+    of its turn is a raider; in any other round none is, and an army that starts the turn on land never
+    is (so armies left at sea by an earlier raid are invaders in a later non-raid round)."""
+    rs, state, nation = ctx.rs, ctx.state, ctx.nation
+    if not rs.feature("raid_turn_raiders"):
+        return
+    raiding = rs.rules.raid_turn(rs, state.round, nation)
+    for area, st in state.areas.items():
+        if nation in st:
+            s = st[nation]
+            s.raiders = s.armies if raiding and rs.is_sea(area) else 0
