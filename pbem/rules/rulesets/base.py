@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from pbem.rules.battle_model import BattleModel
 from pbem.rules.ruleset import Constants
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ class Rules:
     name = "base"   # ruleset.yaml `family: base`: the plain engine, none of the special rules
     constants_class: type[Constants] = Constants
     """the typed ruleset.yaml `constants` of this ruleset (rs.const)"""
+    battle: BattleModel = BattleModel()
+    """Rule 8 — the family's battle model (pbem.rules.battle_model): dice, hits, losses, retreats"""
 
     # --- records of the ruleset in GameState.extras ------------------------------------------------
     def permitted_subjects(self, state: GameState) -> Collection[str]:
