@@ -15,6 +15,7 @@ from pbem.rules.events import (
     BattleEnd,
     BattleRound,
     Event,
+    FortBuilt,
     LeaderEntered,
     LeaderEscaped,
     LeaderKilled,
@@ -40,13 +41,13 @@ def label_pattern(label: str) -> str:
 
 
 def _leaders_in(rs: Ruleset, area: str, events: Sequence[Event], state: GameState | None) -> set[str]:
-    """Nations with a leader in the battle area (9.2: +1 on each army and cavalry die): one still there
-    after the turn, or one that entered, moved in, or was killed there this turn."""
+    """Nations with a leader in the battle area (9.2: its bonus on the dice): one still there after the
+    turn, or one that entered, moved in, was killed there or escaped from there this turn."""
     out = set()
     if state is not None:
         out |= {n for n, s in state.areas.get(area, {}).items() if s.leaders}
     for ev in events:
-        if (isinstance(ev, (LeaderKilled, LeaderEntered)) and ev.area == area) or (
+        if (isinstance(ev, (LeaderKilled, LeaderEntered, LeaderEscaped)) and ev.area == area) or (
                 isinstance(ev, Moved) and ev.kind == "leader" and ev.path[-1] == area):
             out.add(ev.nation)
     return out
@@ -69,8 +70,9 @@ def _dice_of(rs: Ruleset, nation: str, leader: bool, armies: int, cavalry: int, 
 
 
 def _die_text(rs: Ruleset, area: str, roller: str, target: str, attacker: str, dice: tuple,
-              target_cavalry: bool, target_fort: bool) -> str:
-    kinds = {"roman_armies" if target == rs.role("empire") else "armies"}
+              target_cavalry: bool, target_fort: bool, target_armies: bool = True) -> str:
+    """The model's words for the roller's `dice` against the kinds of pieces the target has."""
+    kinds = {"roman_armies" if target == rs.role("empire") else "armies"} if target_armies else set()
     kinds |= {k for k, on in (("cavalry", target_cavalry), ("forts", target_fort)) if on}
     return rs.rules.battle.die_text(rs, area, roller == attacker, dice, kinds)
 
@@ -117,14 +119,18 @@ def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None
     out: list[dict] = []
     cur: dict | None = None
     leaders: set[str] = set()
+    built_after = 0
     rounds_of = _later_rounds(events)
-    for ev in events:
+    built = [(i, e.area) for i, e in enumerate(events) if isinstance(e, FortBuilt)]
+    for at, ev in enumerate(events):
         if isinstance(ev, Battle):
             cur = {"area": ev.area, "area_name": rs.display(ev.area), "attacker": ev.attacker,
                    "defender": ev.defender, "attacker_name": rs.display(ev.attacker),
                    "defender_name": rs.display(ev.defender), "rounds": [], "notes": [], "outcome": "", "winner": None,
                    "result": "", "label_pattern": "", "explain": []}
             leaders = _leaders_in(rs, ev.area, events, state)
+            # a fort built there after the battle (10.4: the area taken) did not fight in it
+            built_after = sum(1 for i, a in built if i > at and a == ev.area)
             out.append(cur)
         elif cur is None:
             continue
@@ -149,16 +155,17 @@ def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None
                 theirs = state.get(cur["area"], other) if state is not None else None
                 own_cav = _pieces_left(later, nation, "cavalry", 0) + (mine.cavalry if mine else 0)
                 target_cav = bool(_pieces_left(later, other, "cavalry", 0) or (theirs and theirs.cavalry))
-                forts = {n: n == cur["defender"] and _has_fort(n, events, state, cur["area"]) for n in nations}
-                own_forts = 0
-                if forts[nation]:
-                    own_forts = max(1, _pieces_left(later, nation, "forts", 0)
-                                    + ((int(mine.fort) + mine.burhs) if mine else 0))
+                # forts and burhs never retreat: what falls from this round on and what stands after is exact
+                forts = {n: _pieces_left(later, n, "forts", 0) + max(0, _forts_after(state, cur["area"], n)
+                            - (built_after if n == rs.role("empire") else 0)) for n in nations}
+                target_armies = bool(_pieces_left(later, other, "armies", 0) or _pieces_left(later, other, "roman_armies", 0)
+                                     or (theirs and theirs.armies) or not (forts.get(other) or target_cav))
+                own_forts = min(forts[nation], len(faces))
                 own_cav = min(own_cav, len(faces) - own_forts)
                 dice_groups = _dice_of(rs, nation, nation in leaders, len(faces) - own_cav - own_forts, own_cav,
                                        own_forts)
                 need = _die_text(rs, cur["area"], nation, other, cur["attacker"], dice_groups, target_cav,
-                                 forts.get(other, False))
+                                 bool(forts.get(other)), target_armies)
                 fort = _fort_note(rs, dice_groups)
                 sides.append({"nation": nation, "name": rs.display(nation), "faces": faces, "labels": labels,
                               "lost": lost, "losses": losses, "need": need,
@@ -199,12 +206,10 @@ def _later_rounds(events: Sequence[Event]) -> dict[int, list[BattleRound]]:
     return out
 
 
-def _has_fort(nation: str, events: Sequence[Event], state: GameState | None, area: str) -> bool:
-    """Rule 10.4 — a fort (or burh) defended in this battle: it fell (a 'forts' loss) or still stands."""
-    if any(isinstance(e, BattleRound) and e.area == area and e.losses.get(nation, {}).get("forts") for e in events):
-        return True
+def _forts_after(state: GameState | None, area: str, nation: str) -> int:
+    """Rule 10.4 — the nation's fort and burhs still standing in the area after the step."""
     s = state.get(area, nation) if state is not None else None
-    return bool(s and (s.fort or s.burhs))
+    return int(s.fort) + s.burhs if s else 0
 
 
 def players_of(settings: Mapping[str, Any]) -> list[dict]:

@@ -173,8 +173,11 @@ KINDS = ("cavalry", "roman_armies", "armies", "forts")     # a target's pieces, 
 
 
 def _pieces(armies: int, cavalry: int, fort: bool, burhs: int, leader: bool, roman: bool, losses: str) -> tuple:
+    """A side as the solver keeps it; its leader stays while any of its pieces fights (9.2: a leader
+    alone is killed), its bonus reaching the dice the battle model says (`dice_groups`)."""
     units = armies + cavalry
-    return armies, cavalry, fort, burhs, leader and units > 0, roman, losses, units + int(fort) + burhs, units
+    fighters = units + int(fort) + burhs
+    return armies, cavalry, fort, burhs, leader and fighters > 0, roman, losses, fighters, units
 
 
 def _of(side: Side) -> tuple:
@@ -305,9 +308,9 @@ class _Model:
 
 def _after(side: tuple, kill: tuple) -> tuple:
     """The side once `kill` (cavalry, armies, forts) is taken off: the fort falls before the burhs;
-    a leader with no army or cavalry left is gone (9.2)."""
+    a leader with none of its pieces left is gone (9.2)."""
     cav, arm, forts = kill
-    if not (cav or arm or forts) and (side[UNITS] or not side[LEADER]):
+    if not (cav or arm or forts) and (side[FIGHTERS] or not side[LEADER]):
         return side
     fort = side[FORT]
     if forts and fort:
