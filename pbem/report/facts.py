@@ -234,7 +234,7 @@ def next_options(rs: Ruleset, state: GameState) -> list[str]:
             return ["Bretwalda vote owed by: " + (", ".join(f"{rs.display(n)} ({v})" for n, v in votes.items()) or "nobody"),
                     "send: VOTE <nation>"]
         if crowns_owed(state):
-            return [f"the end of round {state.round}: its King (FFG 56), then the next round"]
+            return [f"the end of round {state.round}: its King, then the next round"]
         return ["the next round starts"]
     from pbem.report.prompt import turn_lines
 
@@ -274,7 +274,7 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping
     nxt_player = player_of(settings, nxt)
     if nxt:
         next_line = f"the {rs.display(nxt)}" + (f" ({nxt_player})" if nxt_player else "") + f", round {state.round}"
-    elif crowns_owed(state):   # FFG 56: the round's end, step 2 (its crowns), comes first
+    elif crowns_owed(state):   # the ruleset crowns at the round's end: that step comes first
         next_line = f"the end of round {state.round}: its Bretwalda or King, then round {state.round + 1}"
     else:
         next_line = f"the start of round {state.round}"

@@ -206,7 +206,8 @@ def _roll(ctx: TurnContext, area: str, br: int, side: str, stack: Stack, target:
     """One die per piece that fights (the battle model's dice, rs.rules.battle). Returns the faces and
     the request (its labels go into the battle_round event)."""
     model = ctx.rs.rules.battle
-    req = _request(ctx, area, br, side, stack.fighters, model.target_kinds(ctx.rs, target, target_nation))
+    req = _request(ctx, area, br, side, model.dice_count(ctx.rs, stack, side),
+                   model.target_kinds(ctx.rs, target, target_nation))
     return model.roll(ctx, req), req
 
 

@@ -106,6 +106,10 @@ class BattleModel:
         return tuple(DiceGroup(p, counts[p], bonus if p in with_bonus else 0, p in fast)
                      for p in PIECES if counts[p])
 
+    def dice_count(self, rs, stack: Stack, nation: str) -> int:
+        """How many dice the stack rolls in a round (here one per piece that fights, 8.0)."""
+        return sum(g.count for g in self.stack_dice(rs, stack, nation))
+
     def stack_dice(self, rs, stack: Stack, nation: str) -> tuple[DiceGroup, ...]:
         """The dice of `nation`'s `stack` (a leader with it adds its bonus)."""
         return self.dice_groups(rs, armies=stack.armies, cavalry=stack.cavalry, fort=stack.fort, burhs=stack.burhs,

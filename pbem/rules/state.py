@@ -108,7 +108,7 @@ _COPIED = frozenset({"areas", "population", "vp", "ledger", "forts_built", "capt
 LEGACY_EXTRAS: dict[str, tuple[str, Any, bool]] = {
     "roman_permission": ("subjects", frozenset(), True),         # classic 11.1 (ALLOW)
     "danes_withdraw_shortfall": ("standing", 0, True),           # classic 10.6
-    "attacked_romano_british": ("finished", frozenset(), False),  # ffg2 FFG 41, 52
+    "attacked_romano_british": ("finished", frozenset(), False),  # ffg2 (rulesets/ffg2.py)
 }
 
 
