@@ -68,6 +68,10 @@ class DiceGroup:
     fast: bool
 
 
+_STACK_DICE: dict[tuple, tuple] = {}
+"""BattleModel.stack_dice's answers: (ruleset id, model, pieces) -> (the ruleset, its dice groups)."""
+
+
 class BattleModel:
     """The plain battle rules (8.0-8.4, 9.2, 10.4). Stateless: one instance per family, shared."""
 
@@ -111,9 +115,17 @@ class BattleModel:
         return sum(g.count for g in self.stack_dice(rs, stack, nation))
 
     def stack_dice(self, rs, stack: Stack, nation: str) -> tuple[DiceGroup, ...]:
-        """The dice of `nation`'s `stack` (a leader with it adds its bonus)."""
-        return self.dice_groups(rs, armies=stack.armies, cavalry=stack.cavalry, fort=stack.fort, burhs=stack.burhs,
-                                leader=bool(stack.leaders), roman=nation == rs.role("empire"))
+        """The dice of `nation`'s `stack` (a leader with it adds its bonus). Kept per loaded ruleset and
+        pieces (`dice_groups` is a pure function of them; the engine asks twice a round)."""
+        key = (id(rs), type(self), stack.armies, stack.cavalry, stack.fort, stack.burhs, bool(stack.leaders),
+               nation == rs.role("empire"))
+        hit = _STACK_DICE.get(key)
+        if hit is None or hit[0] is not rs:     # the ruleset held with it: its id names no other
+            if len(_STACK_DICE) > 4096:
+                _STACK_DICE.clear()
+            hit = _STACK_DICE[key] = (rs, self.dice_groups(rs, armies=key[2], cavalry=key[3], fort=key[4],
+                                                           burhs=key[5], leader=key[6], roman=key[7]))
+        return hit[1]
 
     def need(self, needs: DieNeeds, group: DiceGroup, kind: str) -> int:
         """The modified roll a die of `group` needs to kill a target piece of `kind` (KIND_ORDER): a fast
@@ -154,10 +166,13 @@ class BattleModel:
 
     def modified(self, rs, faces: list[int], roller: Stack, roller_nation: str) -> tuple[list[int], list[bool]]:
         """Each die with its group's bonus added (9.2), and whether it is fast, in the order rolled."""
+        groups = self.stack_dice(rs, roller, roller_nation)
+        if not any(g.bonus or g.fast for g in groups):
+            return faces, [False] * len(faces)     # the plain dice: nothing to add
         mods: list[int] = []
         fast: list[bool] = []
         i = 0
-        for g in self.stack_dice(rs, roller, roller_nation):
+        for g in groups:
             for f in faces[i:i + g.count]:
                 mods.append(f + g.bonus)
                 fast.append(g.fast)
