@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from pbem.orders.language import prompt_words
 from pbem.rules.events import units
 from pbem.rules.preview import TurnStart, no_army_reason, turn_start
 from pbem.rules.turn import cycles
@@ -83,8 +84,7 @@ def turn_lines(rs, state, nation: str) -> list[str]:
         word = "raider" if a.raiders else "invader"
         lines.append(f"Arriving: {a.armies} {word}{'' if a.armies == 1 else 's'} in the {rs.display(a.sea)}"
                      + (" (after the raid: WITHDRAW or SETTLE)" if a.raiders else "")
-                     + (" (they must be ashore after the movement, the second one in a major invasion: armies "
-                        "left at sea are lost, FFG 18)" if not a.raiders and rs.feature("invaders_must_land") else ""))
+                     + rs.rules.arrival_note(rs, a.raiders))
     if cycles(rs, state, nation) == 2:
         lines.append("Major invasion: two movements this turn, each followed by its battles. Write the moves "
                      "of the first, then a line SECOND MOVEMENT, then the moves of the second.")
@@ -106,6 +106,7 @@ def prompt_text(game_id: str, rs, state, nations: Sequence[str], *, what: str, d
     turn = [] if state.next_nation is None else turn_lines(rs, state, nations[0])
     return render("prompt.txt.j2", game=game_id, round=state.round, what=what, names=names,
                   first=rs.display(nations[0]), deadline=deadline, rules=rs.name, reminder=reminder, turn=turn,
+                  order_words=prompt_words(rs),
                   vote_lines=[] if state.next_nation is not None else _vote_lines(rs, state),
                   guide_url=guide_url, guide_name=GUIDE_NAME, draft=draft.splitlines(),
                   still_wrong=list(still_wrong))

@@ -10,7 +10,7 @@ carried out. Two checks live here:
   gathered by `observe` after population and after each movement cycle.
 * `account` — at the end of the turn, every turn order that no event names (events carry the `line`
   or `lines` of the orders they carried out) and that was not refused gets an `order_unused` event
-  saying why it had no effect (e.g. "no battle was fought in Kent"). The turn report shows them.
+  saying why it had no effect (e.g. "no battle was fought in <area>"). The turn report shows them.
 
 Standing orders (DEFEND, LOSSES, CLEAR DEFEND) are kept for later turns and answered in battles;
 VOTE counts at the start of a round; STAY, PASS and SECOND MOVEMENT only shape the movement: none of
@@ -132,7 +132,10 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
                    None)
         if new is None:
             return f"the {name} do not increase population this turn (rule 10.1)"
-        return f"{new} new army(ies) this turn, placed by the earlier PLACE areas or rule 10.2 (rule 10.1)"
+        if not new:
+            return "no new army this turn: the population count was too low, or no piece or room was left (rule 10.1)"
+        armies = "1 new army" if new == 1 else f"{new} new armies"
+        return f"{armies} this turn, placed by the earlier PLACE areas or rule 10.2 (rule 10.1)"
     if isinstance(o, PlaceLeader):
         return f"{rs.display(o.leader)} does not enter this turn (rule 9.0)"
     if isinstance(o, Move):
@@ -143,8 +146,7 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
         return f"no battle was fought in {_names(rs, o.areas)}"
     if isinstance(o, Settle):
         if not ctx.rs.rules.raiders_may_settle(ctx):
-            return (f"the {name} may not settle in round {ctx.state.round}: every raider goes back to sea "
-                    "(FFG 43)")
+            return ctx.rs.rules.settle_refusal(ctx)
     if isinstance(o, Withdraw | Settle):
         return f"no raiders of the {name} were left in {rs.display(o.area)} after the battles"
     if isinstance(o, Disband):
@@ -157,7 +159,6 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
         from pbem.rules.submission import in_overlord_turn_only
 
         if in_overlord_turn_only(rs, o.to) and ctx.state.subjects.get(ctx.nation) != o.to:
-            return (f"the {name} may submit to the {rs.display(o.to)} only during the {rs.display(o.to)}' turn (FFG 35): "
-                    "a SUBMIT sent before that turn is read then")
+            return rs.rules.overlord_turn_note(rs, ctx.nation, o.to)
         return f"the {name} were subject to the {rs.display(o.to)} already"
     return "no effect this turn"

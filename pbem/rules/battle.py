@@ -22,7 +22,7 @@ Battle rounds are numbered per area and movement cycle across every battle fough
 """
 from __future__ import annotations
 
-from pbem.rules.battle_model import KIND_ORDER, allocate_hits, loss_preference, standing_orders
+from pbem.rules.battle_model import KIND_ORDER, allocate_hits, attacker_origins, loss_preference, standing_orders
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import RollRequest, is_neutral
 from pbem.rules.movement import kill_leader, occupy
@@ -30,7 +30,7 @@ from pbem.rules.orders import Attack, Battles
 from pbem.rules.state import Stack
 from pbem.rules.submission import waiting_submissions
 
-__all__ = ["KIND_ORDER", "allocate_hits", "battle_areas", "battle_order", "casualties", "defender_retreat_problem",
+__all__ = ["KIND_ORDER", "allocate_hits", "attacker_origins", "battle_areas", "battle_order", "casualties", "defender_retreat_problem",
            "fight", "fight_all", "loss_preference", "standing_orders"]
 
 
@@ -152,7 +152,7 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
                  losses={attacker: a_loss, defender: d_loss})
         _leaders_left_alone(ctx, area)
         if defender in waiting_submissions(ctx, "after a round of dice") and state.subjects.get(defender) == attacker:
-            outcome = "defender submitted"   # 11.1: the Romans can no longer attack the subject nation
+            outcome = "defender submitted"   # 11.1: the overlord can no longer attack its subject
             break
         a = state.get(area, attacker)
         d = state.get(area, defender)

@@ -281,9 +281,7 @@ class BattleModel:
             parts = o.parts()
             if o.hold or not parts:
                 return False
-            if o.after_round is not None and br < o.after_round:
-                return False
-            if o.if_outnumbered and d.fighters >= a.fighters:
+            if not self.defender_goes(br, o.after_round, o.if_outnumbered, d.fighters, a.fighters):
                 return False
             moved = False
             for want, target in parts:
@@ -314,11 +312,26 @@ class BattleModel:
             return False
         a = ctx.state.get(area, ctx.nation)
         d_units = sum(s.fighters for n, s in ctx.state.areas.get(area, {}).items() if n != ctx.nation)
-        if o.mode == "retreat_after" and br < (o.after_round or 1):
-            return False
-        if o.mode == "retreat_if_outnumbered" and a.fighters >= d_units:
+        if not self.attacker_goes(br, o.mode, o.after_round, a.fighters, d_units):
             return False
         return self.retreat_attacker(ctx, area)
+
+    def defender_goes(self, br: int, after_round: int | None, if_outnumbered: bool, own: int, enemy: int) -> bool:
+        """Rule 8.1 — does a DEFEND ... RETREAT order (not HOLD) take effect after battle round `br`?
+        AFTER ROUND K: from round K on; IF OUTNUMBERED: only while its pieces are fewer (`own` < `enemy`).
+        The engine and the odds both ask here."""
+        if after_round is not None and br < after_round:
+            return False
+        return not (if_outnumbered and own >= enemy)
+
+    def attacker_goes(self, br: int, mode: str, after_round: int | None, own: int, enemy: int) -> bool:
+        """Rule 8.1 — does the attacker's ATTACK order (`mode`: fight, retreat_after, retreat_if_outnumbered)
+        take it back after battle round `br`? The engine and the odds both ask here."""
+        if mode == "fight":
+            return False
+        if mode == "retreat_after" and br < (after_round or 1):
+            return False
+        return not (mode == "retreat_if_outnumbered" and own >= enemy)
 
     def retreat_attacker(self, ctx: TurnContext, area: str) -> bool:
         """Rule 8.3 — each surviving attacker goes back to the area its group entered from.
@@ -424,7 +437,7 @@ def allocate_hits(mods: list[int], left: dict[str, int], need: dict[str, int], h
     pieces by kind (cavalry, roman_armies, armies, forts). Also used by the odds calculator (odds.py).
 
     The dice flagged in `fast` hit ordinary targets `fast_gain` lower; a target hit only by `hard`
-    (Romans, cavalry, defenders in a hiland) still needs it."""
+    (the empire's armies, cavalry, defenders in a hiland) still needs it."""
     killed = dict.fromkeys(KIND_ORDER, 0)
     flags = list(fast or ()) + [False] * (len(mods) - len(fast or ()))
     # ascending (die, fast flag): the first usable die of the pool is the lowest that can do the kill

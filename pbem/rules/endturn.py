@@ -9,7 +9,6 @@ died (7.14).
 
 from __future__ import annotations
 
-from pbem.rules import optional_rules
 from pbem.rules.context import MoveRecord, TurnContext
 from pbem.rules.orders import Disband, Settle, Withdraw
 
@@ -104,7 +103,7 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     else:
         state.prune()   # no raider anywhere (most turns): nothing below would happen
         return all_back
-    if optional_rules.raiders_home_on_land(ctx):
+    if ctx.rs.rules.raiders_home_on_land(ctx):   # classic 16.1 (optional)
         return _raiders_home_on_land(ctx, settle, withdraw)
     # every area of the position now (raiders stopped on the way back may come to a later one)
     areas = state.areas

@@ -582,7 +582,7 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
 
 
 def _ways_out(model: _Model, plan: Plan, cap: int, a: int, d: int, rounds: int):
-    """One state's next round of dice (battle._fight_pair): the rolls that change something, the
+    """One state's next round of dice (battle._fight_pair, the model's casualties): the rolls that change something, the
     kills of each side's dice, and (when a retreat plan is in play) {next state or sink: rolls}."""
     sides = model.sides
     br = rounds + 1
@@ -615,30 +615,27 @@ def _ways_out(model: _Model, plan: Plan, cap: int, a: int, d: int, rounds: int):
 def _where(model: _Model, plan: Plan, a: int, d: int, br: int, nxt: int):
     """The state (or the way the battle ends) after a round that left both sides standing."""
     sa, sd = model.sides[a], model.sides[d]
-    if _defender_retreats(plan, sa, sd, br):
+    if _defender_retreats(plan, sa, sd, br, model.battle):
         sd = _pieces(0, 0, sd[FORT], sd[BURHS], False, sd[ROMAN], sd[LOSSES])
         if not sd[FIGHTERS]:
             return _DEF_RETREAT
         d = model.side_id(sd)
-    elif _attacker_retreats(plan, sa, sd, br):
+    elif _attacker_retreats(plan, sa, sd, br, model.battle):
         return _ATT_RETREAT
     return _key(a, d, nxt)
 
 
-def _defender_retreats(plan: Plan, a: tuple, d: tuple, br: int) -> bool:     # battle._defender_retreats
+def _defender_retreats(plan: Plan, a: tuple, d: tuple, br: int, battle) -> bool:
+    """The defender's plan after round `br`: the battle model's DEFEND condition (as the engine's)."""
     if plan.defend == "hold" or not d[UNITS]:
         return False
-    if plan.defend_after is not None and br < plan.defend_after:
-        return False
-    return not (plan.defend == "retreat_if_outnumbered" and d[FIGHTERS] >= a[FIGHTERS])
+    return battle.defender_goes(br, plan.defend_after, plan.defend == "retreat_if_outnumbered", d[FIGHTERS],
+                                a[FIGHTERS])
 
 
-def _attacker_retreats(plan: Plan, a: tuple, d: tuple, br: int) -> bool:     # battle._attacker_retreats
-    if plan.attack == "fight":
-        return False
-    if plan.attack == "retreat_after" and br < (plan.attack_after or 1):
-        return False
-    return not (plan.attack == "retreat_if_outnumbered" and a[FIGHTERS] >= d[FIGHTERS])
+def _attacker_retreats(plan: Plan, a: tuple, d: tuple, br: int, battle) -> bool:
+    """The attacker's plan after round `br`: the battle model's ATTACK condition (as the engine's)."""
+    return battle.attacker_goes(br, plan.attack, plan.attack_after, a[FIGHTERS], d[FIGHTERS])
 
 
 @dataclass(frozen=True)

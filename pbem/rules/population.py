@@ -210,14 +210,8 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
     for nat, leader in rs.round_info(state.round).leaders:
         if nat != nation or leader in state.dead_leaders or leader in state.leaders_on_board():
             continue
-        places = [a for a, st in state.areas.items() if nation in st and (st[nation].units)]
-        ld = rs.leaders.get(leader)
-        if ld is not None and ld.place_in is not None:
-            # 9.0 "special conditions (noted on the Turn Record Chart) must be met": only there, if held
-            places = [a for a in places if a == ld.place_in]
-        alone = not places
-        if alone:
-            places = rs.rules.leader_entry_areas(ctx, leader)   # FFG 39: Arthur may enter an empty area
+        places = rs.rules.leader_entry_choices(ctx, leader)   # 9.0, or the ruleset's entry areas
+        alone = not any((st := state.get(a, nation)) and st.units for a in places)
         if not places:
             continue   # never played if the nation has been eliminated (9.0), or its condition fails
         o = wanted.get(leader)

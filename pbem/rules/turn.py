@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import OrderProblem
-from pbem.rules import accounting, battle, endturn, kingship, movement, optional_rules, population, scoring
+from pbem.rules import accounting, battle, endturn, kingship, movement, population, scoring
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import Dice
 from pbem.rules.events import Event, make
@@ -83,6 +83,8 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
         rs.rules.roman_reinforcements(ctx)   # 10.3
         problems += population.arrivals(ctx)
         problems += population.increase(ctx)
+        if stop == "before_leaders":   # the prompt asks where the arriving leaders may enter (9.0)
+            return TurnResult(ctx.state, ctx.events, problems)
         problems += population.leaders_enter(ctx)
         endturn.raid_turn_raiders(ctx)   # FFG 17: who is a raider this turn
         if problems and strict:
@@ -93,8 +95,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     if problems and strict:
         return TurnResult(state, [], problems)
     if start in ("population", "movement"):
-        optional_rules.pict_raiders(ctx)            # 16.1 (optional): every Pict army a raider in turns 4-5
-        problems += optional_rules.brittany(ctx)   # 16.251 (optional): before the movement
+        problems += rs.rules.optional_rules_before_movement(ctx)   # classic 16.1, 16.251 (optional)
         if problems and strict:
             return TurnResult(state, [], problems)
     seen = accounting.Seen()
@@ -128,7 +129,7 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
                     planned = []
             movement.execute_cycle(ctx, planned)
             rs.rules.after_movement(ctx)   # FFG 18: who had to land and did not is lost
-            optional_rules.brittany_roll(ctx)   # 16.251 (optional): after the movement of turn 7
+            rs.rules.optional_rules_after_movement(ctx)   # classic 16.251 (optional): the Brittany roll
             waiting_submissions(ctx, "after a movement phase")   # 11.1
             if stop == "after_movement":
                 return TurnResult(ctx.state, ctx.events, problems + move_problems)
@@ -181,7 +182,7 @@ def _keep_standing_orders(ctx: TurnContext) -> None:
 def _permissions(ctx: TurnContext) -> list[OrderProblem]:
     """Rule 11.1 — each turn the Roman player may allow subject nations to increase population
     (ALLOW <nation> in the Romans' orders; it holds for the rest of the game turn). FFG 36: the same
-    permission lets the subject leave its areas empty (movement._check_subject_vacating)."""
+    permission lets the subject leave its areas empty (Rules.movement_problems; ffg2: subject_may_not_vacate)."""
     from pbem.rules.orders import Allow
 
     problems = []

@@ -13,14 +13,20 @@ A hook reads its numbers from the ruleset's data (constants, roles, features, ex
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import TYPE_CHECKING
+from collections.abc import Collection, Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, ClassVar
 
 from pbem.rules.battle_model import BattleModel
+from pbem.rules.orders import BASE_LANGUAGE, OrderLanguage
 from pbem.rules.ruleset import Constants
+from pbem.rules.rulesets.schema import Schema
 
 if TYPE_CHECKING:
+    from pbem.errors import OrderProblem
     from pbem.rules.context import TurnContext
+    from pbem.rules.movement import PlannedMove
+    from pbem.rules.orders import Move
     from pbem.rules.ruleset import Ruleset
     from pbem.rules.state import GameState
 
@@ -41,6 +47,11 @@ class Rules:
     """the typed ruleset.yaml `constants` of this ruleset (rs.const)"""
     battle: BattleModel = BattleModel()
     """Rule 8 — the family's battle model (pbem.rules.battle_model): dice, hits, losses, retreats"""
+    order_forms: OrderLanguage = BASE_LANGUAGE
+    """the forms of the order language this family's rulesets accept (pbem.rules.orders.OrderForm,
+    by keyword; the generic forms in pbem.orders.forms): a family adds its own or drops some"""
+    schema: type[Schema] = Schema
+    """the data sections this family owns and their checks (pbem/rules/rulesets/schema.py; none)"""
 
     # --- records of the ruleset in GameState.extras ------------------------------------------------
     def permitted_subjects(self, state: GameState) -> Collection[str]:
@@ -182,6 +193,108 @@ class Rules:
         `subject_of`: the overlord the holder's area submits to. Here: the empire holds it, or a subject."""
         empire = rs.role("empire")
         return holder == empire or (holder is not None and subject_of == empire)
+
+
+    # --- ffg-out (issue 28 item 5): what the generic rules ask a family, and the words it replies in ---
+    RULE_REFS: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """topic -> this family's rule reference for it, where it replaces the generic rule's number"""
+
+    def rule_ref(self, topic: str, generic: str) -> str:
+        """The rule a message cites for `topic`: the family's own reference, else the `generic` one."""
+        return self.RULE_REFS.get(topic, generic)
+
+    def road_cost(self, rs: Ruleset, state: GameState, nation: str, path: Sequence[str]) -> int:
+        """Rule 5.12 — the moves a path costs: one per step (no roads)."""
+        return len(path) - 1
+
+    def stay_at_sea_refusal(self, rs: Ruleset, nation: str) -> tuple[str, str]:
+        """Rule 7.2 — the reply (message, hint) to a STAY refused because `must_come_ashore`."""
+        return (f"the {rs.nations[nation].name} must come ashore in this movement (rule 7.2)",
+                "land them: armies still at sea after this movement are lost")
+
+    def movement_problems(self, ctx: TurnContext, planned: Sequence[PlannedMove]) -> list[OrderProblem]:
+        """Rule 5 — the family's own checks of one movement phase's planned moves, after rule 5.3's and
+        before the stacking limits' (none here)."""
+        return []
+
+    def attack_barred(self, ctx: TurnContext, move: Move, defender: str) -> OrderProblem | None:
+        """Rule 11.1 — a further reason the nation to move may not end `move` among `defender`'s armies
+        (none here: rules 10.5, 11.1 and 11.2 are the generic checks)."""
+        return None
+
+    def captures_scored_by(self, rs: Ruleset, state: GameState, nation: str) -> str | None:
+        """Rule 14.3 — the nation that scores `nation`'s captures instead of it (None: the nation itself)."""
+        return None
+
+    def overlord_way_out(self, ctx: TurnContext, area: str, overlord: str, subject: str) -> str | None:
+        """Rule 11.1 — where the overlord's armies in `area` go when `subject` submits (None: nowhere;
+        the reading of pbem.rules.submission.way_out)."""
+        from pbem.rules.submission import way_out
+
+        return way_out(ctx, area, overlord)
+
+    def stranded_overlord_lost(self, rs: Ruleset) -> bool:
+        """Rule 11.1 — are the overlord's armies with nowhere to go lost? (No: they stay, and do not fight.)"""
+        return False
+
+    def settle_refusal(self, ctx: TurnContext) -> str:
+        """Rule 7.13 — why a SETTLE had no effect when `raiders_may_settle` says no."""
+        return (f"the {ctx.rs.nations[ctx.nation].name} may not settle in round {ctx.state.round}: every raider "
+                "goes back to sea (rule 7.13)")
+
+    def leaders_withdrawn(self, rs: Ruleset) -> tuple[str, ...]:
+        """Rule 10.6 — the leaders who leave the board with the withdrawing nation's armies (none here)."""
+        return ()
+
+    def leader_entry_choices(self, ctx: TurnContext, leader: str) -> list[str]:
+        """Rule 9.0 — where an arriving leader may enter (LEADER <name> IN <area>): an area with the
+        nation's pieces (the leader's Turn Record Chart condition met), else `leader_entry_areas`. The
+        one rule the engine (population.leaders_enter) and the prompt (preview.turn_start) use."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        places = [a for a, st in state.areas.items() if nation in st and st[nation].units]
+        ld = rs.leaders.get(leader)
+        if ld is not None and ld.place_in is not None:
+            # 9.0 "special conditions (noted on the Turn Record Chart) must be met": only there, if held
+            places = [a for a in places if a == ld.place_in]
+        return places or self.leader_entry_areas(ctx, leader)
+
+    def overlord_turn_note(self, rs: Ruleset, nation: str, to: str) -> str:
+        """Rule 11.1 — why a SUBMIT TO `to` had no effect in the nation's own turn, when the ruleset lets
+        it submit to `to` only during `to`'s turn (ruleset.yaml submission.in_overlord_turn)."""
+        return (f"the {rs.nations[nation].name} may submit to the {rs.display(to)} only during the "
+                f"{rs.display(to)}' turn (rule 11.1): a SUBMIT sent before that turn is read then")
+
+    def optional_rules_before_movement(self, ctx: TurnContext) -> list[OrderProblem]:
+        """The family's optional rules at the start of the movement (none here)."""
+        return []
+
+    def optional_rules_after_movement(self, ctx: TurnContext) -> None:
+        """The family's optional rules after a movement phase (none here)."""
+
+    def raiders_home_on_land(self, ctx: TurnContext) -> bool:
+        """Rule 7.13 — do the nation's raiders go home to the land area they started the turn in, not to a
+        sea? (No.)"""
+        return False
+
+    def builds_fort(self, rs: Ruleset, state: GameState, nation: str, area: str) -> bool:
+        """Rule 10.4 — does the nation build a fort in `area` as it occupies it? (No forts here.)"""
+        return False
+
+    def overlord_submission_open(self, rs: Ruleset, state: GameState) -> bool:
+        """Rule 11.2 — may the overlord's subject still submit to it this game turn? (No end here.)"""
+        return True
+
+    def withdrawal_round(self, rs: Ruleset) -> int | None:
+        """Rule 10.6 — the game turn at whose end the withdrawing nation leaves (None: no withdrawal)."""
+        return None
+
+    def successor_increase_from(self, rs: Ruleset) -> int | None:
+        """Rule 10.5 — the first game turn the successor nation increases population (None: as any nation)."""
+        return None
+
+    def arrival_note(self, rs: Ruleset, raiders: bool) -> str:
+        """Rule 7.2 — what the prompt adds to an arrival at sea (nothing here: 7.22 lets invaders stay)."""
+        return ""
 
 
 FAMILIES[Rules.name] = Rules   # `family: base`: the plain engine (the subclasses register themselves)

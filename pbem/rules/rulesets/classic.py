@@ -13,9 +13,12 @@ from typing import TYPE_CHECKING
 
 from pbem.rules.events import make
 from pbem.rules.ruleset import Constants
+from pbem.rules.rulesets import classic_orders  # noqa: F401  (registers BRITTANY, ALLOW)
+from pbem.rules.rulesets import classic_optional
 from pbem.rules.rulesets.base import Rules
 
 if TYPE_CHECKING:
+    from pbem.errors import OrderProblem
     from pbem.rules.context import TurnContext
     from pbem.rules.ruleset import Ruleset
     from pbem.rules.state import GameState
@@ -80,6 +83,8 @@ class ClassicRules(Rules):
 
     name = "classic"
     constants_class = ClassicConstants
+    order_forms = Rules.order_forms.adding("BRITTANY", after="DISBAND").adding("ALLOW", after="SUBMIT")
+    """the generic forms, BRITTANY (optional rule 16.251) and ALLOW (rule 11.1): classic_orders.py"""
 
     # --- records in GameState.extras ------------------------------------------------------------
     def permitted_subjects(self, state: GameState) -> Collection[str]:
@@ -238,3 +243,139 @@ class ClassicRules(Rules):
             if state.leader_killed_by.get(rs.role("rival")) == nation:
                 n += 3
             reinforce_at_sea(rs, state, events, nation, rs.role("conqueror_sea"), n)
+
+    # --- ffg-out (issue 28 item 5) ----------------------------------------------------------------
+    def leaders_withdrawn(self, rs: Ruleset) -> tuple[str, ...]:
+        """Rule 10.6 — Canute leaves with the Danish armies (as `danes_withdrawal` plays it)."""
+        return (rs.role("canute"),)
+
+    def optional_rules_before_movement(self, ctx: TurnContext) -> list[OrderProblem]:
+        """16.1 (optional): every Pict army a raider in turns 4-5; 16.251 (optional): BRITTANY orders."""
+        classic_optional.pict_raiders(ctx)
+        return classic_optional.brittany(ctx)
+
+    def optional_rules_after_movement(self, ctx: TurnContext) -> None:
+        """16.251 (optional): the Brittany roll after the movement of the last Brittany turn."""
+        classic_optional.brittany_roll(ctx)
+
+    def raiders_home_on_land(self, ctx: TurnContext) -> bool:
+        """16.1 (optional) — the Pict raiders go home to the land area they started the turn in."""
+        return classic_optional.raiders_home_on_land(ctx)
+
+    def builds_fort(self, rs: Ruleset, state: GameState, nation: str, area: str) -> bool:
+        """Rule 10.4 — the Romans build a fort in each area they occupy up to the last fort turn, once."""
+        return (nation == rs.role("empire") and state.round <= rs.const.roman_forts_last_round
+                and area not in state.forts_built)
+
+    def overlord_submission_open(self, rs: Ruleset, state: GameState) -> bool:
+        """Rule 11.2 — the Brigantes' submission to the Angles is possible only before it ends."""
+        return state.round < rs.const.angle_submission_ends
+
+    def withdrawal_round(self, rs: Ruleset) -> int | None:
+        """Rule 10.6 — the Danes leave at the end of their turn 14."""
+        return rs.const.danes_withdrawal.round
+
+    def successor_increase_from(self, rs: Ruleset) -> int | None:
+        """Rule 10.5 — the Romano-British increase from turn 6 on."""
+        return rs.const.romano_british_increase_from
+
+# --- data schema (issue 28 item 3: the sections of the ruleset files only the classic rules read) ---
+
+from pbem.rules.rulesets.schema import Board, Schema  # noqa: E402  (appended section)
+
+
+class ClassicSchema(Schema):
+    """ruleset.yaml `scoring` (Bretwalda and King 12.1-12.5, the Limes 14.4, the data overrides of the
+    victory-point cards), `submission` (11.1, 11.2), `south_of_york` (10.5); the readings of the classic
+    reference files (the Avalon Hill columns `ah` of colours and counter mix, doubts of seed 001)."""
+
+    list_keys = {"south_of_york": "area"}   # 10.5: where the Romano-British reinforcements enter
+    colour_key = "ah"                       # nations.yaml colour_4p.ah: the Avalon Hill colour sets (13.0)
+    forces_keys = ("ah", "ffg_a", "ffg_timeline_a", "b_cap")   # nations.yaml forces.<kind>.<source>
+    round_notes_keys = ("ah", "special")
+    leader_place_keys = ("where_b", "where")   # Oswiu only in Bernicia, Offa only in North Mercia (B)
+
+    def leader_doubt(self, board_ruleset, leader, nation_name, place_name) -> str:
+        """Rule 9.0 — seed 001 has no Turn Record Chart: a leader's round from the reference data is a
+        doubt unless the leader's sources name seed 001 (a ruleset whose source is not seed 001 reads
+        its board and has none)."""
+        proven = "S001" in str(leader.get("sources", "")) or "seed 001" not in str(board_ruleset.get("source", ""))
+        doubt = "" if proven else "round from A and B (FFG data), not in seed 001"
+        if place_name and not proven:
+            doubt += f"; placed only in {place_name}, if the {nation_name} hold it (B)"
+        return doubt
+
+    def scoring(self, board: Board, sc: dict) -> None:
+        """Rules 12.1-12.5 and 14.4 — the Bretwalda and King rounds and awards, the King of turn 16,
+        the Limes round; `overrides`: facts of seed 001 that the reference cards contradict."""
+        rc, nations, leaders, max_rounds = board.readers["ruleset"], board.nations, board.leaders, board.max_rounds
+        written = rc.mapping(board.ruleset, "scoring", "")
+        rc.get(written, "hold_rounds", "scoring")   # 14.2: the classic rules score holdings
+        limes = rc.integer(rc.get(sc, "limes_round", "scoring"), "scoring.limes_round", minimum=1)
+        if limes > max_rounds:
+            raise rc.fail("scoring.limes_round", "after the last turn")
+        for k, v in rc.mapping(sc, "awards", "scoring").items():
+            rc.integer(v, f"scoring.awards.{k}", minimum=1)
+        for k in ("bretwalda", "king"):
+            if k not in sc["awards"]:
+                raise rc.fail(f"scoring.awards.{k}", "missing")
+        for nid, v in rc.mapping(sc, "king_turn16", "scoring").items():
+            rc.one(nid, "scoring.king_turn16", nations, "nation")
+            rc.integer(v, f"scoring.king_turn16.{nid}", minimum=1)
+        for nid, lid in rc.mapping(sc, "king_turn16_leaders", "scoring").items():
+            where = f"scoring.king_turn16_leaders.{nid}"
+            rc.one(nid, "scoring.king_turn16_leaders", nations, "nation")
+            rc.one(lid, where, leaders, "leader")
+            if leaders[lid].nation != nid:
+                raise rc.fail(where, f"{lid} is a leader of the {leaders[lid].nation}, not the {nid}")
+        for k in ("bretwalda_rounds", "king_rounds"):
+            rc.rounds_list(rc.get(sc, k, "scoring"), f"scoring.{k}", max_rounds)
+        over = rc.mapping(sc, "overrides", "scoring", required=False)
+        if "angles_roman_fort_kill" in over:
+            rc.integer(over["angles_roman_fort_kill"], "scoring.overrides.angles_roman_fort_kill", minimum=1)
+        if "norsemen_capture_rounds" in over:
+            rc.rounds_list(over["norsemen_capture_rounds"], "scoring.overrides.norsemen_capture_rounds", max_rounds)
+        if over.get("scots_army_kills_of", "any_other_nation") != "any_other_nation":
+            raise rc.fail("scoring.overrides.scots_army_kills_of", "only any_other_nation is understood")
+
+    def cards(self, board: Board, cards: dict) -> dict:
+        """ruleset.yaml scoring.overrides applied to the cards: the Norsemen's capture rounds (14.2,
+        doubt 16), the Scots' army kills of any other nation (doubt 21), the Angles' points for a
+        Roman fort (8.4 example)."""
+        import dataclasses
+
+        over = board.ruleset.get("scoring", {}).get("overrides") or {}
+        if "norsemen" in cards and "norsemen_capture_rounds" in over:
+            card = cards["norsemen"]
+            rounds = frozenset(over["norsemen_capture_rounds"])
+            cards["norsemen"] = dataclasses.replace(card, capture=tuple((rounds, t) for _, t in card.capture))
+        if "scots" in cards and over.get("scots_army_kills_of") == "any_other_nation":
+            card = cards["scots"]
+            cards["scots"] = dataclasses.replace(card, kills=tuple(
+                dataclasses.replace(k, of=None) if k.kind in ("armies", "cavalry") and k.of is not None else k
+                for k in card.kills))
+        if "angles" in cards and "angles_roman_fort_kill" in over:
+            card = cards["angles"]
+            pts = int(over["angles_roman_fort_kill"])
+            cards["angles"] = dataclasses.replace(card, kills=tuple(
+                dataclasses.replace(k, points=pts) if k.kind == "roman_forts" else k for k in card.kills))
+        return cards
+
+    def submission(self, board: Board) -> dict:
+        """Rules 11.1, 11.2 — `to_romans` (nation: fewer areas than this), `to_angles` (nation:
+        fewer_than, count_in regions, plus areas)."""
+        rc, nations, areas = board.readers["ruleset"], board.nations, board.areas
+        sub = rc.mapping(board.ruleset, "submission", "")
+        for nid, v in rc.mapping(sub, "to_romans", "submission").items():
+            rc.one(nid, "submission.to_romans", nations, "nation")
+            rc.integer(v, f"submission.to_romans.{nid}", minimum=1)
+        for nid, v in rc.mapping(sub, "to_angles", "submission", required=False).items():
+            where = f"submission.to_angles.{nid}"
+            rc.one(nid, "submission.to_angles", nations, "nation")
+            rc.integer(rc.get(v, "fewer_than", where), f"{where}.fewer_than", minimum=1)
+            rc.ids(rc.seq(v, "count_in", where), f"{where}.count_in", board.regions, "region")
+            rc.ids(rc.seq(v, "plus", where), f"{where}.plus", areas, "area")
+        return dict(sub)
+
+
+ClassicRules.schema = ClassicSchema
