@@ -406,7 +406,7 @@ class BattleModel:
             notes.append("defenders in hiland")     # 8.0: every die needs `hard` against them
         for g in roller:
             g_need = self.need(needs, g, "armies")
-            if g is not main and g_need != shown and (g.piece != "cavalry" or g.fast):
+            if g is not main and g_need != shown:
                 notes.append(f"the fort's die on {self._on(g_need)}" if g.piece == "fort"
                              else f"{g.piece if g.piece != 'burhs' else 'burh'} dice on {self._on(g_need)}")
         if needs.soft < needs.hard:
