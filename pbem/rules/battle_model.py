@@ -111,21 +111,28 @@ class BattleModel:
                      for p in PIECES if counts[p])
 
     def dice_count(self, rs, stack: Stack, nation: str) -> int:
-        """How many dice the stack rolls in a round (here one per piece that fights, 8.0)."""
-        return sum(g.count for g in self.stack_dice(rs, stack, nation))
+        """How many dice the stack rolls in a round: its dice groups' (one per piece that fights, 8.0)."""
+        return self._dice_of(rs, stack, nation)[2]
 
     def stack_dice(self, rs, stack: Stack, nation: str) -> tuple[DiceGroup, ...]:
-        """The dice of `nation`'s `stack` (a leader with it adds its bonus). Kept per loaded ruleset and
-        pieces (`dice_groups` is a pure function of them; the engine asks twice a round)."""
+        """The dice of `nation`'s `stack` (a leader with it adds its bonus)."""
+        return self._dice_of(rs, stack, nation)[1]
+
+    def _dice_of(self, rs, stack: Stack, nation: str) -> tuple:
+        """(the ruleset, the stack's dice groups, how many dice, whether they are plain: no bonus, none
+        fast), kept per loaded ruleset and pieces (`dice_groups` is a pure function of them; the engine
+        asks twice a round)."""
         key = (id(rs), type(self), stack.armies, stack.cavalry, stack.fort, stack.burhs, bool(stack.leaders),
                nation == rs.role("empire"))
         hit = _STACK_DICE.get(key)
         if hit is None or hit[0] is not rs:     # the ruleset held with it: its id names no other
             if len(_STACK_DICE) > 4096:
                 _STACK_DICE.clear()
-            hit = _STACK_DICE[key] = (rs, self.dice_groups(rs, armies=key[2], cavalry=key[3], fort=key[4],
-                                                           burhs=key[5], leader=key[6], roman=key[7]))
-        return hit[1]
+            groups = self.dice_groups(rs, armies=key[2], cavalry=key[3], fort=key[4], burhs=key[5], leader=key[6],
+                                      roman=key[7])
+            hit = _STACK_DICE[key] = (rs, groups, sum(g.count for g in groups),
+                                      not any(g.bonus or g.fast for g in groups))
+        return hit
 
     def need(self, needs: DieNeeds, group: DiceGroup, kind: str) -> int:
         """The modified roll a die of `group` needs to kill a target piece of `kind` (KIND_ORDER): a fast
@@ -166,8 +173,8 @@ class BattleModel:
 
     def modified(self, rs, faces: list[int], roller: Stack, roller_nation: str) -> tuple[list[int], list[bool]]:
         """Each die with its group's bonus added (9.2), and whether it is fast, in the order rolled."""
-        groups = self.stack_dice(rs, roller, roller_nation)
-        if not any(g.bonus or g.fast for g in groups):
+        _, groups, _, plain = self._dice_of(rs, roller, roller_nation)
+        if plain:
             return faces, [False] * len(faces)     # the plain dice: nothing to add
         mods: list[int] = []
         fast: list[bool] = []
@@ -193,7 +200,8 @@ class BattleModel:
         mods, fast = self.modified(rs, list(faces), roller, roller_nation)
         # LOSSES CAVALRY LAST only orders armies before cavalry: asked only of a target with both
         pref = loss_preference(ctx, target_nation, area) if target.cavalry and target.armies else "raiders_first"
-        return allocate_hits(mods, left, need, needs.hard, pref, fast=fast, fast_gain=self.fast_gain(rs))
+        # a fast die needs `needs.fast` against an ordinary target, `fast_gain` below `soft`
+        return allocate_hits(mods, left, need, needs.hard, pref, fast=fast, fast_gain=needs.soft - needs.fast)
 
     def split_casualties(self, split, bonus: int, left: dict[str, int], need: dict[str, int]) -> dict[str, int]:
         """Case dice aimed explicitly: {vs-cavalry: [...], vs-armies: [...], vs-forts: [...]}."""
