@@ -255,12 +255,8 @@ def _needs(q: OddsQuestion, ruleset, attacking: bool) -> DieNeeds:
 
 
 def _faces(model, need: int, bonus: int) -> str:
-    """The die faces that reach `need` with `bonus` added: '5 or 6' (the model's die; 'no face' if none)."""
-    first = model.face_needed(need, bonus)
-    if first is None:
-        return "no face"
-    faces = [str(f) for f in range(first, model.die_faces + 1)]
-    return ", ".join(faces[:-1]) + " or " + faces[-1] if len(faces) > 1 else faces[0]
+    """The die faces that reach `need` with `bonus` added: '5 or 6' (the battle model's die)."""
+    return model.faces_text(need, bonus)
 
 
 _GROUP_NAMES = {"cavalry": "the cavalry", "armies": "the armies", "fort": "the fort", "burhs": "the burhs"}

@@ -291,6 +291,7 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping
         "played_by": played_by,
         "events": lines,
         "battles": battles(rs, events, state, dice_generation),
+        "battle_rules": rs.rules.battle.legend(rs),
         "vp_gained": [{**g, "name": rs.display(g["nation"])} for g in gained],
         "scores": by_nation,
         "players": by_player,

@@ -425,6 +425,36 @@ class BattleModel:
             notes.append(bonus_note)
         return f"kills on {self._on(shown)}" + (f" ({'; '.join(notes)})" if notes else "")
 
+    def faces_text(self, need: int, bonus: int = 0) -> str:
+        """The faces of the die that reach `need` with `bonus` added, in words: '5 or 6' ('no face')."""
+        first = self.face_needed(need, bonus)
+        if first is None:
+            return "no face"
+        faces = [str(f) for f in range(first, self.die_faces + 1)]
+        return ", ".join(faces[:-1]) + " or " + faces[-1] if len(faces) > 1 else faces[0]
+
+    def legend(self, rs) -> str:
+        """The battle rules in a few lines (the report's BATTLES heading), from this model's numbers."""
+        land = [a for a in sorted(rs.areas) if rs.is_land(a)]
+        clear = next((a for a in land if not rs.hiland(a)), land[0] if land else None)
+        hill = next((a for a in land if rs.hiland(a)), None)
+        if clear is None:
+            return ""
+        needs = self.needs(rs, clear, True)
+        hill_hard = hill is not None and self.needs(rs, hill, True).soft >= needs.hard
+        lines = [f"Each side rolls one die per army, cavalry, fort and burh at once. A die kills an army on "
+                 f"{self.faces_text(needs.soft)};",
+                 f"it takes a {needs.hard} against cavalry, against Roman armies"
+                 + (", and for attackers against defenders in hiland." if hill_hard else ".")]
+        fast = self.fast_pieces(rs, True)
+        if needs.fast < needs.soft and fast:
+            names = [w for p, w in (("cavalry", "cavalry"), ("armies", "Roman armies")) if p in fast]
+            lines.append(f"The dice of {' and '.join(names)} kill an army on {self.faces_text(needs.fast)}.")
+        bonus = self.leader_bonus(rs, True)
+        lines.append((f"A leader adds {bonus} to each {self._bonus_words(rs)} die. " if bonus else "")
+                     + "A fort falls only once no Roman army is left with it.")
+        return "(" + "\n".join(lines) + ")"
+
     def _on(self, need: int) -> str:
         """'5+', or '6' for the die's top face."""
         return f"{need}+" if need < self.die_faces else f"{need}"

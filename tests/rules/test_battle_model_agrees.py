@@ -229,3 +229,22 @@ def test_ffg2_odds_keep_the_leaders_bonus_on_burhs_after_its_armies_fall(defende
     area = odds.terrain_area(rs, False)
     o = odds.battle_odds(rs, odds.Side(2), defender, area=area)
     assert (o.attacker_takes, o.defender_holds, o.both_gone) == brute_force_rounds(rs, odds.Side(2), defender, area)
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "ffg2"])
+def test_the_reports_battle_rules_say_the_numbers_the_engine_kills_with(ruleset):
+    """The report's BATTLES heading (the model's `legend`) names the faces the engine kills an army with:
+    an ordinary army's die, and (ffg2, FFG 25) a cavalry unit's and a Roman army's die."""
+    rs = RS[ruleset]
+    legend = rs.rules.battle.legend(rs)
+    area = odds.terrain_area(rs, False)
+    probe = TurnContext(rs, GameState(ruleset=rs.id, game="probe", round=5), "welsh", {}, None)
+    plain = _least_face(probe, area, Stack(armies=1), "welsh", "armies", Stack(armies=1), "picts", True)
+    assert int(re.search(r"A die kills an army on (\d)", legend).group(1)) == plain
+    fast = re.search(r"The dice of cavalry and Roman armies kill an army on (\d)", legend)
+    cavalry = _least_face(probe, area, Stack(cavalry=1), "welsh", "cavalry", Stack(armies=1), "picts", True)
+    roman = _least_face(probe, area, Stack(armies=1), rs.role("empire"), "armies", Stack(armies=1), "picts", True)
+    if ruleset == "ffg2":
+        assert int(fast.group(1)) == cavalry == roman == 4
+    else:
+        assert fast is None and cavalry == roman == plain == 5
