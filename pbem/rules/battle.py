@@ -20,9 +20,16 @@ Retreats (8.1-8.4), readings where the rules are silent:
 Battle rounds are numbered per area and movement cycle across every battle fought there in the turn
 (the label of each die, dice.py), so a second battle in the same area never reuses dice.
 """
+
 from __future__ import annotations
 
-from pbem.rules.battle_model import KIND_ORDER, allocate_hits, attacker_origins, loss_preference, standing_orders
+from pbem.rules.battle_model import (
+    KIND_ORDER,
+    allocate_hits,
+    attacker_origins,
+    loss_preference,
+    standing_orders,
+)
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import RollRequest, is_neutral
 from pbem.rules.movement import kill_leader, occupy

@@ -568,7 +568,7 @@ def _raiders_retreat(ctx: TurnContext, area: str, m, take: int) -> str:
     turn. If they have raided inland, they may only withdraw along the route they entered by. If the
     area through which they entered is occupied by opposing piece(s), they must retreat to this area
     and enter into battle. If they win ... they may then withdraw to sea." """
-    from pbem.rules.endturn import raider_route_back, raiders_go_back   # endturn imports battle (8.4 fights)
+    from pbem.rules.endturn import raider_route_back, raiders_go_back  # endturn imports battle (8.4 fights)
 
     m.retreated += take
     route = raider_route_back(ctx, area, m)
