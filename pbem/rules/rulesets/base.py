@@ -28,6 +28,7 @@ from typing import ClassVar
 
 from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, movement, population, scoring
+from pbem.rules.battle_model import BattleModel
 from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
 from pbem.rules.events import Event, make
 from pbem.rules.movement import PlannedMove
@@ -56,6 +57,8 @@ class Rules:
     name = "base"   # ruleset.yaml `family: base`: the plain engine, none of the special rules
     constants_class: type[Constants] = Constants
     """the typed ruleset.yaml `constants` of this ruleset (rs.const)"""
+    battle: BattleModel = BattleModel()
+    """Rule 8 — the family's battle model (pbem.rules.battle_model): dice, hits, losses, retreats"""
     order_forms: OrderLanguage = BASE_LANGUAGE
     """the forms of the order language this family's rulesets accept (pbem.rules.orders.OrderForm,
     by keyword; the generic forms in pbem.orders.forms): a family adds its own or drops some"""

@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from pbem.errors import OrderProblem
 from pbem.rules import kingship
+from pbem.rules.battle_model import BattleModel
 from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
 from pbem.rules.events import Event, make
 from pbem.rules.movement import PlannedMove, problem, units_after_moves
@@ -757,6 +758,31 @@ class Ffg2Rules(Ffg2Answers, ClassicRules):
         del state.extras[ROUND_CLOSE_OWED]
         self.king_army(rs, state, crowns_at_round_end(rs, state, ballots, events), events)
         self.next_round(rs, state, events)
+
+
+# --- battle model (FFG 23, 25, 27) --------------------------------------------------------------------
+class Ffg2BattleModel(BattleModel):
+    """The battle model of the FFG 2nd edition: the plain one (pbem.rules.battle_model) with faster
+    Roman and cavalry dice (FFG 25) and the leader's bonus on burhs (FFG 23, 27)."""
+
+    def fast_gain(self, rs: Ruleset) -> int:
+        """FFG 25 (constant `hit_fast`): a cavalry unit's or a Roman army's die hits ordinary targets
+        on 4-6, one lower than an ordinary army's 5-6 (0 without the constant)."""
+        return rs.const.hit - rs.const.hit_fast if rs.const.hit_fast is not None else 0
+
+    def fast_pieces(self, rs: Ruleset, roman: bool) -> frozenset[str]:
+        """FFG 25 — the fast dice: every cavalry unit's, and the Roman armies' (the Romans fight as cavalry)."""
+        return _CAVALRY_AND_ARMIES if roman else _CAVALRY
+
+    def bonus_pieces(self, rs: Ruleset) -> frozenset[str]:
+        """FFG 23, 27 (feature `leader_bonus_on_burhs`) — a leader's +1 reaches its nation's burhs too."""
+        base = super().bonus_pieces(rs)
+        return base | {"burhs"} if rs.feature("leader_bonus_on_burhs") else base
+
+
+_CAVALRY = frozenset({"cavalry"})
+_CAVALRY_AND_ARMIES = frozenset({"cavalry", "armies"})
+Ffg2Rules.battle = Ffg2BattleModel()    # set here, after the class, so this section stays one block
 
 
 # --- data schema (issue 28 item 3: the sections of the ruleset files only the FFG rules read) ---
