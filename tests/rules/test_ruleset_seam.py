@@ -85,13 +85,7 @@ FAMILY_ALLOWED: dict[str, dict[str, set[str]]] = {
     # what the generic modules still hold (issue 28 item 5), per file: `feature` keys called with
     # rs.feature(...), "FFG n" citations, classic display names, classic-only constants read. Files of
     # other work of this session (the owner in brackets) or of no owner; the merge shrinks the list.
-    "pbem/rules/battle.py": {   # [battle-model]
-        "feature": {'"leader_bonus_on_burhs"'}, "ffg": {"FFG 23", "FFG 25", "FFG 41", "FFG 51"},
-        "names": {"Romano-British", "Romans"}},
-    "pbem/rules/odds.py": {"feature": {'"leader_bonus_on_burhs"'}, "ffg": {"FFG 23", "FFG 25"}},   # [battle-model]
-    "pbem/rules/state.py": {"ffg": {"FFG 41"}},   # [battle-model]
-    "pbem/report/facts.py": {"ffg": {"FFG 25", "FFG 56"}},   # [battle-model]
-    "pbem/orders/odds.py": {"ffg": {"FFG 25"}, "names": {"Powys"}},   # [battle-model]
+    "pbem/orders/odds.py": {"names": {"Powys"}},   # a docstring example
     "pbem/rules/ruleset.py": {"ffg": {"FFG 25", "FFG 52"}, "names": {"Romano-British"}},   # [loader-schema]
     "pbem/rules/orders.py": {"ffg": {"FFG 18"}, "names": {"Romans", "York"}},   # [order-forms]
     "pbem/orders/parser.py": {"names": {"Essex", "Kent", "Lindsey", "Romans", "Suffolk", "Sussex", "York"}},   # [order-forms]
