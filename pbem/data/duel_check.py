@@ -171,6 +171,20 @@ class Report:
         self.failures.append(Failure(doc.label, line or 1, message))
 
 
+def _strs(x: Any) -> list[str]:
+    """The text items of a list (anything else: none)."""
+    return [str(i) for i in x if isinstance(i, (str, int)) and not isinstance(i, bool)] if isinstance(x, list) else []
+
+
+def _guarded(method: Any, rep: Report, doc: Doc) -> None:
+    """Run one kind of check; a section of an unexpected shape becomes a failure, never a crash."""
+    try:
+        method()
+    except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:
+        rep.fail(doc, 1, f"cannot check {method.__name__}: a section has an unexpected shape ({type(e).__name__}); "
+                 "docs/DUEL-BOARD.md describes the format")
+
+
 def _norm(text: Any) -> str:
     return re.sub(r"[^a-z0-9]+", " ", str(text).lower()).strip()
 
@@ -413,7 +427,7 @@ class BoardCheck:
     def run(self) -> None:
         for method in (self.counts, self.named, self.terrain, self.population, self.regions, self.borders,
                        self.separated, self.straits, self.coasts, self.forts):
-            method()
+            _guarded(method, self.rep, self.doc)
 
     def counts(self) -> None:
         f = self.f.get("land_areas")
@@ -519,7 +533,9 @@ class BoardCheck:
         have = {lk.pair: lk for lk in self.b.borders}
         for f, a, c in self._pairs("borders"):
             if frozenset((a, c)) not in have:
-                self.fail(self.b.at("borders"), f"{self.name(a)} and {self.name(c)} must border each other{_cite(f)}")
+                near = sorted({lk.line for lk in self.b.borders if a in (lk.a, lk.b) or c in (lk.a, lk.b)})
+                hint = f" (their borders: lines {', '.join(map(str, near))})" if near else ""
+                self.fail(self.b.at("borders"), f"{self.name(a)} and {self.name(c)} must border each other{hint}{_cite(f)}")
         for f, a, c in self._pairs("not_borders"):
             link = have.get(frozenset((a, c)))
             if link:
@@ -656,7 +672,7 @@ class AidCheck:
         for method in (self.rounds, self.sides, self.partners, self.units, self.limits, self.centres,
                        self.sea_centres, self.starts, self.withdrawal, self.order, self.eruption,
                        self.arrivals, self.straits, self.ids):
-            method()
+            _guarded(method, self.rep, self.doc)
 
     def rounds(self) -> None:
         f = self.f.get("rounds")
@@ -702,7 +718,7 @@ class AidCheck:
         if not isinstance(four, Mapping):
             self.fail(line, f"sides.four_player: missing (the four partners' nations){_cite(f)}")
             return
-        have = {frozenset(self.by_name.get(_norm(n), n) for n in v) for v in four.values() if isinstance(v, list)}
+        have = {frozenset(self.by_name.get(_norm(n), str(n)) for n in v) for v in four.values() if isinstance(v, list)}
         for names in _v(f) or []:
             want = frozenset(self.nation(n, f) for n in names)
             if want not in have:
@@ -905,7 +921,7 @@ class AidCheck:
                 arrives = plain(leaders[k].get("arrives"))
                 where = arrives.get("erupt_in_one_of") if isinstance(arrives, Mapping) else None
                 want = {self.place(p) or p for p in plain(f.get("value")) or []}
-                if not isinstance(where, list) or not set(where) <= want or not where:
+                if not _strs(where) or not set(_strs(where)) <= want or len(_strs(where)) != len(where):
                     self.fail(_line(leaders, k), f"leaders.{k}.arrives.erupt_in_one_of: only "
                               f"{', '.join(plain(f.get('value')))}{_cite(f)}")
 
@@ -934,19 +950,21 @@ class AidCheck:
         for f in self.f.items("two_sea_arrival"):
             nid = self.nation(f.get("nation"), f)
             want = {self.place(s) for s in plain(f.get("value")) or []}
-            if nid and not any(n == nid and set(a.get("at_sea") or []) == want for _, n, a, _ in arrivals):
+            if nid and not any(n == nid and set(_strs(a.get("at_sea"))) == want for _, n, a, _ in arrivals):
                 self.fail(self.at("timeline"), f"timeline: some {f.get('nation')} must appear in "
                           f"{'/'.join(plain(f.get('value')))} (a choice of two seas){_cite(f)}")
         for f in self.f.items("at_sea_in_round"):
             nid, sea = self.nation(f.get("nation"), f), self.place(f.get("sea"))
-            if nid and not any(r == f.get("round") and n == nid and sea in (a.get("at_sea") or [])
+            if nid and not any(r == f.get("round") and n == nid and sea in _strs(a.get("at_sea"))
                                for r, n, a, _ in arrivals):
                 self.fail(self.at("timeline"), f"timeline: {f.get('nation')} must be at sea in the "
                           f"{f.get('sea')} in round {f.get('round')}{_cite(f)}")
         for rnd, nid, a, line in arrivals:
             if nid not in self.nations:
                 self.fail(line, f"timeline.{rnd}: {nid!r} is no nation of nations:")
-            for sea in a.get("at_sea") or []:
+            if a.get("at_sea") is not None and not _strs(a.get("at_sea")):
+                self.fail(line, f"timeline.{rnd}.{nid}.at_sea: a list of sea ids")
+            for sea in _strs(a.get("at_sea")):
                 if sea not in self.b.seas:
                     self.fail(line, f"timeline.{rnd}.{nid}: {sea!r} is no sea of the board")
                 elif not any(lk.b == sea for lk in self.b.coasts):
@@ -959,7 +977,7 @@ class AidCheck:
                 continue
             want = {self.place(p) or p for p in plain(f.get("value")) or []}
             got = plain(self.nations[nid].get("no_straits_to"))
-            if not isinstance(got, list) or set(got) != want:
+            if set(_strs(got)) != want:
                 self.fail(self.field_line(nid, "no_straits_to"), f"{f.get('nation')}: no_straits_to must be exactly "
                           f"{', '.join(plain(f.get('value')))}{_cite(f)}")
 
@@ -971,7 +989,7 @@ class AidCheck:
                 self.fail(_line(leaders, k), f"leaders.{k}: must be a mapping (name, nation, round, arrives)")
                 continue
             nid, name = plain(v.get("nation")), plain(v.get("name"))
-            if nid not in self.nations:
+            if not isinstance(nid, str) or nid not in self.nations:
                 self.fail(_line(leaders, k), f"leaders.{k}.nation: {nid!r} is no nation of nations:")
             elif _norm(name) not in map(_norm, plain(self.nations[nid].get("leaders")) or []):
                 self.fail(_line(leaders, k), f"leaders.{k}: {name!r} is not among the {nid} leaders")
@@ -984,7 +1002,12 @@ class AidCheck:
 def check(board_doc: Doc, aid_doc: Doc, facts_doc: Doc) -> list[Failure]:
     """All failures of a board and aid against the facts, sorted by file and line (pure)."""
     rep = Report()
-    board = read_board(board_doc, rep)
+    try:
+        board = read_board(board_doc, rep)
+    except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:
+        rep.fail(board_doc, 1, f"cannot read the board: a section has an unexpected shape ({type(e).__name__}); "
+                 "docs/DUEL-BOARD.md describes the format")
+        return rep.failures
     _symmetry(board, rep)
     BoardCheck(board, _Facts(facts_doc, rep, "board"), rep).run()
     AidCheck(aid_doc, board, _Facts(facts_doc, rep, "aid"), rep).run()
@@ -996,3 +1019,9 @@ def check(board_doc: Doc, aid_doc: Doc, facts_doc: Doc) -> list[Failure]:
 def is_provisional(doc: Doc) -> bool:
     """The file says `status: PROVISIONAL` (the shipped reconstruction) rather than a typed-in printed board."""
     return _norm(plain(doc.root.get("status"))) == "provisional"
+
+
+def read_status(folder: Path | str) -> bool:
+    """True when the board or the aid of FOLDER is marked PROVISIONAL."""
+    folder = Path(folder)
+    return any(is_provisional(read(folder / name)) for name in ("board.yaml", "aid.yaml"))
