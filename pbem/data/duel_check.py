@@ -202,6 +202,7 @@ class Area:
     terrain: str = ""
     population: int | None = None
     roman_forts: int = 0
+    scores_nothing: bool = False
     lines: dict[str, int] = field(default_factory=dict)   # field -> line
 
 
@@ -225,7 +226,7 @@ class Board:
     coasts: list[Link] = field(default_factory=list)           # a = area, b = sea
     straits: list[Link] = field(default_factory=list)
     scoring_only: list[Link] = field(default_factory=list)
-    names: dict[str, str] = field(default_factory=dict)        # normalised name / alias / id -> id
+    names: dict[str, str] = field(default_factory=dict)        # normalised printed name / alias -> id
     section_line: dict[str, int] = field(default_factory=dict)
 
     def at(self, section: str) -> int:
@@ -293,12 +294,13 @@ def read_board(doc: Doc, rep: Report) -> Board:
             rep.fail(doc, area.lines.get("roman_forts", line), f"areas.{aid}.roman_forts: a whole number 0-8")
         else:
             area.roman_forts = forts
+        area.scores_nothing = unwrap(node.get("scores_nothing")) is True
         for conf_line, conf in _confidences(node):
             if conf not in CONFIDENCES:
                 rep.fail(doc, conf_line or line, f"areas.{aid}: confidence {conf!r} is none of {', '.join(CONFIDENCES)}")
         b.areas[aid] = area
         aliases = unwrap(node.get("aliases")) or []
-        for label in [aid, area.name, *(aliases if isinstance(aliases, list) else [])]:
+        for label in [area.name, *(aliases if isinstance(aliases, list) else [])]:
             if _norm(label):
                 b.names.setdefault(_norm(label), aid)
     seas = _section(doc, rep, "seas", dict)
@@ -310,7 +312,7 @@ def read_board(doc: Doc, rep: Report) -> Board:
         if str(sid) in b.areas:
             rep.fail(doc, _line(seas, sid), f"seas.{sid}: the id is also a land area")
         b.seas[str(sid)] = name
-        for label in (sid, name):
+        for label in (name,):
             b.names.setdefault(_norm(label), str(sid))
     b.borders = _links(doc, rep, "borders", b, land_b=True)
     b.coasts = _links(doc, rep, "coasts", b, land_b=False)
@@ -485,6 +487,12 @@ class BoardCheck:
             if a.population != rule[a.terrain]:
                 self.fail(a.lines.get("population", a.line), f"{a.name}'s population is {a.population}; a {a.terrain} "
                           f"area is worth {rule[a.terrain]} unless the rulebook prints another number{_cite(f)}")
+        f = self.f.get("scores_nothing")
+        for name in _v(f) or []:
+            aid = self.area(name, f)
+            if aid and not self.b.areas[aid].scores_nothing:
+                a = self.b.areas[aid]
+                self.fail(a.line, f"{a.name} must say `scores_nothing: true`{_cite(f)}")
 
     def _region_of(self, aid: str) -> str:
         return _norm(self.b.areas[aid].region)
