@@ -19,7 +19,6 @@ from pbem.data import duel_check
 from pbem.data.duel_check import PROVISIONAL_DIR, check_dir, plain, unwrap
 from pbem.errors import PbemError
 
-
 GOOD_AID = (PROVISIONAL_DIR / "aid.yaml").read_text(encoding="utf-8")
 GOOD_BOARD = (PROVISIONAL_DIR / "board.yaml").read_text(encoding="utf-8")
 
