@@ -434,7 +434,7 @@ class BoardCheck:
     def counts(self) -> None:
         f = self.f.get("land_areas")
         if isinstance(_v(f), int) and len(self.b.areas) != _v(f):
-            self.fail(self.b.at("areas"), f"{len(self.b.areas)} land areas; the board has {_v(f)}{_cite(f)}")
+            self.fail(self.b.at("areas"), f"{len(self.b.areas)} land areas; the rulebook's board has {_v(f)}{_cite(f)}")
         f = self.f.get("seas")
         want = {_norm(s) for s in _v(f) or []}
         have = {_norm(n) for n in self.b.seas.values()}
@@ -448,7 +448,7 @@ class BoardCheck:
         for terrain, n in (_v(f) or {}).items():
             got = [a for a in self.b.areas.values() if a.terrain == terrain]
             if len(got) != n:
-                self.fail(self.b.at("areas"), f"{len(got)} {terrain} areas; the board has {n}{_cite(f)}")
+                self.fail(self.b.at("areas"), f"{len(got)} {terrain} areas; the rulebook's board has {n}{_cite(f)}")
         f = self.f.get("impassable")
         for name in _v(f) or []:
             aid = self.area(name, f)

@@ -154,9 +154,9 @@ def _timeline_arrival(a: Any, rnd: int, nid: str) -> Any:
 
 BOARD_CASES: dict[str, tuple[Callable[[Any], None], str]] = {
     "land_areas": (lambda b: b["areas"].__setitem__("lundy", {"name": "Lundy", "region": "england", "terrain": "clear",
-                                                                "population": 2}), "28 land areas; the board has 27"),
+                                                                "population": 2}), "28 land areas; the rulebook's board has 27"),
     "seas": (lambda b: setv(b["seas"]["north_sea"], "name", "German Ocean"), "the seas must be exactly"),
-    "terrain_counts": (lambda b: setv(_area(b, "kent"), "terrain", "difficult"), "12 difficult areas; the board has 11"),
+    "terrain_counts": (lambda b: setv(_area(b, "kent"), "terrain", "difficult"), "12 difficult areas; the rulebook's board has 11"),
     "impassable": (lambda b: setv(_area(b, "grampians"), "terrain", "difficult"), "Grampians must be impassable"),
     "named_areas": (lambda b: setv(_area(b, "mercia"), "name", "Middle England"), "no land area is named 'Mercia'"),
     "terrain": (lambda b: setv(_area(b, "powys"), "terrain", "clear"), "Powys is clear terrain; it must be difficult"),
@@ -329,3 +329,31 @@ def test_missing_folder_or_file_is_a_pbem_error(tmp_path):
         check_dir(tmp_path)
     result = CliRunner().invoke(cli, ["rules", "check", str(tmp_path / "nowhere")])
     assert result.exit_code == 1 and "not a folder" in result.output
+
+
+# ------------------------------------------------------------------------------------------------
+# the worked example of docs/DUEL-BOARD.md
+# ------------------------------------------------------------------------------------------------
+
+def test_the_worked_example_of_the_guide(tmp_path, monkeypatch):
+    """docs/DUEL-BOARD.md: Lindsey clear alone is refused with the lines the guide shows; with York
+    difficult, Dunedin printed Fortriu and the Munster strait to Dyfed the board passes."""
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "DUEL-BOARD.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    board, aid = _load("board.yaml"), _load("aid.yaml")
+    lindsey = board["areas"]["lindsey"]
+    lindsey["terrain"], lindsey["population"] = "clear", 2
+    _write(tmp_path / "myduel", board, aid)
+    result = CliRunner().invoke(cli, ["rules", "check", "myduel"])
+    assert result.exit_code == 1
+    for line in result.output.splitlines():
+        assert line in guide, line
+    assert "myduel/board.yaml:22: 10 difficult areas" in result.output
+    york = board["areas"]["york"]
+    york["terrain"], york["population"] = "difficult", 1
+    board["areas"]["dunedin"]["name"] = "Fortriu"
+    i = _find(board["straits"], ["munster", "cornwall"])
+    board["straits"][i] = {"between": ["munster", "dyfed"], "crosses": "irish_sea"}
+    _write(tmp_path / "myduel", board, aid)
+    result = CliRunner().invoke(cli, ["rules", "check", "myduel"])
+    assert result.exit_code == 0 and result.output.startswith("OK: "), result.output
