@@ -1,0 +1,101 @@
+"""Build the land-area polygons of the Duel Britannia map: `pbem/data/duel/geometry.json`.
+
+One-off build script, NOT used at runtime (a renderer reads the committed JSON)::
+
+    python tools/geometry/build_duel.py
+
+PROVISIONAL, as the board it draws (pbem/data/duel/board.yaml):
+* an area of England, Wales or Scotland is the union of the classic polygons it merges (its `classic`
+  list; pbem/data/classic/areas.json);
+* no classic geometry covers Ireland: an Irish area is its rough lon/lat sketch (`outline.rough_lonlat`)
+  cut to the coast of Ireland of pbem/data/classic/coast.json where that file has it (its frame stops
+  at lon -8.9; west of it the sketch itself is the outline).
+The frame is widened west to hold Ireland. Anchors (where stacks go) are each area's point of
+inaccessibility. Seas, straits and scoring centres are not drawn here yet.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import shapely
+from ruamel.yaml import YAML
+from shapely.geometry import MultiPolygon, Polygon, box, mapping
+from shapely.ops import polylabel, unary_union
+
+ROOT = Path(__file__).resolve().parents[2]
+CLASSIC = ROOT / "pbem" / "data" / "classic"
+DUEL = ROOT / "pbem" / "data" / "duel"
+WEST_LON = -10.8   # the widened frame's west edge (Ireland's west coast is at about -10.5)
+
+
+def value(node):
+    return node["value"] if isinstance(node, dict) and "value" in node and set(node) <= {"value", "confidence", "why"} else node
+
+
+def project(lon: float, lat: float, proj: dict) -> tuple[float, float]:
+    k = proj["km_per_deg"]
+    return (round((lon - proj["lon0"]) * math.cos(math.radians(proj["lat0"])) * k, 2),
+            round((lat - proj["lat0"]) * k, 2))
+
+
+def polygons_of(geom) -> list:
+    """shapely (Multi)Polygon -> [[ring, ...], ...] with rounded [x, y] points (the areas.json shape)."""
+    parts = list(geom.geoms) if isinstance(geom, MultiPolygon) else [geom]
+    out = []
+    for p in parts:
+        if p.is_empty or p.area < 1.0:
+            continue
+        rings = [p.exterior, *p.interiors]
+        out.append([[[round(x, 2), round(y, 2)] for x, y in r.coords] for r in rings])
+    return out
+
+
+def shape(polys: list) -> MultiPolygon:
+    return unary_union([Polygon(rings[0], rings[1:]) for rings in polys])
+
+
+def main() -> int:
+    classic = json.loads((CLASSIC / "areas.json").read_text(encoding="utf-8"))
+    coast = json.loads((CLASSIC / "coast.json").read_text(encoding="utf-8"))
+    board = YAML(typ="safe").load((DUEL / "board.yaml").read_text(encoding="utf-8"))
+    proj = classic["projection"]
+    x0, y0, x1, y1 = classic["frame"]
+    west = project(WEST_LON, proj["lat0"], proj)[0]
+    ireland = unary_union([Polygon(r[0], r[1:]) for f in coast["features"] if f["kind"] == "ireland"
+                           for r in [f["rings"]]])
+    beyond = box(west - 1, y0, x0, y1)     # west of the classic frame: no coast data
+    areas = {}
+    for aid, area in board["areas"].items():
+        merged = value(area.get("classic")) or []
+        if merged:
+            geom = unary_union([shape(classic["areas"][c]["polygons"]) for c in merged])
+            how = {"union_of_classic": merged}
+        else:
+            sketch = Polygon([project(lon, lat, proj) for lon, lat in area["outline"]["rough_lonlat"]]).buffer(0)
+            geom = sketch.intersection(unary_union([ireland.buffer(0), beyond])).buffer(0)
+            how = {"sketch": "rough outline from real geography, cut to the coast of Ireland"}
+        geom = shapely.set_precision(geom, 0.01)   # 10 m grid: valid polygons with short numbers
+        main_part = max(geom.geoms, key=lambda g: g.area) if isinstance(geom, MultiPolygon) else geom
+        anchor = polylabel(main_part, tolerance=1.0)
+        areas[aid] = {"anchor": [round(anchor.x, 2), round(anchor.y, 2)], **how, "polygons": polygons_of(geom)}
+    out = {
+        "format": 1,
+        "status": "PROVISIONAL",
+        "about": ("Land areas of the PROVISIONAL Duel board (board.yaml): England, Wales and Scotland as unions of "
+                  "the classic polygons they merge, Ireland sketched; seas, straits and centres not yet drawn"),
+        "built_by": "tools/geometry/build_duel.py",
+        "base": "classic",
+        "projection": proj,
+        "frame": [west, y0, x1, y1],
+        "areas": areas,
+    }
+    (DUEL / "geometry.json").write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"{len(areas)} areas -> {DUEL / 'geometry.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
