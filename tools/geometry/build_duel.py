@@ -22,7 +22,7 @@ from pathlib import Path
 
 import shapely
 from ruamel.yaml import YAML
-from shapely.geometry import MultiPolygon, Polygon, box, mapping
+from shapely.geometry import MultiPolygon, Polygon, box
 from shapely.ops import polylabel, unary_union
 
 ROOT = Path(__file__).resolve().parents[2]
