@@ -1033,3 +1033,51 @@ def read_status(folder: Path | str) -> bool:
     """True when the board or the aid of FOLDER is marked PROVISIONAL."""
     folder = Path(folder)
     return any(is_provisional(read(folder / name)) for name in ("board.yaml", "aid.yaml"))
+
+
+class DuelBoardRefused(PbemError):
+    """A board or aid that contradicts the Duel rulebook: every failure, one per line."""
+
+    def __init__(self, failures: list[Failure]) -> None:
+        self.failures = list(failures)
+        super().__init__("the Duel board and aid contradict the rulebook:\n" + "\n".join(map(str, self.failures)),
+                         hint="docs/DUEL-BOARD.md; `pbem rules check DIR` lists the same")
+
+
+def require_valid(folder: Path | str) -> None:
+    """For a game that names its own board folder: refuse it (DuelBoardRefused) unless every fact holds."""
+    failures = check_dir(folder)
+    if failures:
+        raise DuelBoardRefused(failures)
+
+
+@dataclass(frozen=True)
+class Unsure:
+    """One value of a board or aid that is not printed fact: where, how sure, why."""
+
+    path: str
+    line: int
+    confidence: str
+    why: str
+
+
+def unsure_values(doc: Doc) -> list[Unsure]:
+    """Every wrapped value of a file whose confidence is not `stated` (what a PROVISIONAL mark stands for),
+    in file order: `areas.kent.terrain`, `borders.3`, ..."""
+    out: list[Unsure] = []
+
+    def walk(node: Any, path: str, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            return
+        if isinstance(node, Mapping):
+            conf = node.get("confidence")
+            if "value" in node and set(map(str, node)) <= WRAPPER_KEYS and conf not in (None, "stated"):
+                out.append(Unsure(path, _own_line(node) or 1, str(conf), str(node.get("why", ""))))
+            for k, v in node.items():
+                walk(v, f"{path}.{k}" if path else str(k), depth + 1)
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{path}.{i}", depth + 1)
+
+    walk(doc.root, "", 0)
+    return out

@@ -357,3 +357,24 @@ def test_the_worked_example_of_the_guide(tmp_path, monkeypatch):
     _write(tmp_path / "myduel", board, aid)
     result = CliRunner().invoke(cli, ["rules", "check", "myduel"])
     assert result.exit_code == 0 and result.output.startswith("OK: "), result.output
+
+
+def test_require_valid_refuses_with_every_failure(tmp_path):
+    duel_check.require_valid(PROVISIONAL_DIR)
+    text, line = _edit_line("value: [pennines, strathclyde]", "value: [northumbria, strathclyde]")
+    folder = _write(tmp_path / "b", text, GOOD_AID)
+    with pytest.raises(duel_check.DuelBoardRefused) as e:
+        duel_check.require_valid(folder)
+    assert isinstance(e.value, PbemError)
+    assert f"board.yaml:{line}: Strathclyde and Northumbria must not border" in str(e.value)
+
+
+def test_unsure_values_are_the_provisional_ones():
+    board = duel_check.read(PROVISIONAL_DIR / "board.yaml")
+    unsure = {u.path: u for u in duel_check.unsure_values(board)}
+    assert unsure["areas.sussex.name"].confidence == "placeholder"
+    assert unsure["areas.lindsey.terrain"].confidence == "inferred" and unsure["areas.lindsey.terrain"].why
+    assert "areas.powys.terrain" not in unsure and "areas.kent.population" not in unsure   # stated
+    assert unsure["areas.wessex.terrain"].confidence == "derived"
+    printed = duel_check.parse("areas:\n  kent: {name: Kent, terrain: clear}\n", "printed.yaml")
+    assert duel_check.unsure_values(printed) == []
