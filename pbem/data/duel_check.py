@@ -744,7 +744,7 @@ class AidCheck:
                 if got != want.get(key):
                     self.fail(self.field_line(nid, key), f"{name}: {got!r} {key}; the unit list gives {want.get(key)}{_cite(f)}")
             got = plain(node.get("leaders")) or []
-            if not isinstance(got, list) or sorted(map(_norm, got)) != sorted(map(_norm, want.get("leaders", []))):
+            if not isinstance(got, list) or sorted(map(_norm, _strs(got))) != sorted(map(_norm, want.get("leaders", []))):
                 self.fail(self.field_line(nid, "leaders"), f"{name}: leaders must be exactly "
                           f"{', '.join(want.get('leaders', [])) or 'none'}{_cite(f)}")
 
@@ -999,7 +999,7 @@ class AidCheck:
             nid, name = plain(v.get("nation")), plain(v.get("name"))
             if not isinstance(nid, str) or nid not in self.nations:
                 self.fail(_line(leaders, k), f"leaders.{k}.nation: {nid!r} is no nation of nations:")
-            elif _norm(name) not in map(_norm, plain(self.nations[nid].get("leaders")) or []):
+            elif _norm(name) not in map(_norm, _strs(plain(self.nations[nid].get("leaders")))):
                 self.fail(_line(leaders, k), f"leaders.{k}: {name!r} is not among the {nid} leaders")
 
 

@@ -6,11 +6,14 @@
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 from ruamel.yaml import YAML
 
@@ -378,3 +381,24 @@ def test_unsure_values_are_the_provisional_ones():
     assert unsure["areas.wessex.terrain"].confidence == "derived"
     printed = duel_check.parse("areas:\n  kent: {name: Kent, terrain: clear}\n", "printed.yaml")
     assert duel_check.unsure_values(printed) == []
+
+
+# any tree of YAML values, as a board or an aid: failures, never a crash
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10, 10**6), st.text(max_size=8),
+                     st.sampled_from(["kent", "essex", "irish_sea", "clear", "difficult", "impassable", "romans",
+                                      "value", "confidence", "scots", "Kent", "Mar"]))
+_KEYS = st.sampled_from(["areas", "seas", "borders", "coasts", "straits", "scoring_only", "name", "region", "terrain",
+                         "population", "roman_forts", "value", "confidence", "why", "between", "nations", "sides",
+                         "four_player", "rounds", "timeline", "leaders", "arrivals", "at_sea", "start", "where",
+                         "scoring_centres", "order_of_play", "roman_withdrawal", "romans", "kent", "scots", "1"])
+_TREES = st.recursive(_SCALARS, lambda kids: st.one_of(st.lists(kids, max_size=4),
+                                                       st.dictionaries(_KEYS, kids, max_size=5)), max_leaves=25)
+_FACTS = duel_check.read(duel_check.FACTS_FILE)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(board=st.dictionaries(_KEYS, _TREES, max_size=7), aid=st.dictionaries(_KEYS, _TREES, max_size=7))
+def test_fuzz_trees_give_failures_never_a_crash(board, aid):
+    failures = duel_check.check(duel_check.parse(json.dumps(board), "board.yaml"),
+                                duel_check.parse(json.dumps(aid), "aid.yaml"), _FACTS)
+    assert failures and all(f.file in ("board.yaml", "aid.yaml") and f.line >= 1 for f in failures)
