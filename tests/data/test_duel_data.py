@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from click.testing import CliRunner
 from ruamel.yaml import YAML
 
 from pbem.cli import cli
