@@ -70,3 +70,22 @@ def test_irish_areas_do_not_overlap(geometry, board):
     for i, a in enumerate(irish):
         for b in irish[i + 1:]:
             assert shapes[a].intersection(shapes[b]).area < 50, (a, b)
+
+
+def test_every_duel_sea_has_a_polygon_and_every_coast_touches_it(geometry, board):
+    """The four seas ([The Game Board]); each coast of board.yaml meets its sea on the map, and the inland
+    areas (Hwicce, Mercia) meet none."""
+    assert set(geometry["seas"]) == set(board["seas"])
+    seas = {sid: _shape(s["polygons"]) for sid, s in geometry["seas"].items()}
+    areas = {aid: _shape(a["polygons"]) for aid, a in geometry["areas"].items()}
+    for sid, shape in seas.items():
+        assert shape.is_valid and shape.area > 10000, sid
+        assert all(shape.intersection(a).area < 1.0 for a in areas.values()), sid
+    coasts = {tuple(c) for c in board["coasts"]}
+    known = {(d["area"], d["sea"]) for d in geometry["differences"]}
+    assert known == {("hwicce", "atlantic_ocean")}     # the Severn of the classic Hwicce polygon
+    for aid, area in board["areas"].items():
+        for sid, sea in seas.items():
+            touches = areas[aid].distance(sea) < 0.5
+            if area["terrain"] != "impassable" and (aid, sid) not in known:
+                assert touches == ((aid, sid) in coasts), (aid, sid, touches)

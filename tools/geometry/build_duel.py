@@ -11,7 +11,11 @@ PROVISIONAL, as the board it draws (pbem/data/duel/board.yaml):
   cut to the coast of Ireland of pbem/data/classic/coast.json where that file has it (its frame stops
   at lon -8.9; west of it the sketch itself is the outline).
 The frame is widened west to hold Ireland. Anchors (where stacks go) are each area's point of
-inaccessibility. Seas, straits and scoring centres are not drawn here yet.
+inaccessibility.
+Seas: the water of the widened frame is cut by the lines of board.yaml's `drawing_hints` (the North
+Channel, Munster - St Govan's Head, south of Land's End, east of Northumbria, the Strait of Dover) into
+the four Duel seas; each piece goes to the sea whose label point it holds (stray bits to the nearest).
+Straits and scoring centres are not drawn here yet.
 """
 
 from __future__ import annotations
@@ -22,13 +26,28 @@ from pathlib import Path
 
 import shapely
 from ruamel.yaml import YAML
-from shapely.geometry import MultiPolygon, Polygon, box
+from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import polylabel, unary_union
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASSIC = ROOT / "pbem" / "data" / "classic"
 DUEL = ROOT / "pbem" / "data" / "duel"
 WEST_LON = -10.8   # the widened frame's west edge (Ireland's west coast is at about -10.5)
+# where each Duel sea's name goes (lon, lat); a water piece holding it is that sea
+SEA_LABELS = {"irish_sea": (-5.0, 53.8), "atlantic_ocean": (-10.3, 51.0), "north_sea": (2.0, 53.6),
+              "english_channel": (-2.0, 50.2)}
+# where the drawing disagrees with board.yaml (the classic polygons it is made of say otherwise)
+DIFFERENCES = [{"area": "hwicce", "sea": "atlantic_ocean", "why": (
+    "the classic Hwicce polygon reaches the Severn, so the drawing touches the Atlantic Ocean; the Duel rulebook's "
+    "example raids Hwicce as an area not on the coast, and board.yaml has no such coast")}]
+# the cuts between the seas (lon, lat), after board.yaml drawing_hints, drawn a little into the land
+SEA_CUTS = [
+    [(-6.3, 55.15), (-6.15, 55.22), (-5.8, 55.3), (-5.6, 55.8), (-5.5, 55.9)],   # North Channel: Irish | Atlantic
+    [(-7.7, 52.1), (-7.6, 52.05), (-4.9, 51.6), (-4.85, 51.7)],                   # Munster - St Govan's Head
+    [(-5.7, 50.1), (-5.7, 50.05), (-5.7, 49.0)],                                   # south of Land's End
+    [(-1.7, 55.35), (-1.6, 55.35), (3.5, 55.35)],                                  # east of Northumbria
+    [(1.3, 51.2), (1.4, 51.15), (1.9, 50.95)],                                     # Strait of Dover
+]
 
 
 def value(node):
@@ -57,6 +76,31 @@ def shape(polys: list) -> MultiPolygon:
     return unary_union([Polygon(rings[0], rings[1:]) for rings in polys])
 
 
+def build_seas(coast: dict, areas: dict, proj: dict, frame: tuple) -> dict:
+    """The four Duel seas: the frame's water cut by SEA_CUTS, each piece to the sea of its label point."""
+    land = unary_union([shape(a["polygons"]) for a in areas.values()]
+                       + [Polygon(f["rings"][0], f["rings"][1:]) for f in coast["features"]
+                          if f["kind"] in ("continent", "context", "island")]).buffer(0)
+    water = box(*frame).difference(land)
+    cuts = unary_union([LineString([project(lon, lat, proj) for lon, lat in c]) for c in SEA_CUTS]).buffer(0.05)
+    pieces = list(water.difference(cuts).geoms)
+    labels = {sid: Point(project(lon, lat, proj)) for sid, (lon, lat) in SEA_LABELS.items()}
+    owner: dict[str, list] = {sid: [] for sid in labels}
+    strays = []
+    for piece in pieces:
+        held = [sid for sid, pt in labels.items() if piece.contains(pt)]
+        (owner[held[0]] if held else strays).append(piece)
+    main_parts = {sid: unary_union(parts) for sid, parts in owner.items()}
+    for piece in strays:
+        nearest = min(main_parts, key=lambda sid: main_parts[sid].distance(piece))
+        owner[nearest].append(piece)
+    out = {}
+    for sid, parts in owner.items():
+        geom = shapely.set_precision(unary_union(parts), 0.01)
+        out[sid] = {"label": [round(labels[sid].x, 2), round(labels[sid].y, 2)], "polygons": polygons_of(geom)}
+    return out
+
+
 def main() -> int:
     classic = json.loads((CLASSIC / "areas.json").read_text(encoding="utf-8"))
     coast = json.loads((CLASSIC / "coast.json").read_text(encoding="utf-8"))
@@ -81,16 +125,19 @@ def main() -> int:
         main_part = max(geom.geoms, key=lambda g: g.area) if isinstance(geom, MultiPolygon) else geom
         anchor = polylabel(main_part, tolerance=1.0)
         areas[aid] = {"anchor": [round(anchor.x, 2), round(anchor.y, 2)], **how, "polygons": polygons_of(geom)}
+    seas = build_seas(coast, areas, proj, (west, y0, x1, y1))
     out = {
         "format": 1,
         "status": "PROVISIONAL",
-        "about": ("Land areas of the PROVISIONAL Duel board (board.yaml): England, Wales and Scotland as unions of "
-                  "the classic polygons they merge, Ireland sketched; seas, straits and centres not yet drawn"),
+        "about": ("Land areas and seas of the PROVISIONAL Duel board (board.yaml): England, Wales and Scotland as unions of "
+                  "the classic polygons they merge, Ireland sketched, the four seas cut from the water; straits and centres not yet drawn"),
         "built_by": "tools/geometry/build_duel.py",
         "base": "classic",
         "projection": proj,
         "frame": [west, y0, x1, y1],
         "areas": areas,
+        "seas": seas,
+        "differences": DIFFERENCES,
     }
     (DUEL / "geometry.json").write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(areas)} areas -> {DUEL / 'geometry.json'}")
