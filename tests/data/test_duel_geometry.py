@@ -89,3 +89,18 @@ def test_every_duel_sea_has_a_polygon_and_every_coast_touches_it(geometry, board
             touches = areas[aid].distance(sea) < 0.5
             if area["terrain"] != "impassable" and (aid, sid) not in known:
                 assert touches == ((aid, sid) in coasts), (aid, sid, touches)
+
+
+def test_every_strait_has_an_arrow_from_land_to_land_across_water(geometry, board):
+    """[Straits]: double-headed arrows crossing one sea or another."""
+    from shapely.geometry import LineString, Point
+
+    arrows = {frozenset(s["between"]): s["line"] for s in geometry["straits"]}
+    assert set(arrows) == {frozenset(s["between"]) for s in board["straits"]}
+    areas = {aid: _shape(a["polygons"]) for aid, a in geometry["areas"].items()}
+    seas = unary_union([_shape(s["polygons"]) for s in geometry["seas"].values()])
+    for pair, line in arrows.items():
+        ends = [Point(p) for p in line]
+        assert {min(pair, key=lambda x: areas[x].distance(e)) for e in ends} == set(pair), pair
+        assert all(min(areas[x].distance(e) for x in pair) < 15 for e in ends), pair
+        assert LineString(line).intersection(seas).length > 0.5 * LineString(line).length, pair

@@ -15,7 +15,8 @@ inaccessibility.
 Seas: the water of the widened frame is cut by the lines of board.yaml's `drawing_hints` (the North
 Channel, Munster - St Govan's Head, south of Land's End, east of Northumbria, the Strait of Dover) into
 the four Duel seas; each piece goes to the sea whose label point it holds (stray bits to the nearest).
-Straits and scoring centres are not drawn here yet.
+Straits: a double arrow between the two lon/lat points of `drawing_hints.straits_symbols_lonlat`
+(anchor to anchor without a hint). Scoring centres are not drawn here yet.
 """
 
 from __future__ import annotations
@@ -126,17 +127,28 @@ def main() -> int:
         anchor = polylabel(main_part, tolerance=1.0)
         areas[aid] = {"anchor": [round(anchor.x, 2), round(anchor.y, 2)], **how, "polygons": polygons_of(geom)}
     seas = build_seas(coast, areas, proj, (west, y0, x1, y1))
+    symbols = board.get("drawing_hints", {}).get("straits_symbols_lonlat", {})
+    straits = []
+    for item in board["straits"]:
+        a, b = value(item)["between"]
+        ends = symbols.get(f"{a}-{b}") or symbols.get(f"{b}-{a}")
+        if ends is None:   # no hint: from anchor to anchor
+            line = [areas[a]["anchor"], areas[b]["anchor"]]
+        else:
+            line = [list(project(lon, lat, proj)) for lon, lat in ends]
+        straits.append({"between": [a, b], "line": line})
     out = {
         "format": 1,
         "status": "PROVISIONAL",
         "about": ("Land areas and seas of the PROVISIONAL Duel board (board.yaml): England, Wales and Scotland as unions of "
-                  "the classic polygons they merge, Ireland sketched, the four seas cut from the water; straits and centres not yet drawn"),
+                  "the classic polygons they merge, Ireland sketched, the four seas cut from the water, the strait arrows; centres not yet drawn"),
         "built_by": "tools/geometry/build_duel.py",
         "base": "classic",
         "projection": proj,
         "frame": [west, y0, x1, y1],
         "areas": areas,
         "seas": seas,
+        "straits": straits,
         "differences": DIFFERENCES,
     }
     (DUEL / "geometry.json").write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
