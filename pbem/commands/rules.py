@@ -753,3 +753,22 @@ def show(ruleset_id: str, area: str | None, rnd: int | None, nation: str | None,
         if overrides or rs.version_line():
             parts.insert(0, rs.header().splitlines() + ([rs.version_line()] if rs.version_line() else []))
     click.echo("\n\n".join("\n".join(p) for p in parts))
+
+
+@rules.command("check")
+@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=str))
+def check_cmd(folder: str) -> None:
+    """Check a Duel board and player aid (DIR/board.yaml, DIR/aid.yaml; docs/DUEL-BOARD.md) against every
+    fact the Duel rulebook states: one `FILE:LINE: message` per failure and exit 1, or an OK line."""
+    from pbem.data import duel_check
+
+    failures = duel_check.check_dir(folder)
+    for failure in failures:
+        click.echo(str(failure))
+    if failures:
+        click.echo(f"{len(failures)} failure(s): the board and aid in {folder} contradict the Duel rulebook "
+                   "and are refused", err=True)
+        raise SystemExit(1)
+    status = duel_check.read_status(folder)
+    click.echo(f"OK: {folder}/board.yaml and aid.yaml hold every fact the Duel rulebook states"
+               + (" (PROVISIONAL data: not the printed board and aid)" if status else ""))
