@@ -3,9 +3,8 @@
 `pbem rules check DIR` reads DIR/board.yaml and DIR/aid.yaml (the format of docs/DUEL-BOARD.md, the
 shipped provisional pair is pbem/data/duel/) and holds them against the facts of
 pbem/data/duel/facts.yaml: 27 land areas, the four seas, 11 difficult / 14 clear / 2 impassable
-areas ([The Game Board]), the populations ([Phase I]), the named borders, the two areas the Pennines
-and Grampians keep apart and their scoring-only adjacency, the Dyfed-Cornwall strait and the Irish
-straits ([Straits]), the coasts the examples use, the Roman forts and set-up ([Setting Up Round 1]),
+areas ([The Game Board]), the populations ([Phase I]), the named borders, the two pairs of areas the
+impassable areas keep apart and their scoring-only adjacency, the straits the text names ([Straits]), the coasts the examples use, the Roman forts and set-up ([Setting Up Round 1]),
 the Roman withdrawal, the unit list and army limits ([Unit List]), the scoring centres the text
 gives ([Army Limits and Scoring Centres], [The Game Board], [Scoring Centres]), the sides and
 partners, and so on. [Section] names a section of the Duel rulebook chapter.
@@ -502,7 +501,7 @@ class BoardCheck:
         ew = [a for a in self.b.passable() if _norm(a.region) in ("england", "wales")]
         if isinstance(_v(f), int) and len(ew) != _v(f):
             self.fail(self.b.at("areas"), f"{len(ew)} passable areas in England and Wales (regions england, wales); "
-                      f"the Romans' one army in each needs {_v(f)}{_cite(f)}")
+                      f"the empire's one army in each needs {_v(f)}{_cite(f)}")
         for f in self.f.items("region_passable"):
             got = [a for a in self.b.passable() if _norm(a.region) == _norm(f.get("region"))]
             if len(got) != f.get("value"):
