@@ -84,3 +84,26 @@ def test_a_turn_played_from_the_players_orders_does_not_say_so(game, tmp_path):
     run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
     report = [m for m in mails(game.path / "outbox") if "the Romans have played" in str(m["Subject"])]
     assert "No orders came" not in body(report[0])
+
+
+def test_early_orders_refused_then_as_now_get_the_prompt_not_a_position_changed_mail(game, tmp_path):
+    """Found in the new-user run (docs/NEW-USER-RUN.md): the Caledonians' early `1 Mar -> Dunedin` was
+    refused by the reply (no Caledonian army in Mar); at their turn a second mail said "the position
+    has changed since our reply", though nothing it judged had, answered "Not accepted" where the
+    reply had said "taken, but 1 problem", and stood for the prompt without the turn's moves. When
+    the rules refuse now just what the reply refused, the reply said it: the turn's prompt follows,
+    repeating what is still wrong with the mail's line numbers."""
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "di", "NATION Belgae\n# early\n\n1 Lindsey -> Suffolk -> Essex -> Kent", 1)
+    run_job(tmp_path, now=T0 + timedelta(minutes=5), render_map=False)
+    (reply,) = [m for m in to(game, "di@x.org") if "Re:" in str(m["Subject"])]
+    assert "line   5  ERROR" in body(reply) and "taken, but 1 problem" in body(reply)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent", 2)
+    run_job(tmp_path, now=T0 + timedelta(minutes=10), render_map=False)
+    run_job(tmp_path, now=T0 + timedelta(minutes=20), render_map=False)
+    later = [m for m in to(game, "di@x.org") if "Re:" not in str(m["Subject"]) and "game starts" not in str(m["Subject"])]
+    assert not [m for m in later if "position changed" in str(m["Subject"])], [str(m["Subject"]) for m in later]
+    (prompt,) = [m for m in later if "for the Belgae" in str(m["Subject"])]
+    text = body(prompt)
+    assert "as our reply to your mail said" in text and 'line 5 "1 Lindsey -> Suffolk -> Essex -> Kent"' in text, text
+    assert "This turn (Belgae)" in text and "Not accepted" not in text
