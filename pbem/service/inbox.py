@@ -181,7 +181,8 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
                             f"{rs.display(section.nation)}.")
             continue
         bad = sum(len(ln.problems) for ln in result.lines if ln.nation == section.nation)
-        unread = sum(1 for ln in result.lines if ln.nation == section.nation and ln.order is None and ln.problems)
+        unread = sum(1 for ln in result.lines if ln.nation == section.nation and ln.order is None and ln.problems
+                     and not _standing_word(ln.text))   # a misspelt DEFEND is no turn order to correct
         if len(parsed.sections) == 1:
             bad += len(result.general)
         idle = sum(1 for ln in result.lines if ln.nation == section.nation and ln.ok and ln.notes)
@@ -289,6 +290,16 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
         out.append(f"{rs.display(n)}: your orders from before the rollback are confirmed: "
                    + "; ".join(drafts[n].strip().splitlines()))
     return out
+
+
+_STANDING_WORDS = re.compile(r"^\s*(DEFEND|CLEAR\s+DEFEND|LOSSES|VOTE|ЗАЩИТА|ОТМЕНИТЬ\s+ЗАЩИТУ|ПОТЕРИ|ГОЛОС)(?!\w)",
+                             re.IGNORECASE)
+
+
+def _standing_word(text: str) -> bool:
+    """A line that starts as a standing order or a vote does (the book keeps those apart from the
+    turn's orders: one that cannot be read leaves the turn orders waiting as they are)."""
+    return bool(_STANDING_WORDS.match(text or ""))
 
 
 def verdict(rs, state, section: NationOrders, bad: int, idle: int = 0, partly: int = 0) -> str:

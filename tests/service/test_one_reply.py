@@ -107,3 +107,20 @@ def test_early_orders_refused_then_as_now_get_the_prompt_not_a_position_changed_
     text = body(prompt)
     assert "as our reply to your mail said" in text and 'line 5 "1 Lindsey -> Suffolk -> Essex -> Kent"' in text, text
     assert "This turn (Belgae)" in text and "Not accepted" not in text
+
+
+def test_a_mail_of_standing_orders_with_a_typo_keeps_the_turn_orders_waiting(game, tmp_path):
+    """Found in the new-user run (docs/NEW-USER-RUN.md): a mail of DEFEND and LOSSES lines, one of
+    them with a misspelt area, replaced the moves waiting from the mail before (its unreadable line
+    counted as turn orders to correct), so the turn would have moved nothing, though the guide says
+    standing orders are kept apart from the turn's and neither reply said the moves were gone."""
+    run_job(tmp_path, now=T0, render_map=False)
+    send(game, "ann", "NATION Romans\n4 Channel -> Kent\n2 Channel -> Kent -> Essex -> Norfolk", 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    send(game, "ann", "NATION Romans\nDEFEND Kentt: HOLD\nLOSSES ALL: CAVALRY LAST", 2)
+    run_job(tmp_path, now=T0 + timedelta(hours=2), render_map=False)
+    second = [m for m in to(game, "ann@x.org") if "Re:" in str(m["Subject"])][-1]
+    assert "line   3  ERROR  \"DEFEND Kentt: HOLD\"" in body(second)
+    run_job(tmp_path, now=T0 + timedelta(hours=73), render_map=False)
+    report = [m for m in mails(game.path / "outbox") if "the Romans have played" in str(m["Subject"])]
+    assert "Romans: 4 armies English Channel -> Kent" in body(report[0]), body(report[0])
