@@ -370,3 +370,13 @@ def test_a_short_game_id_one_letter_off_gets_its_did_you_mean():
     assert games_of_sender_like(games, "f", ALICE[0]) == ["ff"]
     assert games_of_sender_like(games, "c1", "mallory@evil.example") == []
     assert games_of_sender_like(games, "zz", ALICE[0]) == []
+
+
+def test_a_mail_without_token_is_told_the_word_is_token_in_latin_letters(tmp_path):
+    """Found in the new-user run (docs/NEW-USER-RUN.md): a mail written in Russian with `ТОКЕН 3a1cc3`
+    was answered "it has no TOKEN line", with no word on why the line it had was not one."""
+    s = Setup(tmp_path)
+    s.drop("1.eml", make_mail(ALICE[0], "[demo-1] orders", f"НАРОД Саксы\nТОКЕН {ALICE[1]}\nПАС\n"), 1000)
+    s.run()
+    (reply,) = s.sent()
+    assert "no TOKEN line" in reply.get_content() and "in Latin letters" in reply.get_content()
