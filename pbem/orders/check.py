@@ -103,6 +103,7 @@ def check_orders(text: str | bytes, ruleset, state: GameState | dict | None = No
                 by_line[o.line].notes.append(f"the VOTE on line {votes[-1].line} replaces it (only the last VOTE "
                                              "counts)")
         _note_replaced_standing_orders(section, by_line)
+        _note_second_movement_without_invasion(ruleset, state, section, by_line)
         if section.nation != state.next_nation and not state.finished and \
                 any(not isinstance(o, Vote) for o in section.turn_orders()):
             result.later.append(section.nation)
@@ -122,6 +123,20 @@ def _note_replaced_standing_orders(section: NationOrders, by_line: dict) -> None
                 else "DEFEND"
             by_line[o.line].notes.append(f"the {word} on line {later.line} replaces it (a standing order for an "
                                          "area is the last one written)")
+
+
+def _note_second_movement_without_invasion(ruleset, state: GameState, section: NationOrders, by_line: dict) -> None:
+    """Rule 7.3 — SECOND MOVEMENT is for a major invasion: for the nation to move without one this
+    turn the line does nothing (the engine refuses the moves after it)."""
+    from pbem.rules.orders import SecondMovement
+    from pbem.rules.turn import cycles
+
+    if section.nation != state.next_nation or cycles(ruleset, state, section.nation) == 2:
+        return
+    for o in section.orders:
+        if isinstance(o, SecondMovement) and o.line in by_line:
+            by_line[o.line].notes.append(f"the {ruleset.nations[section.nation].name} have no major invasion this "
+                                         "turn (rule 7.3): the moves after this line are refused")
 
 
 def renumber(result: CheckResult, mail_lines: list[int] | None) -> CheckResult:

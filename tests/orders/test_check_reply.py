@@ -142,3 +142,15 @@ def test_a_standing_order_replaced_later_in_the_mail_is_said_to_do_nothing(rs):
     assert notes[2] == notes[3] == notes[5] == notes[7] == []
     assert all(ln.ok for ln in r.lines)
     assert "no effect: the DEFEND on line 2 replaces it" in render_reply(r, rs)
+
+
+def test_second_movement_without_a_major_invasion_is_said_to_do_nothing(rs):
+    """Found in the new-user run (docs/NEW-USER-RUN.md): the Picts' `SECOND MOVEMENT` in round 1
+    was read back OK though they have no major invasion (rule 7.3); only the move after it was
+    refused. The line itself is marked "no effect", saying why."""
+    r = check_orders("3 Essex -> Suffolk\nSECOND MOVEMENT\n2 Kent -> Essex\n", rs, _state(), nation="saxons")
+    second = r.lines[1]
+    assert second.ok and second.notes == ["the Saxons have no major invasion this turn (rule 7.3): the moves "
+                                          "after this line are refused"]
+    assert [p.kind for p in r.lines[2].problems] == ["not-now"]
+    assert "no effect: the Saxons have no major invasion" in render_reply(r, rs)
