@@ -41,6 +41,9 @@ def test_the_reminder_repeats_what_is_still_wrong_with_the_mails_line_numbers(ga
     assert len(rem) == 1
     text = body(rem[0])
     assert "our reply" in text and "line 5" in text and "Norfolk" in text, text
+    # new-user run (docs/NEW-USER-RUN.md): the reply said some OK lines do nothing; the reminder promised
+    # every correct line played
+    assert 'the correct lines are played (those our reply marked "no effect" do nothing)' in text, text
 
 
 def test_early_orders_refused_at_their_turn_get_one_mail_saying_the_position_changed(game, tmp_path):
