@@ -112,6 +112,12 @@ def build_mail(
         msg.add_attachment(bytes(data), maintype=maintype, subtype=subtype or "octet-stream",
                            filename=clean_header(filename, 100))
         digest.update(b"\0" + filename.encode("utf-8", "replace") + b"\0" + bytes(data))
+    subject_line = len("Subject: ") + len(msg["Subject"])
+    if subject_line > msg.policy.max_line_length and len(msg["Subject"]) < msg.policy.max_line_length:
+        # a subject that fits a line of its own, but not after "Subject: ", is moved whole to a
+        # continuation line by the email package: read back it starts with a space. Written on one
+        # line instead (RFC 5322 allows 998); the body was encoded above with the usual width.
+        msg.policy = msg.policy.clone(max_line_length=subject_line + 1)
     if msg.is_multipart():
         # the same mail gets the same bytes (issue 27: two identical runs write identical mails); a
         # boundary made from the content's hash cannot occur in that content

@@ -8,7 +8,6 @@ reads the `players` / `moderator` part of a game.yaml, and `GamesDirDirectory` d
 from __future__ import annotations
 
 import difflib
-
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -90,8 +89,12 @@ def games_of_sender_like(directory: GameDirectory, asked: str, address: str) -> 
         ids = list(directory.ids())
     except (OSError, AttributeError):
         return []
+    asked_l = str(asked).lower()
+    lowered = [i.lower() for i in ids]
+    near = difflib.get_close_matches(asked_l, lowered, n=5, cutoff=0.6)
+    near += [i for i in lowered if i not in near and _one_edit_apart(asked_l, i)]   # short ids: `c1` for `cl`
     out = []
-    for gid in difflib.get_close_matches(str(asked).lower(), [i.lower() for i in ids], n=5, cutoff=0.6):
+    for gid in near:
         try:
             contact = directory.lookup(gid)
         except DataError:
@@ -99,6 +102,19 @@ def games_of_sender_like(directory: GameDirectory, asked: str, address: str) -> 
         if contact is not None and (contact.players_at(address) or contact.is_moderator(address)):
             out.append(contact.id)
     return out[:2]
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """One letter typed wrong, left out or added, or two next letters swapped (a typo of a game id
+    too short for difflib's ratio: one wrong letter of two is a ratio of 0.5)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [k for k in range(len(a)) if a[k] != b[k]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:k] + long_[k + 1:] == short for k in range(len(long_)))
 
 
 class StaticDirectory:

@@ -1,7 +1,7 @@
 """FolderTransport: the embedded default transport (ARCHITECTURE: games/<id>/inbox, outbox).
 
 Incoming: `<inbox>/*.eml` (full RFC 822 messages), `<inbox>/*.txt` (plain order files: a message
-body, with an optional first line `From: x@y`), and, when the inbox is a Maildir, `new/` and `cur/`.
+body, with an optional first line `From: x@y` or `From: Name <x@y>`), and, when the inbox is a Maildir, `new/` and `cur/`.
 `ack` moves the file to `<inbox>/processed/` (or `processed_dir`). Outgoing: each message is written
 atomically (tmp + fsync + rename) as `<outbox>/<timestamp>-<n>-<slug>.eml`.
 """
@@ -26,6 +26,7 @@ from pbem.store.fs import write_point
 log = logging.getLogger("pbem.mail")
 
 _FROM_LINE = re.compile(rb"^\s*from:\s*(\S+@\S+?)\s*$", re.IGNORECASE)
+_FROM_NAMED = re.compile(rb"^\s*from:[^<>]*<([^<>\s]+@[^<>\s]+)>\s*$", re.IGNORECASE)
 
 
 STREAM_OVER = 4 * 1024 * 1024
@@ -193,6 +194,10 @@ def order_file_to_mail(data: bytes, name: str, received: datetime) -> bytes:
     m = _FROM_LINE.match(first.rstrip(b"\r"))
     if m:
         sender, body = m.group(1).strip(b"<>"), rest
+    else:   # `From: Bob <bob@x.org>`, as a mail's From header is written: the address in the brackets
+        m = _FROM_NAMED.match(first.rstrip(b"\r"))
+        if m:
+            sender, body = m.group(1), rest
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:

@@ -45,7 +45,8 @@ def unroutable(mail: MailIn, asked: str | None, near: list[str] | None = None) -
 
 
 _AUTH_REASON = {
-    "no-token": "it has no TOKEN line. Please add the line `TOKEN <your token>` from your game invitation.",
+    "no-token": "it has no TOKEN line. Please add the line `TOKEN <your token>` from your game invitation\n"
+                "(the word TOKEN in Latin letters, in a mail written in any language: not ТОКЕН).",
     "bad-token": "its TOKEN line does not match the token registered for your address in this game.",
     "unknown-sender": "your address is not registered for this game. Please write from the address "
                       "you registered with, or ask the moderator to change it.",

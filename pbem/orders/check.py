@@ -19,7 +19,7 @@ from pbem.errors import OrderProblem
 from pbem.orders.canonical import canonical
 from pbem.orders.parser import ParsedMessage, parse_message
 from pbem.rules.legal import check_turn
-from pbem.rules.orders import NationOrders, Order, Vote
+from pbem.rules.orders import ClearDefend, Losses, NationOrders, Order, Vote, standing_key
 from pbem.rules.state import GameState
 
 Validator = Callable[[Any, GameState, NationOrders], list[OrderProblem]]
@@ -102,11 +102,41 @@ def check_orders(text: str | bytes, ruleset, state: GameState | dict | None = No
             if o.line in by_line:
                 by_line[o.line].notes.append(f"the VOTE on line {votes[-1].line} replaces it (only the last VOTE "
                                              "counts)")
+        _note_replaced_standing_orders(section, by_line)
+        _note_second_movement_without_invasion(ruleset, state, section, by_line)
         if section.nation != state.next_nation and not state.finished and \
                 any(not isinstance(o, Vote) for o in section.turn_orders()):
             result.later.append(section.nation)
     result.validated = True
     return result
+
+
+def _note_replaced_standing_orders(section: NationOrders, by_line: dict) -> None:
+    """A standing order (DEFEND, CLEAR DEFEND, LOSSES) is kept per kind and area, the last one
+    written (rules.orders.standing_key): an earlier one for the same area does nothing."""
+    standing = section.standing_orders()
+    last = {standing_key(o): o for o in standing}
+    for o in standing:
+        later = last[standing_key(o)]
+        if later is not o and o.line in by_line:
+            word = "CLEAR DEFEND" if isinstance(later, ClearDefend) else "LOSSES" if isinstance(later, Losses) \
+                else "DEFEND"
+            by_line[o.line].notes.append(f"the {word} on line {later.line} replaces it (a standing order for an "
+                                         "area is the last one written)")
+
+
+def _note_second_movement_without_invasion(ruleset, state: GameState, section: NationOrders, by_line: dict) -> None:
+    """Rule 7.3 — SECOND MOVEMENT is for a major invasion: for the nation to move without one this
+    turn the line does nothing (the engine refuses the moves after it)."""
+    from pbem.rules.orders import SecondMovement
+    from pbem.rules.turn import cycles
+
+    if section.nation != state.next_nation or cycles(ruleset, state, section.nation) == 2:
+        return
+    for o in section.orders:
+        if isinstance(o, SecondMovement) and o.line in by_line:
+            by_line[o.line].notes.append(f"the {ruleset.nations[section.nation].name} have no major invasion this "
+                                         "turn (rule 7.3): the moves after this line are refused")
 
 
 def renumber(result: CheckResult, mail_lines: list[int] | None) -> CheckResult:

@@ -297,15 +297,28 @@ def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogE
     addr = (game.player(player) or {}).get("address") if player else None
     if not addr or already_sent(game, key):
         return
+    from pbem.service.inbox import verdict
+    from pbem.store.recover import state_after
+
     text = orders_text(book.get(nation).orders(), rs)
     result = renumber(check_orders(text, rs, state, nation=nation), entry.get("mail_lines"))
+    replied = renumber(check_orders(text, rs, state_after(game, entries, entry.id), nation=nation),
+                       entry.get("mail_lines"))
+    if _refusals(result) == _refusals(replied):
+        return   # the reply refused just this: the turn's prompt repeats it (still_wrong), no second verdict
     name = rs.display(nation)
     unread = int(entry.get("unread") or 0)
+    section = result.parsed.section(nation)
+    lines = [ln for ln in result.lines if ln.nation == nation]
+    verdicts = [verdict(rs, state, section, sum(len(ln.problems) for ln in lines),
+                        sum(1 for ln in lines if ln.ok and ln.notes),
+                        sum(1 for ln in lines if ln.partly_played and not ln.ok))] if section is not None else []
     body = (f"The position has changed since our reply to your orders for the {name} (your mail received "
-            f"{entry.get('received')}): it was their turn's position only now, and the rules refuse what "
-            f"is marked ERROR below. Line numbers are those of your mail"
+            f"{entry.get('received')}): that reply judged them against the position of then; now that "
+            f"their turn has come, the rules refuse what is marked ERROR below. Line numbers are those of your mail"
             + (f"; {unread} line(s) of it could not be read (see our reply)" if unread else "") + ".\n\n"
-            + render_reply(result, rs, deadline=deadline.text(player_zone(game, player)), game=game.id) + "\n" + GUIDE_LINE + "\n"
+            + render_reply(result, rs, deadline=deadline.text(player_zone(game, player)), game=game.id,
+                           verdicts=verdicts) + "\n" + GUIDE_LINE + "\n"
             + log_line(game))
     if send_once(game, key, lambda: build_mail(
             str(addr), f"[{game.id}] the position changed: please correct your orders for the {name}", body,
@@ -313,6 +326,12 @@ def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogE
             send, now):
         run.mails += 1
     mark_sent(game, notice_key("prompt", deadline, str(player)), now)   # this mail was the turn's prompt
+
+
+def _refusals(result) -> set[tuple[int, str, str]]:
+    """What a check refused, line by line (mail numbers), to compare two checks of the same orders."""
+    return {(ln.line, p.kind, p.message) for ln in result.lines for p in ln.problems} | \
+        {(0, p.kind, p.message) for p in result.general}
 
 
 def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, send: Send, run: GameRun) -> None:

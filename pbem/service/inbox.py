@@ -181,7 +181,8 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
                             f"{rs.display(section.nation)}.")
             continue
         bad = sum(len(ln.problems) for ln in result.lines if ln.nation == section.nation)
-        unread = sum(1 for ln in result.lines if ln.nation == section.nation and ln.order is None and ln.problems)
+        unread = sum(1 for ln in result.lines if ln.nation == section.nation and ln.order is None and ln.problems
+                     and not _standing_word(ln.text))   # a misspelt DEFEND is no turn order to correct
         if len(parsed.sections) == 1:
             bad += len(result.general)
         idle = sum(1 for ln in result.lines if ln.nation == section.nation and ln.ok and ln.notes)
@@ -213,8 +214,10 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     from pbem.service.away import apply_lines
     from pbem.store.clock import player_zone
 
-    # TIMEZONE, AWAY (pbem check records nothing: it says nothing of them)
-    settings = apply_lines(game, player, parsed.player_lines, now=received, mail_id=mail_id) if record else []
+    # TIMEZONE, AWAY (pbem check records nothing: it says nothing of them, but a zone that is none is
+    # an ERROR of its line, in the reply and in pbem check alike)
+    player_lines = _refuse_unknown_zones(parsed.player_lines, result)
+    settings = apply_lines(game, player, player_lines, now=received, mail_id=mail_id) if record else []
     deadline = current_deadline(game, vote=votes_owed(rs, state))
     odds = odds_answers(asked, rs, run_budget=odds_budget)
     moving = parsed.section(state.next_nation) if state.next_nation in mine else None
@@ -227,6 +230,28 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         result, rs, missing=missing_for(game, player, unlogged), deadline=deadline.text(player_zone(game, player)),
         game=game.id, odds=odds, verdicts=confirmed + verdicts,
         warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
+
+
+def _refuse_unknown_zones(lines, result) -> list:
+    """The mail's TIMEZONE and AWAY lines to carry out: a TIMEZONE naming no time zone is marked an
+    error on its line (with the did-you-mean) and left out."""
+    from pbem.errors import GameError
+    from pbem.rules.orders import TimezoneLine
+    from pbem.store.clock import zone_named
+
+    by_line = {ln.line: ln for ln in result.lines}
+    keep = []
+    for ln in lines:
+        if isinstance(ln, TimezoneLine):
+            try:
+                zone_named(ln.zone)
+            except GameError as e:
+                checked = by_line.get(ln.line)
+                if checked is not None:
+                    checked.problems.append(OrderProblem("unknown-name", ln.line, ln.text, e.message, e.hint))
+                    continue
+        keep.append(ln)
+    return keep
 
 
 _CONFIRM = re.compile(r"^\s*CONFIRM\s*[.!]?\s*$", re.IGNORECASE)
@@ -265,6 +290,16 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
         out.append(f"{rs.display(n)}: your orders from before the rollback are confirmed: "
                    + "; ".join(drafts[n].strip().splitlines()))
     return out
+
+
+_STANDING_WORDS = re.compile(r"^\s*(DEFEND|CLEAR\s+DEFEND|LOSSES|VOTE|ЗАЩИТА|ОТМЕНИТЬ\s+ЗАЩИТУ|ПОТЕРИ|ГОЛОС)(?!\w)",
+                             re.IGNORECASE)
+
+
+def _standing_word(text: str) -> bool:
+    """A line that starts as a standing order or a vote does (the book keeps those apart from the
+    turn's orders: one that cannot be read leaves the turn orders waiting as they are)."""
+    return bool(_STANDING_WORDS.match(text or ""))
 
 
 def verdict(rs, state, section: NationOrders, bad: int, idle: int = 0, partly: int = 0) -> str:

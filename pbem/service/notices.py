@@ -11,6 +11,7 @@ entry handled is marked `moved:<entry>`: a rerun sends nothing twice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
@@ -55,10 +56,22 @@ def change_line(game: Game, e: LogEntry) -> str:
     if action == "extend":
         return f"The moderator extended the deadline by {float(e.get('hours') or 0):g} hours{why}."
     if action == "rollback":
-        return f"The moderator rolled the game back to before {e.get('turn') or 'an earlier turn'}{why}."
+        return f"The moderator rolled the game back to before {_turn_named(game, e.get('turn'))}{why}."
     if action == "replace":
         return f"Player {e.get('player')} was handed over to a new address{why}; the deadline starts again."
     return f"The moderator: {action}{why}."
+
+
+def _turn_named(game: Game, turn) -> str:
+    """The turn a rollback went back before, as a player reads it: the log's `round 2 romans` is
+    "the turn of the Romans in round 2" (`round 3 start_round`: "the start of round 3")."""
+    m = re.fullmatch(r"round (\d+) (\S+)", str(turn or ""))
+    if not m:
+        return str(turn) if turn else "an earlier turn"
+    rs = game.ruleset()
+    if m.group(2) in rs.nations:
+        return f"the turn of the {rs.display(m.group(2))} in round {m.group(1)}"
+    return f"the start of round {m.group(1)}" if m.group(2) == "start_round" else str(turn)
 
 
 def deadline_notices(game: Game, now: datetime, send: Send, *, from_addr: str) -> int:

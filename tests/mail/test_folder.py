@@ -129,3 +129,20 @@ def test_make_transports_errors(tmp_path, monkeypatch):
     monkeypatch.setenv("PBEM_IMAP_PASSWORD", "from-env")
     t = make_transports({"type": "imap", "host": "h", "security": "starttls"}, tmp_path)
     assert t.incoming[0].password == "from-env" and t.incoming[0].port == 143
+
+
+def test_an_order_file_may_name_its_sender_as_a_mail_does(tmp_path):
+    """Found in the new-user run (docs/NEW-USER-RUN.md): a `.txt` order file starting
+    `From: Bob <bob@x.org>` (as a mail's From header is written) was read as having no sender, set
+    aside and never answered. The display name is dropped, the address kept; the old forms read as
+    before (the same bytes)."""
+    from pbem.mail.folder import order_file_to_mail
+
+    when = datetime(2026, 12, 1, tzinfo=UTC)
+    plain = order_file_to_mail(b"From: bob@x.org\nPASS\n", "a.txt", when)
+    for first in (b"From: Bob <bob@x.org>", b'from: "Bob B." <bob@x.org>', b"From: <bob@x.org>",
+                  b"From:bob@x.org  "):
+        assert order_file_to_mail(first + b"\nPASS\n", "a.txt", when) == plain, first
+    assert read_message(plain).from_addr == "bob@x.org"
+    none = order_file_to_mail(b"From: Bob\nPASS\n", "a.txt", when)   # no address: no sender
+    assert b"From: \r\n" in none and b"From: Bob" in none.split(b"\r\n\r\n", 1)[1]

@@ -355,3 +355,28 @@ def test_an_error_outside_the_handler_sets_the_mail_aside_at_once_with_a_reply(t
     to = sorted(m["To"] for m in s.sent())
     assert ALICE[0] in to and CAROL[0] in to and MOD[0] in to
     assert len(report.set_aside) == 2 and not report.errors
+
+
+def test_a_short_game_id_one_letter_off_gets_its_did_you_mean():
+    """Issue 30 item 7, found in the new-user run (docs/NEW-USER-RUN.md): `[c1]` for the game `cl`
+    got no did-you-mean, because for a two-letter id one wrong letter is below difflib's cutoff.
+    One letter typed wrong, left out, added or two swapped is always a near name."""
+    from pbem.mail.directory import PlayerContact, StaticDirectory, games_of_sender_like
+
+    games = StaticDirectory([GameContact(gid, {"alice": PlayerContact(*ALICE, ("saxons",))})
+                             for gid in ("cl", "ff", "g7")])
+    assert games_of_sender_like(games, "c1", ALICE[0]) == ["cl"]
+    assert games_of_sender_like(games, "7g", ALICE[0]) == ["g7"]
+    assert games_of_sender_like(games, "f", ALICE[0]) == ["ff"]
+    assert games_of_sender_like(games, "c1", "mallory@evil.example") == []
+    assert games_of_sender_like(games, "zz", ALICE[0]) == []
+
+
+def test_a_mail_without_token_is_told_the_word_is_token_in_latin_letters(tmp_path):
+    """Found in the new-user run (docs/NEW-USER-RUN.md): a mail written in Russian with `ТОКЕН 3a1cc3`
+    was answered "it has no TOKEN line", with no word on why the line it had was not one."""
+    s = Setup(tmp_path)
+    s.drop("1.eml", make_mail(ALICE[0], "[demo-1] orders", f"НАРОД Саксы\nТОКЕН {ALICE[1]}\nПАС\n"), 1000)
+    s.run()
+    (reply,) = s.sent()
+    assert "no TOKEN line" in reply.get_content() and "in Latin letters" in reply.get_content()

@@ -126,3 +126,31 @@ def test_cli_check_bad_nation_and_missing_game(tmp_path):
     assert r.exit_code == 2 and "Saxons" in r.output
     r = CliRunner().invoke(cli, ["check", "--game", str(tmp_path / "nope"), "--nation", "Saxons"], input="PASS\n")
     assert r.exit_code == 1 and "nope" in r.output
+
+
+def test_a_standing_order_replaced_later_in_the_mail_is_said_to_do_nothing(rs):
+    """Found in the new-user run (docs/NEW-USER-RUN.md): `DEFEND Mar: RETREAT TO Alban IF OUTNUMBERED`
+    then `DEFEND Mar: HOLD` were both read back OK, though only the last is kept (a standing order
+    is kept per kind and area, rules.orders.standing_key), as the reply already says of VOTE lines."""
+    r = check_orders("DEFEND Essex: RETREAT TO Kent IF OUTNUMBERED\nDEFEND Essex: HOLD\nDEFEND Kent: HOLD\n"
+                     "LOSSES ALL: CAVALRY LAST\nLOSSES ALL: RAIDERS FIRST\nDEFEND Suffolk: HOLD\nCLEAR DEFEND Suffolk\n",
+                     rs, _state(), nation="saxons")
+    notes = {ln.line: ln.notes for ln in r.lines}
+    assert notes[1] == ["the DEFEND on line 2 replaces it (a standing order for an area is the last one written)"]
+    assert notes[4] == ["the LOSSES on line 5 replaces it (a standing order for an area is the last one written)"]
+    assert notes[6] == ["the CLEAR DEFEND on line 7 replaces it (a standing order for an area is the last one written)"]
+    assert notes[2] == notes[3] == notes[5] == notes[7] == []
+    assert all(ln.ok for ln in r.lines)
+    assert "no effect: the DEFEND on line 2 replaces it" in render_reply(r, rs)
+
+
+def test_second_movement_without_a_major_invasion_is_said_to_do_nothing(rs):
+    """Found in the new-user run (docs/NEW-USER-RUN.md): the Picts' `SECOND MOVEMENT` in round 1
+    was read back OK though they have no major invasion (rule 7.3); only the move after it was
+    refused. The line itself is marked "no effect", saying why."""
+    r = check_orders("3 Essex -> Suffolk\nSECOND MOVEMENT\n2 Kent -> Essex\n", rs, _state(), nation="saxons")
+    second = r.lines[1]
+    assert second.ok and second.notes == ["the Saxons have no major invasion this turn (rule 7.3): the moves "
+                                          "after this line are refused"]
+    assert [p.kind for p in r.lines[2].problems] == ["not-now"]
+    assert "no effect: the Saxons have no major invasion" in render_reply(r, rs)

@@ -105,6 +105,8 @@ def test_rollback_is_mailed_to_the_player_asked_again(game, tmp_path):
     run_job(tmp_path, now=T0 + timedelta(hours=2, minutes=10), render_map=False)
     m = moved(game, "ann")
     assert len(m) == 1 and "rolled the game back" in body(m[0]) and "2026-12-04 14:00 UTC" in body(m[0])
+    # new-user run (docs/NEW-USER-RUN.md): it said "to before round 1 romans", the log's ids
+    assert "rolled the game back to before the turn of the Romans in round 1" in body(m[0]), body(m[0])
 
 
 def test_replace_mails_the_new_player_their_token_and_nations(game, tmp_path):

@@ -154,3 +154,24 @@ def test_the_away_settings_are_known_keys_with_checked_values(game):
     path.write_text(path.read_text().replace("away: bot", "away: skip"))
     with pytest.raises(SaveError, match="'skip' is not one of: push, bot"):
         Game.open(game.path)
+
+
+def test_a_wrong_zone_is_read_back_as_an_error_not_ok(game, tmp_path):
+    """Found in the new-user run (docs/NEW-USER-RUN.md): `TIMEZONE Europe/Mosow` was answered
+    "NOT taken" at the top of the reply and read back `OK` in the lines below it; `pbem check`
+    (the reply the mail gets) said nothing wrong. The line is an ERROR with its did-you-mean, in the
+    reply and in `pbem check` alike."""
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    run_job(tmp_path, now=T0, render_map=False)
+    text = "NATION Belgae\nPASS\nTIMEZONE Europe/Mosow\n"
+    (tmp_path / "o.txt").write_text(f"TOKEN {game.player('di')['token']}\n{text}")
+    check = CliRunner().invoke(cli, ["check", "--game", str(game.path), "--nation", "belgae", str(tmp_path / "o.txt")])
+    send(game, "di", text.rstrip("\n"), 1)
+    run_job(tmp_path, now=T0 + timedelta(hours=1), render_map=False)
+    answer = body(to(game, "di", "Re:")[0])
+    assert 'line   4  ERROR  "TIMEZONE Europe/Mosow"' in answer and "did you mean Europe/Moscow?" in answer, answer
+    assert "OK     TIMEZONE" not in answer
+    assert answer.startswith(check.output.rstrip("\n")), (answer, check.output)
