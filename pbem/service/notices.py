@@ -63,8 +63,8 @@ def change_line(game: Game, e: LogEntry) -> str:
 
 
 def _turn_named(game: Game, turn) -> str:
-    """The turn a rollback went back before, as a player reads it: the log's `round 2 romans` is
-    "the turn of the Romans in round 2" (`round 3 start_round`: "the start of round 3")."""
+    """The turn a rollback went back before, as a player reads it: the log's `round 2 <nation id>` is
+    "the turn of the <nation> in round 2" (`round 3 start_round`: "the start of round 3")."""
     m = re.fullmatch(r"round (\d+) (\S+)", str(turn or ""))
     if not m:
         return str(turn) if turn else "an earlier turn"
