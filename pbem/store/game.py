@@ -38,6 +38,7 @@ from pbem import __version__
 from pbem.errors import DataError, GameBusy, GameError
 from pbem.i18n import DEFAULT as DEFAULT_LANGUAGE
 from pbem.i18n import LANGUAGES
+from pbem.log.entries import POSITION_ACTIONS, sets_position
 from pbem.rules.dice import HmacDice, commitment
 from pbem.rules.events import Event, from_dicts
 from pbem.rules.state import GameState, Stack
@@ -501,7 +502,7 @@ class Game:
         if damaged is None and not self._state_changed_after(files, entry):
             self._state, self._state_entry = state, entry
             return
-        from pbem.store.recover import state_after
+        from pbem.store.recover import state_after  # the engine: loaded only when the log must be walked
 
         log.warning("game %s: %s; re-deriving the position from the log", self.id,
                     f"state.yaml unusable ({damaged})" if damaged else f"state.yaml follows entry {entry}, the log ends at {last}")
@@ -550,8 +551,6 @@ class Game:
             if kind == "turn":
                 return True
             if kind == "moderator":
-                from pbem.store.recover import sets_position
-
                 e = parse_entry(load_plain(p, self.label(f"{LOG}/{p.name}")), eid, kind, f"{LOG}/{p.name}")
                 if sets_position(e.kind, e.data):
                     return True
@@ -775,8 +774,6 @@ class Game:
                  **extra: Any) -> int:
         """Log a moderator action. With `state`, the action sets the position (only the actions of
         recover.POSITION_ACTIONS do: replay checks that position and refuses one on any other)."""
-        from pbem.store.recover import POSITION_ACTIONS
-
         if state is not None and action not in POSITION_ACTIONS:
             raise ValueError(f"a moderator {action!r} entry cannot set the position "
                              f"(only: {', '.join(POSITION_ACTIONS)})")
