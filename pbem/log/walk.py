@@ -82,7 +82,7 @@ class Step:
 
     entry: Any                      # the turn entry (pbem.store.game.LogEntry)
     before: GameState | None        # the position before it (only when the walk keeps it: keep_before)
-    after: GameState                # the position after it
+    after: GameState                # the position after it (the walk's own: left as it is only with keep_before)
     events: list[dict[str, Any]]    # the events, as the log keeps them
     rolled: dict[str, int]          # every die the engine asked for, by label, with its face
     voided: bool = False            # a later rollback undid it (walked only with voided="play")
@@ -145,9 +145,12 @@ class LogWalk:
             self._ruleset = self._ruleset_of()
         inner: Dice = HmacDice(self._secret) if self._secret is not None else LoggedDice(logged_dice(e))
         dice = RecordingDice(inner)
-        before = self.state.copy() if self.keep_before else None   # the adjudicator consumes the one it gets
+        # the adjudicator consumes the position it gets: to keep the one before (and every Step's
+        # `after`, the next one's `before`), it gets a copy
+        before = self.state if self.keep_before else None
+        given = self.state.copy() if self.keep_before else self.state
         try:
-            after, events = self._adjudicate(self._ruleset, self.state, e, dice)
+            after, events = self._adjudicate(self._ruleset, given, e, dice)
         except Exception as err:  # noqa: BLE001 - a damaged log can make the engine fail anywhere: say where
             raise StepFailed(self.game_id, e, err) from err
         if self.check_hash and state_hash(after) != e.get("state_hash"):
