@@ -19,6 +19,8 @@ replaced player's successor gets their token and nations.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import secrets
 from datetime import UTC, datetime
@@ -99,9 +101,6 @@ def new_token(game: Game, player: str, tag: dict) -> str:
     """A new token for `player`. Given by mail it is drawn from the dice secret and the mail's id and
     line, so that a second identical run (or the rerun after a crash) gives the same token; by the
     command line (or without a sealed secret) it is random."""
-    import hashlib
-    import hmac
-
     secret = game.local_secret() if tag.get("mail_id") else None
     if secret is None:
         return secrets.token_hex(3)

@@ -44,7 +44,7 @@ from pbem.rules.events import Event, from_dicts
 from pbem.rules.state import GameState, Stack
 from pbem.store.fs import TEMP_PREFIX, atomic_write, clean_temp_files, create_exclusive
 from pbem.store.hashing import canonical_json, plain, sha256_text, state_hash
-from pbem.store.loghash import chain_hashes
+from pbem.store.loghash import chain_hashes, running_hashes
 from pbem.store.settings_keys import OPTION_VALUES, check_hand_edits
 from pbem.store.yamlio import (
     SaveError,
@@ -676,8 +676,6 @@ class Game:
         this Game took of its bytes when it read it (for the same size, mtime, ctime and inode); any
         other file is read and hashed (every file: cached=False). The log index is not trusted for it."""
         if not cached:
-            from pbem.store.loghash import running_hashes
-
             return running_hashes(self.path)
         known = self._file_sha
         digests = []

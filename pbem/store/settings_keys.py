@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from email.utils import parseaddr
 from typing import Any
 
+from pbem.errors import GameError
 from pbem.i18n import LANGUAGES
 from pbem.store.yamlio import SaveError
 
@@ -75,7 +76,6 @@ def _token(value: Any, key: str, label: str) -> None:
 
 
 def _timezone(value: Any, key: str, label: str) -> None:
-    from pbem.errors import GameError
     from pbem.store.clock import zone_named
 
     try:
