@@ -15,6 +15,9 @@ from pbem.service.book import build_book
 from pbem.store.game import Game
 from pbem.store.turns import pending_orders
 
+# Imported inside the functions that use them, for start-up time (modules each adds to importing
+# status alone, measured): pbem.service.away +13, pbem.store.clock +7.
+
 
 @dataclass
 class GameStatus:

@@ -14,6 +14,10 @@ from typing import Any
 
 from pbem.store.replaymany import cpus
 
+# Imported inside the functions that use them, for start-up time (modules each adds to importing
+# maps alone, measured): pbem.render +356, pbem.service.advance +241, pbem.store.game +137,
+# multiprocessing +18, pbem.store.fs +15, concurrent.futures +10.
+
 PARALLEL_FROM = 4   # fewer maps than this are drawn in this process (a pool costs more than it saves)
 
 

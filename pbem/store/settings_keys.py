@@ -21,6 +21,9 @@ from pbem.errors import GameError
 from pbem.i18n import LANGUAGES
 from pbem.store.yamlio import SaveError
 
+# Imported inside the functions that use them, for start-up time (modules each adds to importing
+# settings_keys alone, measured): pbem.store.clock +65.
+
 TOP_KEYS = ("format", "id", "ruleset", "players", "moderator", "observers", "deadlines", "options",
             "overrides", "dice", "mail", "paused")
 PLAYER_KEYS = ("name", "colour", "address", "token", "nations", "language", "timezone")
