@@ -131,3 +131,18 @@ def test_the_walk_skips_voided_turns_or_plays_them_and_refuses_a_step_off_its_ha
     bad.data["state_hash"] = "0" * 64
     with pytest.raises(StepDiverged, match=f"log entry {bad.id} does not lead to the position it logged"):
         list(Walk(game.id, game.ruleset, entries))
+
+
+def test_the_store_and_the_walk_never_import_the_service():
+    """The store keeps files, locks and hashes; the walk of the log is below it (issue 28 item 6)."""
+    import ast
+
+    pbem_dir = Path(__file__).resolve().parents[2] / "pbem"
+    offenders = []
+    for folder, banned in (("store", ("pbem.service",)), ("log", ("pbem.service", "pbem.store.game", "pbem.site"))):
+        for f in sorted((pbem_dir / folder).glob("*.py")):
+            for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+                names = [n.module or ""] if isinstance(n, ast.ImportFrom) else \
+                        [a.name for a in n.names] if isinstance(n, ast.Import) else []
+                offenders += [f"{folder}/{f.name}:{n.lineno} {m}" for m in names if m.startswith(banned)]
+    assert offenders == []
