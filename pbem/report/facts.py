@@ -105,7 +105,7 @@ def _lost(losses: Mapping[str, int]) -> str:
 
 def rolled_label(label: str, generation: int = 0) -> str:
     """The label a die was really computed from: a turn played again after a rollback rolls under
-    `<game>~g<N>/...` (pbem.service.play.GenerationDice) where its events name `<game>/...`."""
+    `<game>~g<N>/...` (pbem.log.adjudicate.GenerationDice) where its events name `<game>/...`."""
     if not generation or "/" not in label:
         return label
     head, rest = label.split("/", 1)

@@ -7,32 +7,60 @@ applies (hold everything, no retreat, raiders withdraw: the defaults; or the gre
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import shutil
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from functools import partial
 from pathlib import Path
 
 from pbem.mail.compose import build_mail
 from pbem.orders.canonical import canonical_lines
+from pbem.orders.check import check_orders, renumber
+from pbem.orders.hygiene import quote
 from pbem.orders.parser import parse_message
+from pbem.orders.reply import render_reply
 from pbem.report import build_report, report_json, report_text
-from pbem.report.prompt import GUIDE_LINE, guide_attachments
+from pbem.report.lines import mail_line_map, played_from_player_orders
+from pbem.report.prompt import GUIDE_LINE, GUIDE_NAME, guide_attachments, players_guide, prompt_text
 from pbem.rules.book import no_orders
 from pbem.rules.decisions import pending
+from pbem.rules.dice import commitment
 from pbem.rules.events import RoundEnded, RoundStarted
 from pbem.rules.flow import votes_owed
 from pbem.rules.orders import STANDING_TYPES, NationOrders, Order
+from pbem.rules.turn import next_nation_after
 from pbem.service import decisions, moderator
+from pbem.service.away import away_notices, away_now
 from pbem.service.book import build_book
 from pbem.service.gamerun import GameRun
-from pbem.service.outgoing import finish_pending, log_line, send_once
+from pbem.service.notices import deadline_notices
+from pbem.service.outgoing import finish_pending, log_line, message_id, send_once
 from pbem.service.play import play_turn
 from pbem.service.welcome import send_welcome
-from pbem.store.clock import already_sent, current_deadline, mark_sent, nmr_counts, player_zone, remind_time
+from pbem.store.clock import (
+    already_sent,
+    away_policy,
+    current_deadline,
+    mark_sent,
+    moderate_at,
+    nmr_counts,
+    player_zone,
+    remind_time,
+    sent_keys,
+)
+from pbem.store.dicecheck import reveal_secret
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry
+from pbem.store.hashing import state_hash
+from pbem.store.recover import changes_state, state_after
+from pbem.store.yamlio import dump_roundtrip
+from pbem.templating import render
+
+# Imported inside the functions that use them, for start-up time (modules each adds to importing
+# advance alone, measured): pbem.render +286, pbem.position.game +13, pbem.bots +4.
 
 Send = Callable[[EmailMessage], None]
 MAX_STEPS = 200
@@ -75,9 +103,6 @@ def _play(game: Game, rs, orders: dict[str, NationOrders], used: dict[str, list[
 def advance(game: Game, now: datetime, send: Send, *, outbox: Path | None = None, render_map: bool = True) -> GameRun:
     """Play every step that can be played now: whatever `pending` (pbem.rules.decisions) says is owed
     waits until its deadline. Holds the game's lock (a busy game is left alone)."""
-    from pbem.service.away import away_notices
-    from pbem.service.notices import deadline_notices
-
     run = GameRun(game.id)
     if game.paused:
         run.note = "paused"
@@ -171,9 +196,6 @@ AWAY_PLAYED = "away-played:"
 
 def _away_bot(game: Game, nation: str, now: datetime, entries: list[LogEntry]) -> bool:
     """`options.away: bot` and the nation's player is away now: it plays without waiting."""
-    from pbem.service.away import away_now
-    from pbem.store.clock import away_policy
-
     return away_policy(game) == "bot" and away_now(game, game.player_of(nation), now, entries)
 
 
@@ -181,8 +203,6 @@ def consecutive_nations(game: Game, rs, state, book, nation: str) -> list[str]:
     """The nation to move and the nations of the same player that move right after it in this round
     (rule 4.0: a nation with nothing to do is skipped) and have no orders yet: one prompt asks for all
     of them (issue 32), and each is played the moment its turn comes with the orders sent."""
-    from pbem.rules.turn import next_nation_after
-
     player = game.player_of(nation)
     out, n = [nation], nation
     while player and (n := next_nation_after(rs, state, n)) is not None and game.player_of(n) == player:
@@ -228,9 +248,6 @@ def _owed_turn_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outb
     mails were recorded, one whose notices.json was deleted) first gets a watermark (WATERMARK,
     before this run plays anything): the turns it has logged so far count as mailed, without mailing
     its history again; a turn logged after it is owed like any."""
-    from pbem.store.clock import sent_keys
-    from pbem.store.recover import changes_state, state_after
-
     entries = game.entries()
     keys = sent_keys(game)
     turns = [i for i, e in enumerate(entries) if e.kind == "turn"]
@@ -258,14 +275,10 @@ def _orders_entry(book, nation: str, entries: list[LogEntry]) -> LogEntry | None
 def _checked_then(entry: LogEntry | None, entries: list[LogEntry]) -> bool:
     """Whether the reply to the orders' mail judged them against the position of now: nothing that
     changes the position was logged after them."""
-    from pbem.store.recover import changes_state
-
     return entry is not None and not any(changes_state(e) for e in entries if e.id > entry.id)
 
 
 def _problem_line(p, mail_lines: list[int] | None) -> str:
-    from pbem.orders.hygiene import quote
-
     line = mail_lines[p.line - 1] if mail_lines and 0 < p.line <= len(mail_lines) else p.line
     where = f'line {line} "{quote(p.text)}": ' if line and p.text else (f"line {line}: " if line else "")
     return f"{where}{p.message}" + (f" ({p.hint})" if p.hint else "")
@@ -286,9 +299,6 @@ def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogE
     already: one mail gets one reply (issue 30). Orders sent early (checked against the position
     then) get one mail, saying that the position changed since the reply; it stands for the turn's
     prompt (the reminder follows as usual). The lines keep the mail's numbers."""
-    from pbem.orders.check import check_orders, renumber
-    from pbem.orders.reply import render_reply
-
     entry = _orders_entry(book, nation, entries)
     if entry is None or _checked_then(entry, entries):
         return
@@ -377,7 +387,6 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
         if p:
             by_player.setdefault(p, []).append(n)
     run.waiting_for = [f"{p} ({', '.join(rs.display(n) for n in ns)})" for p, ns in by_player.items()]
-    from pbem.report.prompt import GUIDE_NAME, players_guide, prompt_text
 
     guide = players_guide()
     for player, ns in by_player.items():
@@ -422,7 +431,6 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
         zone = player_zone(game, p)
         waiting = [f"{p} ({rs.display(state.next_nation)})" if p else rs.display(state.next_nation)]
     settings = dict(game.settings)   # every report carries the dice commitment (the first one mailed too)
-    from pbem.report.lines import mail_line_map, played_from_player_orders
 
     log = game.entries()
     played_by = None
@@ -472,7 +480,6 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
     """A game moved over from a typed-in position (pbem new --position): before anything is played,
     everyone gets the imported position (map, scores, the file as read) once, to confirm it."""
     from pbem.position.game import export_position, position_mail_key
-    from pbem.templating import render
 
     key = position_mail_key(game)
     if key is None or already_sent(game, key):
@@ -518,7 +525,6 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
     key = "game-over"
     if already_sent(game, key):
         return
-    from pbem.store.dicecheck import reveal_secret
 
     try:
         reveal_secret(game, who="pbem", why="game over: dice secret revealed", now=now)
@@ -572,11 +578,6 @@ def preview(game: Game, who: str, why: str, *, now: datetime | None = None, reco
     preview on every identical run), never the game's own dice: a preview mailed to the moderator must
     not tell the rolls the turn will really get. `record`: log the preview as a moderator entry (not
     again when a rerun answers a mail already carried out)."""
-    from datetime import UTC
-
-    from pbem.service.outgoing import message_id
-    from pbem.store.clock import moderate_at
-
     now = now or datetime.now(UTC)
     with game.lock():   # (a run sweeps the copy under the lock; re-entrant for the mail handler's)
         sweep_preview(game)
@@ -599,13 +600,6 @@ def preview(game: Game, who: str, why: str, *, now: datetime | None = None, reco
 def _scratch_copy(game: Game, copy_dir: Path) -> Game:
     """The game's log, state and notices in `copy_dir`, with game.yaml's tokens redacted and a
     throwaway dice secret (its own commitment) instead of the game's."""
-    import copy
-    import hashlib
-
-    from pbem.rules.dice import commitment
-    from pbem.store.hashing import state_hash
-    from pbem.store.yamlio import dump_roundtrip
-
     copy_dir.mkdir(parents=True)
     shutil.copytree(game.path / "log", copy_dir / "log", ignore=shutil.ignore_patterns(".*"))
     for name in ("state.yaml", "notices.json"):

@@ -3,6 +3,7 @@ and the service hands typed orders on from this point (ORDERS.md: last one wins,
 
 from __future__ import annotations
 
+from pbem.log.entries import voided_turns  # noqa: F401 - the one definition, used here and by the walk
 from pbem.orders.parser import parse_message
 from pbem.rules.book import OrdersBook
 from pbem.rules.orders import Order
@@ -29,16 +30,6 @@ def _parsed(rs, nation: str, text: str) -> tuple[Order, ...]:
 def entry_orders(rs, entry: LogEntry) -> list[Order]:
     """The typed orders of one orders entry (its nation's section)."""
     return list(_parsed(rs, str(entry.get("nation")), str(entry.get("text") or "")))
-
-
-def voided_turns(entries: list[LogEntry]) -> set[int]:
-    """Turn entries a moderator's rollback undid (their orders are waiting again)."""
-    out: set[int] = set()
-    for m in entries:
-        if m.kind == "moderator" and m.get("action") == "rollback":
-            lo = int(m.get("to_entry") or 0)
-            out |= {e.id for e in entries if e.kind == "turn" and lo <= e.id < m.id}
-    return out
 
 
 def redone_turns(entries: list[LogEntry]) -> dict[str, int]:

@@ -16,20 +16,29 @@ from datetime import datetime
 from pathlib import Path
 
 from pbem.errors import GameBusy, GameError, OrderProblem
-from pbem.mail.intake import HandlerFailed, Reply, RetryLater
+from pbem.mail.intake import HandlerFailed, Reply, RetryLater, plain_error
 from pbem.mail.message import MailIn
 from pbem.orders.canonical import canonical_lines
 from pbem.orders.check import check_orders
-from pbem.orders.odds import odds_answers, run_budget, split_odds
+from pbem.orders.odds import odds_answers, planned_battle_lines, run_budget, split_odds
+from pbem.orders.parser import parse_message
 from pbem.orders.reply import order_warnings, render_reply
+from pbem.rules.decisions import pending
 from pbem.rules.flow import votes_owed
-from pbem.rules.odds import OddsBudget
-from pbem.rules.orders import STANDING_TYPES, NationOrders
+from pbem.rules.odds import OddsBudget, planned_battles
+from pbem.rules.orders import STANDING_TYPES, NationLine, NationOrders, SecondMovement
 from pbem.service import moderator
+from pbem.service.away import apply_lines
+from pbem.service.book import build_book
+from pbem.service.decisions import mode
+from pbem.service.faults import describe
 from pbem.service.opened import OpenGames
 from pbem.service.outgoing import log_line
-from pbem.store.clock import current_deadline
+from pbem.store.clock import current_deadline, player_zone
 from pbem.store.game import Game, LogEntry
+
+# Imported inside the functions that use them, for start-up time (modules each adds to importing
+# inbox alone, measured): pbem.service.advance +13.
 
 
 @dataclass
@@ -52,8 +61,6 @@ class OrdersHandler:
         while handling the mail is the mail's (issue 27): the game is looked at again (its files
         read, what it waits for worked out) and, when that works, HandlerFailed sets the mail aside
         with a reply to its sender, and the game goes on."""
-        from pbem.service.faults import describe
-
         try:
             game = self.games.open(self.games_dir / game_id)
             with game.lock(blocking=False):
@@ -74,7 +81,6 @@ class OrdersHandler:
             if fault is not None:
                 self.faults.setdefault(game_id, describe(e) if isinstance(e, GameError) else fault)
                 raise RetryLater(f"game {game_id} needs repair: {describe(e)}") from e
-            from pbem.mail.intake import plain_error
 
             raise HandlerFailed(plain_error(e), self.taken(game_id, mail)) from e
 
@@ -95,10 +101,6 @@ class OrdersHandler:
 def game_fault(game_dir: Path) -> str | None:
     """Why the game itself cannot be worked on (its files read, what it waits for worked out), or
     None when it can: then an error while handling a mail came from the mail."""
-    from pbem.rules.decisions import pending
-    from pbem.service.book import build_book
-    from pbem.service.faults import describe
-
     try:
         game = Game.open(game_dir)
         rs = game.ruleset()
@@ -122,10 +124,6 @@ def missing_for(game: Game, player: str, unlogged: list[LogEntry] = ()) -> list[
     """What the game still needs from this player (for replies and prompts): the decisions owed by
     the player's nations (pbem.rules.decisions.pending); `unlogged`: orders entries taken as logged
     (`pbem check`: the reply a mail would get once its orders are in the log)."""
-    from pbem.rules.decisions import pending
-    from pbem.service.book import build_book
-    from pbem.service.decisions import mode
-
     rs = game.ruleset()
     state = game.state
     mine = set(game.nations_of(player))
@@ -150,8 +148,6 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     """Read, check, log and answer one player's orders mail. Returns the reply text. `record=False`
     logs nothing and returns the very reply the mail would get (`pbem check`); `default`: the nation
     of orders without a NATION line (else the player's nation that moves next, or their only one)."""
-    from pbem.rules.orders import NationLine
-
     rs = game.ruleset()
     state = game.state
     mine = set(game.nations_of(player))
@@ -211,9 +207,6 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         extra.append(OrderProblem("syntax", 0, "", "the orders do not say which nation they are for",
                                   "start them with a line NATION <name>"))
     result.general.extend(extra)
-    from pbem.service.away import apply_lines
-    from pbem.store.clock import player_zone
-
     # TIMEZONE, AWAY (pbem check records nothing: it says nothing of them, but a zone that is none is
     # an ERROR of its line, in the reply and in pbem check alike)
     player_lines = _refuse_unknown_zones(parsed.player_lines, result)
@@ -222,9 +215,6 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     odds = odds_answers(asked, rs, run_budget=odds_budget)
     moving = parsed.section(state.next_nation) if state.next_nation in mine else None
     if result.ok and moving is not None:    # the exact odds of the battles these orders plan
-        from pbem.orders.odds import planned_battle_lines
-        from pbem.rules.odds import planned_battles
-
         odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving), rs)
     return "".join(f"{line}\n" for line in settings) + ("\n" if settings else "") + render_reply(
         result, rs, missing=missing_for(game, player, unlogged), deadline=deadline.text(player_zone(game, player)),
@@ -267,9 +257,7 @@ def split_confirm(text: str) -> tuple[str, bool]:
 def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail_id: str,
                    received: datetime, record: bool = True) -> list[str]:
     """CONFIRM: the nation's orders from before the rollback are logged again, as sent now."""
-    from pbem.rules.orders import NationLine
     from pbem.service.advance import orders_text
-    from pbem.service.book import build_book
 
     rs = game.ruleset()
     nations = [ln.order.nation for ln in result.lines if isinstance(ln.order, NationLine)] or (
@@ -341,9 +329,6 @@ def mail_line_numbers(section: NationOrders, rs) -> list[int]:
     `mail_lines`), so that what is said of the logged orders later (a correction, a reminder) names
     the lines as the player numbered them. A `SECOND MOVEMENT` the canonical form puts in takes the
     line of the order after it."""
-    from pbem.orders.parser import parse_message
-    from pbem.rules.orders import SecondMovement
-
     logged = parse_message(section_text(section, rs), rs, default_nation=section.nation).section(section.nation)
     sent = list(section.orders)
     out: list[int] = []

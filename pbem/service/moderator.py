@@ -19,14 +19,20 @@ replaced player's successor gets their token and nations.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import secrets
 from datetime import UTC, datetime
 
 from pbem.errors import GameError
+from pbem.log.walk import position_after
 from pbem.rules.state import GameState
 from pbem.store.clock import EARLIEST, LATEST, current_deadline, decision_key, moderate_at, when_text
 from pbem.store.game import Game, parse_time
+
+# Imported inside the functions that use them, for start-up time (modules each adds to importing
+# moderator alone, measured): pbem.service.advance +68, pbem.service.outgoing +12.
 
 MAX_EXTEND_HOURS = 24 * 366 * 10   # ten years: more is a typo
 
@@ -98,9 +104,6 @@ def new_token(game: Game, player: str, tag: dict) -> str:
     """A new token for `player`. Given by mail it is drawn from the dice secret and the mail's id and
     line, so that a second identical run (or the rerun after a crash) gives the same token; by the
     command line (or without a sealed secret) it is random."""
-    import hashlib
-    import hmac
-
     secret = game.local_secret() if tag.get("mail_id") else None
     if secret is None:
         return secrets.token_hex(3)
@@ -141,31 +144,11 @@ def rollback(game: Game, who: str, why: str, entry_id: int, *, now: datetime | N
 
 
 def position_before(game: Game, entry_id: int) -> GameState:
-    """Re-adjudicate the log up to `entry_id` with the game's dice."""
-    from pbem.service.play import default_adjudicate
-    from pbem.store.recover import sets_position
-
-    rs = game.ruleset()
-    state: GameState | None = None
-    dice = game.dice()
-    for e in game.entries():
-        if e.id >= entry_id:
-            break
-        if sets_position(e.kind, e.data):      # the start, a rollback, a typed-in position (never another entry's)
-            state = GameState.from_dict(e["state"])
-        elif e.kind == "turn" and state is not None and not _voided(game, e.id, entry_id):
-            state, _ = default_adjudicate(rs, state, e, dice)
-    if state is None:
-        raise GameError(f"game {game.id}: the log has no start position")
-    return state
-
-
-def _voided(game: Game, turn_id: int, before: int) -> bool:
-    """A turn undone by an earlier rollback (its state came back from a moderator entry)."""
-    for m in game.entries("moderator"):
-        if m.id < before and m.get("action") == "rollback" and int(m.get("to_entry") or 0) <= turn_id < m.id:
-            return True
-    return False
+    """The position before turn entry `entry_id`, re-derived from the log as it stood then (the one walk
+    of the log, pbem.log.walk: from the last position set before it, each turn re-adjudicated with the
+    faces it logged and checked against its state_hash; turns an earlier rollback voided are not
+    played), so a rollback never logs a position the log does not lead to."""
+    return position_after(game.id, game.ruleset, [e for e in game.entries() if e.id < entry_id], entry_id - 1)
 
 
 USAGE = {"deadline": "DEADLINE 2026-12-24T18:00Z [PAST]", "extend": "EXTEND <hours>, e.g. EXTEND 24",

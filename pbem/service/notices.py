@@ -18,9 +18,14 @@ from email.message import EmailMessage
 from functools import partial
 
 from pbem.mail.compose import build_mail
+from pbem.service.outgoing import log_line, send_once
 from pbem.store.clock import current_deadline, mark_sent, player_zone, sent_keys, when_text
 from pbem.store.game import Game, LogEntry, parse_time
 from pbem.templating import render
+
+# Imported inside the functions that use them, for start-up time (modules each adds to importing
+# notices alone, measured): pbem.service.decisions +18, pbem.rules.decisions +17, pbem.rules.flow +15,
+# pbem.service.book +11.
 
 Send = Callable[[EmailMessage], None]
 MOVES = ("pause", "resume", "deadline", "extend", "rollback", "replace")
@@ -77,7 +82,6 @@ def _turn_named(game: Game, turn) -> str:
 def deadline_notices(game: Game, now: datetime, send: Send, *, from_addr: str) -> int:
     """Mail the deadline changes not mailed yet (see the module doc). Returns the mails sent."""
     from pbem.rules.flow import votes_owed
-    from pbem.service.outgoing import log_line, send_once
 
     entries = game.entries()
     keys = sent_keys(game)
@@ -116,7 +120,6 @@ def deadline_notices(game: Game, now: datetime, send: Send, *, from_addr: str) -
 def _replaced_mail(game: Game, e: LogEntry, now: datetime, send: Send, *, from_addr: str) -> int:
     """The new player of a replaced seat gets their token and nations (once, `replaced:<entry>`)."""
     from pbem.rules.flow import votes_owed
-    from pbem.service.outgoing import log_line, send_once
 
     name = str(e.get("player"))
     p = game.player(name) or {}

@@ -22,9 +22,11 @@ from email.utils import format_datetime
 from pathlib import Path
 from urllib.parse import quote, unquote
 
+from pbem.mail.transport import PermanentMailError
 from pbem.store.clock import already_sent, mark_sent
 from pbem.store.fs import TEMP_PREFIX, atomic_write
 from pbem.store.game import Game
+from pbem.store.loghash import log_end
 
 log = logging.getLogger("pbem.run")
 PENDING = "sending"
@@ -36,8 +38,6 @@ def log_line(game: Game) -> str:
     """The log's end as this mail leaves (pbem.store.loghash), the last lines of every game mail (issue 27
     item 5): whoever keeps any mail of the game can later see that the log was cut short or changed
     after it (`pbem replay --log-hash N:H`)."""
-    from pbem.store.loghash import log_end
-
     n, h = log_end(game)
     return f"\nLog: entry {n}, running hash {h}\n(check it later: pbem replay {game.id} --log-hash {n}:{h})\n"
 
@@ -81,8 +81,6 @@ def _deliver(game: Game, key: str, msg: Message, send: Send) -> None:
     """Hand the mail to the transport. A transport failure (MailError: nobody took it) propagates and
     the mail stays owed; a refusal for good of some of its addresses (PermanentMailError: the others
     have it) is logged, and the mail counts as sent."""
-    from pbem.mail.transport import PermanentMailError
-
     try:
         send(msg)
     except PermanentMailError as e:

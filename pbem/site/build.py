@@ -34,6 +34,9 @@ from pbem.errors import GameBusy, GameError, PbemError
 from pbem.report import build_report, report_text
 from pbem.report.facts import REPORT_FORMAT
 from pbem.rules.state import GameState
+from pbem.service.advance import mailed_report_folder, outbox_of
+from pbem.service.faults import describe
+from pbem.service.job import game_dirs
 from pbem.site import fresh
 from pbem.site.history import LogWalk, Walked
 from pbem.site.maps import MapJob, draw_maps
@@ -41,6 +44,9 @@ from pbem.store.fs import atomic_write, clean_stale_temp_files
 from pbem.store.game import Game
 from pbem.store.hashing import state_hash
 from pbem.templating import template_dirs
+
+# Imported inside the functions that use them, for start-up time (modules each adds to importing
+# build alone, measured): pbem.site.chart +286.
 
 SITE_FORMAT = 1
 MANIFEST = "site.json"
@@ -79,8 +85,6 @@ def environment() -> jinja2.Environment:
 def build_site(games_dir: Path | str, out: Path | str, *, only: Iterable[str] | None = None,
                render_maps: bool = True) -> SiteReport:
     """Refresh the site in `out` for every game in `games_dir` (or the games named in `only`)."""
-    from pbem.service.job import game_dirs
-
     games_dir, out = Path(games_dir), Path(out)
     wanted = set(only or [])
     dirs = [d for d in game_dirs(games_dir) if not wanted or d.name in wanted]
@@ -111,7 +115,6 @@ def build_site(games_dir: Path | str, out: Path | str, *, only: Iterable[str] | 
             except PbemError as e:
                 report.errors.append(f"{d.name}: {e}")
             except Exception as e:  # noqa: BLE001 - a game that cannot be read or locked (read-only) stops only itself
-                from pbem.service.faults import describe
 
                 report.errors.append(f"{d.name}: {describe(e)}; its pages are left as they were")
         shown = sorted(p.parent.name for p in out.glob(f"*/{MANIFEST}"))
@@ -233,8 +236,6 @@ def _public_settings(game: Game) -> dict[str, Any]:
 
 
 def _mailed(game: Game, entry_id: int) -> Path:
-    from pbem.service.advance import mailed_report_folder, outbox_of
-
     return mailed_report_folder(outbox_of(game), entry_id)
 
 

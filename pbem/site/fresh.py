@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from pbem import __version__
-from pbem.store.fs import stat_key
+from pbem.store.fs import atomic_write, stat_key
 
 CACHE = ".refresh.json"
 SOURCES = ("game.yaml", "state.yaml", "notices.json", "log", "outbox", "outbox/reports")
@@ -48,8 +48,6 @@ def load(out: Path) -> dict[str, dict[str, Any]]:
 
 
 def save(out: Path, games: dict[str, dict[str, Any]]) -> None:
-    from pbem.store.fs import atomic_write
-
     try:
         atomic_write(out / CACHE, orjson.dumps({"pbem": __version__, "games": games}))
     except OSError:

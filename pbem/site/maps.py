@@ -12,6 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem.store.replaymany import cpus
+
+# Imported inside the functions that use them, for start-up time (modules each adds to importing
+# maps alone, measured): pbem.render +356, pbem.service.advance +241, pbem.store.game +137,
+# multiprocessing +18, pbem.store.fs +15, concurrent.futures +10.
+
 PARALLEL_FROM = 4   # fewer maps than this are drawn in this process (a pool costs more than it saves)
 
 
@@ -47,8 +53,6 @@ def _ruleset(game_dir: Path) -> Any:
 
 def draw_maps(jobs: list[MapJob], rs: Any) -> None:
     """Draw every job's map into its file."""
-    from pbem.store.replaymany import cpus
-
     workers = min(cpus(), len(jobs))
     if workers < 2 or len(jobs) < PARALLEL_FROM:
         for job in jobs:

@@ -5,7 +5,9 @@ Modules:
              resolve_game, start_position
   turns      turn entries: pending_orders, orders_block, orders_text_hash, dice_generation (the step
              itself is adjudicated and logged by pbem.service.play.play_turn)
-  replay     replay(game_dir, adjudicate=...) -> ReplayReport (first Divergence, readable)
+  replay     replay(game_dir, adjudicate=...) -> ReplayReport (first Divergence, readable): the checks
+             around the one walk of the log (pbem.log.walk)
+  recover    state_after, rebuild_state: the position from the log alone (pbem.log.walk.position_after)
   dicecheck  verify_dice, reveal_secret
   archive    export_game, import_game, open_source (a directory or an archive)
   hashing    state_hash, events_hash, canonical_json

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -118,8 +119,6 @@ def clean_stale_temp_files(top: Path, older_than: float = 600.0) -> int:
     """Remove the temp files a killed run left anywhere under `top` (mail archive, outbox, reports,
     pending mails ...), when older than `older_than` seconds: a younger one may belong to a run that
     is writing it right now."""
-    import time
-
     cutoff = time.time() - older_than
     n = 0
     for p in Path(top).rglob(f"{TEMP_PREFIX}*"):

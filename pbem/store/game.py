@@ -38,12 +38,13 @@ from pbem import __version__
 from pbem.errors import DataError, GameBusy, GameError
 from pbem.i18n import DEFAULT as DEFAULT_LANGUAGE
 from pbem.i18n import LANGUAGES
+from pbem.log.entries import POSITION_ACTIONS, sets_position
 from pbem.rules.dice import HmacDice, commitment
 from pbem.rules.events import Event, from_dicts
 from pbem.rules.state import GameState, Stack
 from pbem.store.fs import TEMP_PREFIX, atomic_write, clean_temp_files, create_exclusive
 from pbem.store.hashing import canonical_json, plain, sha256_text, state_hash
-from pbem.store.loghash import chain_hashes
+from pbem.store.loghash import chain_hashes, running_hashes
 from pbem.store.settings_keys import OPTION_VALUES, check_hand_edits
 from pbem.store.yamlio import (
     SaveError,
@@ -56,6 +57,9 @@ from pbem.store.yamlio import (
     read_bytes,
     utf8_text,
 )
+
+# Imported inside the functions that use them, for start-up time (modules each adds to importing
+# game alone, measured): pbem.store.recover +28, pbem.rules.turn +14, pbem.data.loader +11.
 
 log = logging.getLogger("pbem.store")
 FORMAT = 1
@@ -501,7 +505,7 @@ class Game:
         if damaged is None and not self._state_changed_after(files, entry):
             self._state, self._state_entry = state, entry
             return
-        from pbem.store.recover import state_after
+        from pbem.store.recover import state_after  # the engine: loaded only when the log must be walked
 
         log.warning("game %s: %s; re-deriving the position from the log", self.id,
                     f"state.yaml unusable ({damaged})" if damaged else f"state.yaml follows entry {entry}, the log ends at {last}")
@@ -550,8 +554,6 @@ class Game:
             if kind == "turn":
                 return True
             if kind == "moderator":
-                from pbem.store.recover import sets_position
-
                 e = parse_entry(load_plain(p, self.label(f"{LOG}/{p.name}")), eid, kind, f"{LOG}/{p.name}")
                 if sets_position(e.kind, e.data):
                     return True
@@ -677,8 +679,6 @@ class Game:
         this Game took of its bytes when it read it (for the same size, mtime, ctime and inode); any
         other file is read and hashed (every file: cached=False). The log index is not trusted for it."""
         if not cached:
-            from pbem.store.loghash import running_hashes
-
             return running_hashes(self.path)
         known = self._file_sha
         digests = []
@@ -775,8 +775,6 @@ class Game:
                  **extra: Any) -> int:
         """Log a moderator action. With `state`, the action sets the position (only the actions of
         recover.POSITION_ACTIONS do: replay checks that position and refuses one on any other)."""
-        from pbem.store.recover import POSITION_ACTIONS
-
         if state is not None and action not in POSITION_ACTIONS:
             raise ValueError(f"a moderator {action!r} entry cannot set the position "
                              f"(only: {', '.join(POSITION_ACTIONS)})")

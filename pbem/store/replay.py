@@ -15,41 +15,30 @@ The first divergence stops the replay and is reported readably (`Divergence.desc
 
 from __future__ import annotations
 
+import difflib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
+from pbem import __version__
 from pbem.errors import PbemError
-from pbem.rules.dice import Faces, HmacDice, RecordedDice, RollRequest, commitment
+from pbem.log.entries import POSITION_ACTIONS
+from pbem.log.walk import LogWalk, MissingDie, StepFailed, logged_dice
+from pbem.orders.parser import lines_remembered
+from pbem.position.file import read_position
+from pbem.rules.dice import commitment
 from pbem.rules.state import GameState
-from pbem.service.play import RecordingDice, resolve_adjudicator
+from pbem.rules.turn import new_game_state
 from pbem.store.game import ENGINE_START, STATE, Game, LogEntry
 from pbem.store.hashing import canonical, canonical_json, sha256_text, state_hash
 from pbem.store.loghash import chain_hashes
-from pbem.store.recover import POSITION_ACTIONS
 from pbem.store.turns import Adjudicator, orders_text_hash
 from pbem.store.yamlio import SaveError, load_plain
 
 StartFn = Callable[[Any, str], GameState]
-
-
-class MissingDie(Exception):
-    def __init__(self, label: str) -> None:
-        super().__init__(f"no logged die for {label}")
-        self.label = label
-
-
-class _LoggedDice(RecordedDice):
-    """RecordedDice that says which label is missing with an exception of its own (an engine's
-    KeyError must not pass for a missing die)."""
-
-    def faces(self, req: RollRequest) -> Faces:
-        for i in range(req.count):
-            if req.label(i) not in self.table:
-                raise MissingDie(req.label(i))
-        return super().faces(req)
 
 
 @dataclass
@@ -191,12 +180,9 @@ def replay(game_dir: Any, *, adjudicate: Adjudicator | None = None, start: Start
     parsed-log cache (.log-index.jsonl) takes no part in a check, so it can never vouch for an edited
     file (issue 27). `fresh` is what every replay does now (kept for callers that ask for it)."""
     game = game_dir if isinstance(game_dir, Game) else Game.open(game_dir)
-    adjudicate = resolve_adjudicator(adjudicate)
     report = ReplayReport(game.id, rules=game.rules_fingerprint())
     entries, digests = game.log_from_files()
     report.entries = len(entries)
-    from pbem.orders.parser import lines_remembered
-
     with lines_remembered():      # each order line of the game is read once (they recur turn after turn)
         div = _replay(game, entries, report, adjudicate, start, use_secret, progress)
     report.divergence = div or _check_log_end(game, chain_hashes(digests), log_hash, report)
@@ -208,8 +194,6 @@ def _check_log_end(game: Game, running: list[tuple[int, str]], expect: tuple[int
     """The log's running hash (pbem.store.loghash, of the files' bytes): noted, and compared with the
     one a turn mail printed; and every turn a mail was sent for (notices.json `turn:N`) must still
     be in the log."""
-    import json
-
     hashes = dict(running)
     last = max(hashes, default=0)
     if last:
@@ -249,8 +233,7 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
                           f"{game.id}` if they are lost)", expected=at, got=entries[-1].id)
     created = entries[0]
     if start is None and created.get("start") == ENGINE_START and _same_rules_core(created, game):
-        # the engine's start, by the pbem and the data that made it: compared always (cheap)
-        from pbem.rules.turn import new_game_state as start
+        start = new_game_state    # the engine's start, by the pbem and the data that made it: compared always (cheap)
     sd = created.get("state")
     if not isinstance(sd, dict):
         return Divergence("start", entry=1, file=created.file, detail="the created entry has no start position")
@@ -281,8 +264,6 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
                                   diff=dict_diff(state.to_dict(), fresh))
     except (PbemError, ValueError, TypeError) as e:
         return Divergence("error", entry=1, file=created.file, detail=f"cannot read the start: {e}")
-
-    from pbem import __version__
 
     if created.get("position") is not None:
         report.notes.append(f"the game started from a typed-in position ({created.get('start')}), round {state.round}")
@@ -320,6 +301,10 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
     if progress:
         progress(1)
 
+    # the one walk of the log (pbem.log.walk), every turn played, a voided one too (its dice were
+    # mailed); this loop checks each entry before the walk takes it and each step after
+    walk = LogWalk(game.id, lambda: ruleset, entries, after=1, state=state, secret=secret, adjudicate=adjudicate,
+                   voided="play", check_hash=False)
     orders_by_id: dict[int, LogEntry] = {}
     last_id = 1
     last_change = 1                       # the last entry that changed the position
@@ -334,24 +319,24 @@ def _replay(game: Game, entries: list[LogEntry], report: ReplayReport, adjudicat
             div = _moderator_position(game, e, ruleset, hash_before)
             if div is not None:
                 return div
+            walk.take(e)                  # a position it sets (checked above) becomes the walk's
             if "state" in e:
-                state = GameState.from_dict(e["state"])
                 current_hash, last_change = e.get("state_hash"), e.id
             if e.get("action") == "rollback":
                 rollbacks += 1
         elif e.kind == "turn":
             hash_before[e.id] = current_hash
-            div = _turn_header(e, state, rollbacks)
+            div = _turn_header(e, walk.state, rollbacks) or _turn_inputs(e, orders_by_id, report)
             if div is not None:
                 return div
-            div = _replay_turn(game, e, state, ruleset, orders_by_id, adjudicate, secret, report)
-            if isinstance(div, Divergence):
+            div = _replay_turn(e, walk, report)
+            if div is not None:
                 return div
-            state = div
             current_hash, last_change = e.get("state_hash"), e.id
             report.steps += 1
         if progress:
             progress(1)
+    state = walk.state
 
     # the saved position
     try:
@@ -379,8 +364,7 @@ def _turn_header(e: LogEntry, state: GameState, rollbacks: int) -> Divergence | 
     """A turn entry's own account of where it stands: the round of the position it was played from,
     and the dice generation (the rollbacks before it, pbem.store.turns.dice_generation): a turn
     copied from before a rollback would otherwise roll the voided turn's dice again."""
-    base = {"entry": e.id, "file": e.file, "round": e.get("round"), "nation": e.get("nation"),
-            "step": e.get("step", "nation")}
+    base = _base(e)
     if e.get("round") != state.round:
         return Divergence("state", detail=f"the entry says round {e.get('round')}, the position is in round {state.round}",
                           expected=state.round, got=e.get("round"), **base)
@@ -393,8 +377,6 @@ def _turn_header(e: LogEntry, state: GameState, rollbacks: int) -> Divergence | 
 
 def _same_rules_core(created: LogEntry, game: Game) -> bool:
     """Whether the game was created by this pbem with this ruleset data (then its start is today's)."""
-    from pbem import __version__
-
     try:
         return created.get("pbem") == __version__ and created.get("data_version") == game.ruleset().data_version
     except PbemError:
@@ -435,8 +417,6 @@ def _typed_in_position(game: Game, e: LogEntry, d: dict, ruleset: Any, what: str
                        kind: str = "state") -> Divergence | None:
     """The position of an entry made from a typed-in position file is the one its text (`position`,
     kept in the entry) reads as (pbem.position.file.read_position)."""
-    from pbem.position.file import read_position
-
     text = e.get("position")
     where = {"entry": e.id, "file": e.file}
     if not isinstance(text, str):
@@ -451,10 +431,14 @@ def _typed_in_position(game: Game, e: LogEntry, d: dict, ruleset: Any, what: str
     return None
 
 
-def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders_by_id: dict[int, LogEntry],
-                 adjudicate: Adjudicator, secret: bytes | None, report: ReplayReport) -> GameState | Divergence:
-    base = {"entry": e.id, "file": e.file, "round": e.get("round"), "nation": e.get("nation"),
+def _base(e: LogEntry) -> dict[str, Any]:
+    return {"entry": e.id, "file": e.file, "round": e.get("round"), "nation": e.get("nation"),
             "step": e.get("step", "nation")}
+
+
+def _turn_inputs(e: LogEntry, orders_by_id: dict[int, LogEntry], report: ReplayReport) -> Divergence | None:
+    """A turn entry's inputs: the rules it was played by, the orders it used as they were received."""
+    base = _base(e)
 
     # 0. the rules it was played by are game.yaml's (ruleset and overrides); a turn entry of a game
     #    that kept them (every turn after the first that has `rules`) must keep them
@@ -494,23 +478,29 @@ def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders
                               expected=src.get("text") or "", got=(o or {}).get("text") or "",
                               diff=_text_diff(src.get("text") or "", (o or {}).get("text") or ""), **base)
 
-    # 2. adjudicate with the game's dice
-    logged_dice = {str(k): v for k, v in (e.get("dice") or {}).items()}
-    inner = HmacDice(secret) if secret is not None else _LoggedDice(logged_dice)
-    dice = RecordingDice(inner)
+    return None
+
+
+def _replay_turn(e: LogEntry, walk: LogWalk, report: ReplayReport) -> Divergence | None:
+    """Re-adjudicate a turn entry (the walk's step, with the game's dice) and compare its outcome."""
+    base = _base(e)
+    # 2. adjudicate with the game's dice (the walk hands its position over: not used again)
+    logged = logged_dice(e)
     try:
-        new_state, events = adjudicate(ruleset, state, e, dice)   # not used again: no copy needed
-    except MissingDie as err:
-        return Divergence("dice", label=err.label, detail="the replay needs a die the log does not have", **base)
-    except Exception as err:   # a tampered log can make the engine fail anywhere; report, never crash
-        return Divergence("error", detail=f"adjudication failed: {type(err).__name__}: {err}", **base)
+        step = walk.take(e)
+    except StepFailed as err:   # a tampered log can make the engine fail anywhere; report, never crash
+        if isinstance(err.cause, MissingDie):
+            return Divergence("dice", label=err.cause.label, detail="the replay needs a die the log does not have",
+                              **base)
+        return Divergence("error", detail=f"adjudication failed: {type(err.cause).__name__}: {err.cause}", **base)
+    assert step is not None
+    new_state, got_events, rolled = step.after, step.events, step.rolled
 
     # 3. events: one canonical text each side (equal in a good log); when they differ, one by one
     #    (the most readable difference comes first). A log written by pbem holds the events as the
     #    engine makes them (keys in the same order): when both sides encode to the same bytes as they
     #    stand, types included, their canonical texts are the same too, and only one is made.
     logged_events = e.get("events") or []
-    got_events = list(events)
     logged_text = canonical_json(logged_events)
     if not _same_bytes(logged_events, got_events) and canonical_json(got_events) != logged_text:
         logged = canonical(logged_events)
@@ -528,24 +518,24 @@ def _replay_turn(game: Game, e: LogEntry, state: GameState, ruleset: Any, orders
                           expected=e.get("events_hash"), got=sha256_text(logged_text), **base)
 
     # 4. dice: every die rolled was logged with that face, and every logged die was rolled
-    for label, face in dice.rolled.items():
+    for label, face in rolled.items():
         report.checked_dice += 1
-        if label not in logged_dice:
+        if label not in logged:
             return Divergence("dice", label=label, detail="a die the replay rolled is not in the log", got=face, **base)
-        if logged_dice[label] != face:
+        if logged[label] != face:
             return Divergence("dice", label=label, detail="the logged face differs from the recomputed one",
-                              expected=logged_dice[label], got=face, **base)
-    extra = [lb for lb in logged_dice if lb not in dice.rolled]
+                              expected=logged[label], got=face, **base)
+    extra = [lb for lb in logged if lb not in rolled]
     if extra:
         return Divergence("dice", label=extra[0], detail="the log has a die the replay did not roll",
-                          expected=logged_dice[extra[0]], **base)
+                          expected=logged[extra[0]], **base)
 
     # 5. the position after the step
     h = state_hash(new_state)
     if e.get("state_hash") != h:
         return Divergence("state", detail="the position after this step differs from the logged one",
                           expected=e.get("state_hash"), got=h, **base)
-    return new_state
+    return None
 
 
 def _same_bytes(a: Any, b: Any) -> bool:
@@ -558,7 +548,5 @@ def _same_bytes(a: Any, b: Any) -> bool:
 
 
 def _text_diff(a: str, b: str) -> list[str]:
-    import difflib
-
     return [ln for ln in difflib.unified_diff(a.splitlines(), b.splitlines(), "received", "used", lineterm="", n=0)
             if not ln.startswith(("---", "+++", "@@"))]

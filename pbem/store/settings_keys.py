@@ -17,8 +17,12 @@ from collections.abc import Iterable, Mapping
 from email.utils import parseaddr
 from typing import Any
 
+from pbem.errors import GameError
 from pbem.i18n import LANGUAGES
 from pbem.store.yamlio import SaveError
+
+# Imported inside the functions that use them, for start-up time (modules each adds to importing
+# settings_keys alone, measured): pbem.store.clock +65.
 
 TOP_KEYS = ("format", "id", "ruleset", "players", "moderator", "observers", "deadlines", "options",
             "overrides", "dice", "mail", "paused")
@@ -75,7 +79,6 @@ def _token(value: Any, key: str, label: str) -> None:
 
 
 def _timezone(value: Any, key: str, label: str) -> None:
-    from pbem.errors import GameError
     from pbem.store.clock import zone_named
 
     try:

@@ -7,7 +7,7 @@ A step is a nation's turn (`step: nation`) or a game-turn boundary (`step: start
 
 where `entry` is the turn log entry (round, step, nation, orders {nation: {entry, text}}), `dice` a
 pbem.rules.dice.Dice and `events` the plain mappings the log keeps (pbem.rules.events.to_dicts);
-pbem.service.play.default_adjudicate is the engine's, tests inject their own.
+pbem.log.adjudicate.default_adjudicate is the engine's, tests inject their own.
 
 Here: which orders entries are waiting (`pending_orders`), the orders block of a turn entry
 (`orders_block`, with the SHA-256 of each orders text used: `orders_text_hash`) and the rollback

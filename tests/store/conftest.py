@@ -36,7 +36,7 @@ def fresh(tmp_path: Path) -> Game:
 @pytest.fixture
 def fake_engine(monkeypatch):
     """Make the CLI (default adjudicator) use the fake engine."""
-    import pbem.service.play as play
+    import pbem.log.adjudicate as adjudicate  # the engine every walk of the log and play_turn look up
 
-    monkeypatch.setattr(play, "default_adjudicate", fake_adjudicate)
+    monkeypatch.setattr(adjudicate, "default_adjudicate", fake_adjudicate)
     return fake_adjudicate
