@@ -35,7 +35,7 @@ def test_whole_bot_games_keep_every_conservation_invariant(ruleset):
         bots, chk, found = BotGame(rs, seed), C.Checker(rs), []
         before = [new_game_state(rs, "c")]
 
-        def on(step):
+        def on(step, chk=chk, found=found, before=before):
             found.extend(chk.after_step(before[0], step))
             before[0] = step.state.copy()
 
