@@ -186,9 +186,6 @@ FAMILY_MODULE_IDS: dict[str, set[str]] = {
     # issue 28 item 5: a family's module finds its nations, leaders and seas by ruleset.yaml `roles`;
     # the literal ids still written there (only shrinks)
     "pbem/rules/rulesets/ffg2.py": {"frisian_sea"},   # FFG 45: the turn-16 Saxons' sea (no role names it yet)
-    # the corrections of three victory-point cards (ruleset.yaml scoring.overrides: seed 001 against the
-    # reference cards), moved out of the generic loader into the classic family's schema
-    "pbem/rules/rulesets/classic.py": {"angles", "norsemen", "scots"},
 }
 
 

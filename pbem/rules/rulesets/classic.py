@@ -437,32 +437,34 @@ class ClassicSchema(Schema):
         for k in ("bretwalda_rounds", "king_rounds"):
             rc.rounds_list(rc.get(sc, k, "scoring"), f"scoring.{k}", max_rounds)
         over = rc.mapping(sc, "overrides", "scoring", required=False)
-        if "angles_roman_fort_kill" in over:
-            rc.integer(over["angles_roman_fort_kill"], "scoring.overrides.angles_roman_fort_kill", minimum=1)
-        if "norsemen_capture_rounds" in over:
-            rc.rounds_list(over["norsemen_capture_rounds"], "scoring.overrides.norsemen_capture_rounds", max_rounds)
-        if over.get("scots_army_kills_of", "any_other_nation") != "any_other_nation":
-            raise rc.fail("scoring.overrides.scots_army_kills_of", "only any_other_nation is understood")
+        for nid, v in rc.mapping(over, "roman_fort_kill", "scoring.overrides", required=False).items():
+            rc.one(nid, "scoring.overrides.roman_fort_kill", nations, "nation")
+            rc.integer(v, f"scoring.overrides.roman_fort_kill.{nid}", minimum=1)
+        for nid, v in rc.mapping(over, "capture_rounds", "scoring.overrides", required=False).items():
+            rc.one(nid, "scoring.overrides.capture_rounds", nations, "nation")
+            rc.rounds_list(v, f"scoring.overrides.capture_rounds.{nid}", max_rounds)
+        for nid in over.get("army_kills_of_any_other") or []:
+            rc.one(nid, "scoring.overrides.army_kills_of_any_other", nations, "nation")
 
     def cards(self, board: Board, cards: dict) -> dict:
-        """ruleset.yaml scoring.overrides applied to the cards: the Norsemen's capture rounds (14.2,
-        doubt 16), the Scots' army kills of any other nation (doubt 21), the Angles' points for a
-        Roman fort (8.4 example)."""
+        """ruleset.yaml scoring.overrides applied to the cards, where seed 001 states what the reference
+        cards contradict: `capture_rounds` (a nation's capture rounds, 14.2, doubt 16),
+        `army_kills_of_any_other` (army kills of any other nation, doubt 21), `roman_fort_kill` (the
+        points for a Roman fort, 8.4 example)."""
         over = board.ruleset.get("scoring", {}).get("overrides") or {}
-        if "norsemen" in cards and "norsemen_capture_rounds" in over:
-            card = cards["norsemen"]
-            rounds = frozenset(over["norsemen_capture_rounds"])
-            cards["norsemen"] = dataclasses.replace(card, capture=tuple((rounds, t) for _, t in card.capture))
-        if "scots" in cards and over.get("scots_army_kills_of") == "any_other_nation":
-            card = cards["scots"]
-            cards["scots"] = dataclasses.replace(card, kills=tuple(
-                dataclasses.replace(k, of=None) if k.kind in ("armies", "cavalry") and k.of is not None else k
-                for k in card.kills))
-        if "angles" in cards and "angles_roman_fort_kill" in over:
-            card = cards["angles"]
-            pts = int(over["angles_roman_fort_kill"])
-            cards["angles"] = dataclasses.replace(card, kills=tuple(
-                dataclasses.replace(k, points=pts) if k.kind == "roman_forts" else k for k in card.kills))
+        for nid, rounds in (over.get("capture_rounds") or {}).items():
+            if nid in cards:
+                card, rounds = cards[nid], frozenset(rounds)
+                cards[nid] = dataclasses.replace(card, capture=tuple((rounds, t) for _, t in card.capture))
+        for nid in over.get("army_kills_of_any_other") or []:
+            if nid in cards:
+                cards[nid] = dataclasses.replace(cards[nid], kills=tuple(
+                    dataclasses.replace(k, of=None) if k.kind in ("armies", "cavalry") and k.of is not None else k
+                    for k in cards[nid].kills))
+        for nid, pts in (over.get("roman_fort_kill") or {}).items():
+            if nid in cards:
+                cards[nid] = dataclasses.replace(cards[nid], kills=tuple(
+                    dataclasses.replace(k, points=int(pts)) if k.kind == "roman_forts" else k for k in cards[nid].kills))
         return cards
 
     def submission(self, board: Board) -> dict:
