@@ -63,7 +63,7 @@ class Stay(Order):
     """STAY N <sea> — armies at sea stay there (rule 7.11(3)).
 
     `cycle` is 2 for a STAY after SECOND MOVEMENT (major invasion, rule 7.3): it is judged against the
-    position of the second movement (FFG 18: there the invaders may not stay at sea).
+    position of the second movement (where a family may forbid staying at sea).
     """
 
     count: int

@@ -132,7 +132,7 @@ class Arrival:
     nation: str
     armies: int
     cavalry: int
-    sea: str | None      # None: placed as population increase (Romano-British turn 7)
+    sea: str | None      # None: placed as population increase (e.g. the successor's reinforcements)
     raider: bool
 
     @property
@@ -163,8 +163,8 @@ class KillRule:
     rounds: frozenset[int]           # empty: any round
     of: frozenset[str] | None = None  # nations whose armies count (None: any other nation)
     leaders: frozenset[str] = frozenset()
-    own_turn_only: bool = False      # FFG 52: only kills made in the killer's own nation turn
-    not_own_turn_rounds: frozenset[int] = frozenset()   # FFG 52: not in the killer's own turn of these rounds
+    own_turn_only: bool = False      # a card's kill line scored only for kills made in the killer's own nation turn
+    not_own_turn_rounds: frozenset[int] = frozenset()   # a card's kill line: not in the killer's own turn of these rounds
     of_attacking_subjects: bool = False   # R-B card: armies of former Roman subjects that attacked them
 
     def applies(self, rnd: int, own_turn: bool = True) -> bool:
@@ -206,7 +206,7 @@ class Constants:
     pop_hiland: float           # 10.1 points of a hiland area
     pop_max_saved_without_army: float   # 10.1 saved when no army piece is free
     max_rounds: int             # 4.0 game turns
-    hit_fast: int | None = None   # FFG 25: a cavalry unit's or a Roman army's roll against ordinary targets
+    hit_fast: int | None = None   # a faster die: a cavalry unit's or an empire army's roll against ordinary targets
 
     @classmethod
     def from_data(cls, values: Mapping[str, Any], fail: Callable[[str, str], Exception],
