@@ -31,6 +31,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from pbem.errors import PbemError
+from pbem.yaml_limits import bracket_depth
 
 FACTS_FILE = Path(__file__).with_name("duel") / "facts.yaml"
 PROVISIONAL_DIR = Path(__file__).with_name("duel")
@@ -57,22 +58,12 @@ class Doc:
     root: Any
 
 
-def _depth(text: str) -> int:
-    depth = deepest = 0
-    for c in text:
-        if c in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif c in "]}" and depth:
-            depth -= 1
-    return deepest
-
 
 def parse(text: str, label: str) -> Doc:
     """YAML text -> Doc, keeping line numbers; DuelDataError (a PbemError) for anything unreadable."""
     if len(text) > MAX_SIZE:
         raise DuelDataError(f"{label}: too long ({len(text)} characters; at most {MAX_SIZE})")
-    if _depth(text) > MAX_DEPTH:
+    if bracket_depth(text) > MAX_DEPTH:
         raise DuelDataError(f"{label}: nested deeper than a board or aid can be (more than {MAX_DEPTH} brackets)")
     try:
         root = YAML(typ="rt").load(text)

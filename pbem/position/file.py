@@ -20,6 +20,7 @@ from pbem.position.read import STATE_KEYS, plain, read_setup, read_state
 from pbem.position.write import FORMAT, NOT_IN_STATE
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
+from pbem.yaml_limits import bracket_depth
 
 TOP_KEYS = ("format", "rules", "game", "round", "nation", "start", "setup", "state", "description", "notes")
 # fields of the position beyond the known records (added by later versions) are read as they are
@@ -82,21 +83,11 @@ MAX_DEPTH = 32
 MAX_SIZE = 1024 * 1024
 
 
-def _depth(text: str) -> int:
-    depth = deepest = 0
-    for c in text:
-        if c in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif c in "]}" and depth:
-            depth -= 1
-    return deepest
-
 
 def parse_text(text: str, label: str = "position") -> Any:
     if len(text) > MAX_SIZE:
         raise PositionError(f"{label}: too long for a position ({len(text)} characters; at most {MAX_SIZE})")
-    if _depth(text) > MAX_DEPTH:
+    if bracket_depth(text) > MAX_DEPTH:
         raise PositionError(f"{label}: nested deeper than a position can be (more than {MAX_DEPTH} brackets)")
     try:
         data = YAML().load(text)
