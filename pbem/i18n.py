@@ -30,6 +30,9 @@ DEFAULT = "en"
 LANGUAGES = ("en", "ru")
 """The languages a player may choose; every one but English has a catalog in pbem/locale."""
 LANGUAGE_NAMES = {"en": "English", "ru": "русский"}
+_SPELLINGS = {"english": "en", "английский": "en", "англ": "en", "russian": "ru", "русский": "ru", "рус": "ru",
+              "ру": "ru"}
+"""What a `LANGUAGE` mail line may say besides the code (`LANGUAGE русский`)."""
 DOMAIN = "messages"
 CATALOGS = Path(__file__).resolve().parent / "locale"
 
@@ -41,6 +44,7 @@ def catalog_path(language: str) -> Path:
 def check_language(value: Any) -> str:
     """The language code `value` names ("ru", "RU", " ru "), or a PbemError listing the known ones."""
     code = str(value).strip().lower() if isinstance(value, str) else ""
+    code = _SPELLINGS.get(code, code)
     if code not in LANGUAGES:
         raise PbemError(f"unknown language {value!r}", hint="known languages: " + ", ".join(LANGUAGES))
     return code
@@ -106,3 +110,51 @@ PIECES = {
     "leader": _N("%(num)d leader", "%(num)d leaders"),
 }
 """How a report counts pieces: count(language, n, *PIECES[kind])."""
+
+
+def tr(language: str, message: str, **fields: Any) -> str:
+    """`message` (marked `_("...")` where it is written) in `language`, its `%(field)s` filled in."""
+    text = gettext(language, message)
+    return text % fields if fields else text
+
+
+def trn(language: str, forms: tuple[str, str], n: int, **fields: Any) -> str:
+    """The plural form of `forms` (marked `_N(...)`) for `n`, `%(num)d` and the fields filled in."""
+    return ngettext(language, forms[0], forms[1], n) % {"num": n, **fields}
+
+
+def name(language: str, rs, ident: str) -> str:
+    """A nation's, leader's or area's name as a player of `language` knows it, the board's name beside
+    it where it differs (Russian: `Йорк (York)`); the board's own name in English."""
+    board = rs.display(ident)
+    local = local_name(language, rs, ident)
+    return board if not local or local == board else f"{local} ({board})"
+
+
+def area(language: str, rs, area_id: str) -> str:
+    """An area's name as a player of `language` knows it, the board's name beside it where it differs
+    (Russian: `Йорк (York)`); the board's own name in English."""
+    board = rs.display(area_id)
+    local = local_name(language, rs, area_id)
+    return board if not local or local == board else f"{local} ({board})"
+
+
+def local_name(language: str, rs, ident: str) -> str:
+    """The name of a nation, leader or area in `language` (names.<language>.yaml), "" without one."""
+    if language == DEFAULT:
+        return ""
+    entry = (getattr(rs, "local_names", None) or {}).get(language, {}).get(ident)
+    if not entry:
+        return ""
+    return entry[0] if isinstance(entry, (tuple, list)) else str(entry)
+
+
+# Words a template translates from a value (`{{ _(p.kind) }}`): marked here so that pybabel finds them.
+PROBLEM_KINDS = (_("syntax"), _("unknown-name"), _("ambiguous-name"), _("not-your-unit"), _("not-adjacent"),
+                 _("too-far"), _("hiland-stop"), _("enemy-stop"), _("sea-move"), _("landing-restriction"),
+                 _("strait"), _("stacking"), _("not-now"), _("auth"))
+"""The error kinds of an order line (pbem.errors.ORDER_ERROR_KINDS)."""
+CHATTER = (_("a greeting or sign-off"), _("a name or a word or two, not an order"))
+"""Why a line was read as mail talk (pbem.orders.hygiene.chatter)."""
+GUIDES = {"en": "PLAYERS.md", "ru": "PLAYERS.ru.md"}
+"""The players' guide in each language (docs/; attached to the prompts)."""

@@ -32,6 +32,7 @@ from pbem.rules.orders import (
     Settle,
     Stay,
     Submit,
+    LanguageLine,
     TimezoneLine,
     TokenLine,
     Vote,
@@ -124,6 +125,8 @@ def canonical(order: Order, ruleset) -> str:
             return f"TOKEN {order.token}"
         case TimezoneLine():
             return f"TIMEZONE {order.zone}"
+        case LanguageLine():
+            return f"LANGUAGE {order.language}"
         case AwayLine():
             return f"AWAY {order.start} TO {order.end}"
     raise TypeError(f"no canonical form for {type(order).__name__}")

@@ -64,6 +64,7 @@ from pbem.rules.orders import (
     Settle,
     Stay,
     Submit,
+    LanguageLine,
     TimezoneLine,
     TokenLine,
     Vote,
@@ -80,6 +81,7 @@ FORMS: dict[str, str] = {
     "NATION": "NATION <nation>",
     "TOKEN": "TOKEN <token>",
     "TIMEZONE": "TIMEZONE <zone>, e.g. TIMEZONE Europe/Moscow",
+    "LANGUAGE": "LANGUAGE <language>, e.g. LANGUAGE ru (en, ru)",
     "AWAY": "AWAY <first day> TO <last day>, e.g. AWAY 2026-12-20 TO 2026-12-27",
     "PLACE": "PLACE A[, B ...]",
     "LEADER": "LEADER <name> IN A",
@@ -342,6 +344,11 @@ class LineParser:
         if len(rest.split()) != 1:
             raise _syntax("expected one time zone name after TIMEZONE", "TIMEZONE")
         return TimezoneLine(zone=rest)
+
+    def _kw_language(self, rest: str) -> Order:
+        if len(rest.split()) != 1:
+            raise _syntax("expected one language code after LANGUAGE", "LANGUAGE")
+        return LanguageLine(language=rest)
 
     def _kw_away(self, rest: str) -> Order:
         m = re.match(r"^(\d{4}-\d{2}-\d{2})\s+(?:to|until|-)\s+(\d{4}-\d{2}-\d{2})$", rest, re.IGNORECASE)

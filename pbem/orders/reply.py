@@ -121,6 +121,9 @@ def render_reply(result: CheckResult, ruleset, *, missing: Sequence[str] = (), d
     ctx = reply_context(result, ruleset, missing=missing, deadline=deadline, game=game,
                         max_problems=max_problems, max_lines=max_lines, odds=odds, warnings=warnings,
                         verdicts=verdicts)
+    from pbem.i18n import GUIDES
+
+    ctx["guide_name"] = "docs/PLAYERS.md" if language == "en" else GUIDES.get(language, "docs/PLAYERS.md")
     text = environment(language=language).get_template(template).render(**ctx)
     return text.encode("utf-8", "replace").decode("utf-8")
 

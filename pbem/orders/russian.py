@@ -29,6 +29,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "GAME": ("игра",),
     "NATION": ("народ", "нация"),
     "TOKEN": ("токен", "пароль"),
+    "LANGUAGE": ("язык",),
     "PLACE": ("разместить", "поставить", "выставить"),
     "LEADER": ("вождь", "лидер"),
     "STAY": ("остаться", "оставить"),
@@ -69,7 +70,7 @@ _WHERE = ("в", "во", "на")      # IN, TO or nothing, by the order (module d
 _FROM = ("из", "от", "за")      # left out
 _IN_AFTER = ("LEADER", "STAY")
 _TO_AFTER = ("DEFEND", "SUBMIT", "ATTACK")
-KEYWORDS = ("GAME", "NATION", "TOKEN", "PLACE", "LEADER", "STAY", "SECOND", "BATTLES", "ATTACK", "WITHDRAW",
+KEYWORDS = ("GAME", "NATION", "TOKEN", "LANGUAGE", "PLACE", "LEADER", "STAY", "SECOND", "BATTLES", "ATTACK", "WITHDRAW",
             "SETTLE", "DISBAND", "BRITTANY", "VOTE", "SUBMIT", "ALLOW", "PASS", "DEFEND", "CLEAR", "LOSSES")
 
 _PHRASES: dict[tuple[str, ...], str] = {}

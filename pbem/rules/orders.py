@@ -211,7 +211,13 @@ class AwayLine(Order):
     end: str
 
 
-PLAYER_LINE_TYPES = (TimezoneLine, AwayLine)
+@dataclass(frozen=True)
+class LanguageLine(Order):
+    """A player's setting, not an order: LANGUAGE <code> (en, ru; pbem.i18n, pbem.service.away)."""
+    language: str
+
+
+PLAYER_LINE_TYPES = (TimezoneLine, AwayLine, LanguageLine)
 
 
 STANDING_TYPES = (Defend, ClearDefend, Losses)

@@ -22,7 +22,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from email.message import EmailMessage
 from functools import partial
 
-from pbem.errors import GameError
+from pbem.errors import GameError, PbemError
 from pbem.store.clock import absences, away_policy, mark_sent, moderate_at, player_zone, sent_keys, zone_named
 from pbem.store.game import Game, LogEntry
 
@@ -39,16 +39,18 @@ def away_days(game: Game) -> int:
 def apply_lines(game: Game, player: str, lines, *, now: datetime, mail_id: str) -> list[str]:
     """Carry out a mail's TIMEZONE and AWAY lines (pbem.orders.parser); returns the reply's sentences.
     A rerun of the same mail finds its AWAY entries logged (by mail and line) and logs nothing again."""
-    from pbem.rules.orders import AwayLine, TimezoneLine
+    from pbem.rules.orders import AwayLine, LanguageLine, TimezoneLine
 
     out = []
     for ln in lines:
         try:
             if isinstance(ln, TimezoneLine):
                 out.append(set_timezone(game, player, ln.zone))
+            elif isinstance(ln, LanguageLine):
+                out.append(set_language(game, player, ln.language))
             elif isinstance(ln, AwayLine):
                 out.append(announce(game, player, ln.start, ln.end, now=now, mail_id=mail_id, line=ln.line))
-        except GameError as e:
+        except PbemError as e:     # a wrong zone, date or language: said in the reply, the mail goes on
             out.append(f"line {ln.line}: {ln.text[:200]}: NOT taken: {e}")
     return out
 
@@ -65,6 +67,25 @@ def set_timezone(game: Game, player: str, name: str) -> str:
 
     return (f"Time zone set to {zone.key}: every deadline you are sent is written in it, the current one "
             f"{current_deadline(game).text(zone)}.")
+
+
+def set_language(game: Game, player: str, value: str) -> str:
+    """`LANGUAGE ru`: game.yaml `players[i].language` (English is written as no key, as `pbem new` does);
+    every mail the player is sent from now on is in it, this mail's answer already (pbem.i18n)."""
+    from pbem.i18n import DEFAULT, LANGUAGE_NAMES, check_language, gettext
+
+    code = check_language(value)
+    with game.lock():
+        p = game.player(player)
+        if p is None:
+            raise GameError(f"game {game.id} has no player {player!r}")
+        if code == DEFAULT:
+            p.pop("language", None)
+        else:
+            p["language"] = code
+        game.save_settings()
+    return gettext(code, "Language set to %(language)s: every mail you are sent from now on is written in it.") % {
+        "language": LANGUAGE_NAMES[code]}
 
 
 def announce(game: Game, player: str, start: str, end: str, *, now: datetime, mail_id: str = "", line: int = 0) -> str:
