@@ -705,7 +705,9 @@ def _typed_constants(rc: _Ctx, constants: Mapping[str, Any], family: str) -> Con
 
 def _family_name(rc: _Ctx, rs: dict) -> str:
     """ruleset.yaml `family`: the registered rules family (pbem/rules/rulesets) playing the ruleset's own rules."""
-    from pbem.rules.rulesets import FAMILIES  # the family modules import the rules engine, which imports this one
+    from pbem.rules.rulesets import (
+        FAMILIES,  # the family modules import the rules engine, which imports this one
+    )
 
     name = rc.text(rs, "family", "")
     if name not in FAMILIES:
