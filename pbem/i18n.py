@@ -112,13 +112,13 @@ PIECES = {
 """How a report counts pieces: count(language, n, *PIECES[kind])."""
 
 
-def tr(language: str, message: str, **fields: Any) -> str:
+def tr(language: str, message: str, /, **fields: Any) -> str:
     """`message` (marked `_("...")` where it is written) in `language`, its `%(field)s` filled in."""
     text = gettext(language, message)
     return text % fields if fields else text
 
 
-def trn(language: str, forms: tuple[str, str], n: int, **fields: Any) -> str:
+def trn(language: str, forms: tuple[str, str], n: int, /, **fields: Any) -> str:
     """The plural form of `forms` (marked `_N(...)`) for `n`, `%(num)d` and the fields filled in."""
     return ngettext(language, forms[0], forms[1], n) % {"num": n, **fields}
 
