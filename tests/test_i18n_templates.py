@@ -44,7 +44,7 @@ def report(lang: str) -> dict:
 def context(template: str, lang: str) -> dict:
     romans = "Римляне (Romans)" if lang == "ru" else "Romans"
     guide = "PLAYERS.ru.md" if lang == "ru" else "PLAYERS.md"
-    common = {"game": "g", "deadline": "2026-12-04 12:00 UTC", "token": "abc123", "player": "ann", "colour": "c1",
+    common = {"game": "g7", "deadline": "2026-12-04 12:00 UTC", "token": "abc123", "player": "ann", "colour": "c1",
               "nations": [romans], "guide_name": guide}
     return {
         "prompt.txt.j2": {**common, "round": 3, "what": "w1", "names": romans, "first": romans, "rules": "Britannia",
@@ -87,7 +87,7 @@ def english_words(text: str, ctx: dict) -> set[str]:
             values.add(str(v))
     walk(ctx)
     for v in sorted(values, key=len, reverse=True):
-        text = text.replace(v, " ")
+        text = re.sub(r"(?<!\w)" + re.escape(v) + r"(?!\w)", " ", text)
     return {w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in KEEP}
 
 
