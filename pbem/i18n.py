@@ -158,3 +158,34 @@ CHATTER = (_("a greeting or sign-off"), _("a name or a word or two, not an order
 """Why a line was read as mail talk (pbem.orders.hygiene.chatter)."""
 GUIDES = {"en": "PLAYERS.md", "ru": "PLAYERS.ru.md"}
 """The players' guide in each language (docs/; attached to the prompts)."""
+
+
+_BOARD_NAMES: dict[tuple, tuple] = {}
+
+
+def _board_names(rs, language: str):
+    """(pattern of every board name with a local one, board name -> local name), longest first; one
+    per ruleset (its id and data version) and language."""
+    import re
+
+    key = (getattr(rs, "id", ""), getattr(rs, "data_version", 0), language)
+    if key in _BOARD_NAMES:
+        return _BOARD_NAMES[key]
+    local = {}
+    for ident in (getattr(rs, "local_names", None) or {}).get(language, {}):
+        board, mine = rs.display(ident), local_name(language, rs, ident)
+        if mine and mine != board:
+            local[board] = mine
+    names = sorted(local, key=len, reverse=True)
+    found = (re.compile(r"(?<!\w)(" + "|".join(re.escape(n) for n in names) + r")(?!\w)"), local) if local else (None, {})
+    _BOARD_NAMES[key] = found
+    return found
+
+
+def order_line(language: str, rs, line: str) -> str:
+    """A canonical order line (board names) read back in `language`: each name as the player knows it
+    (`3 Кент -> Эссекс`), the order words as they are; the line parses to the same order."""
+    if language == DEFAULT or not line:
+        return line
+    pattern, local = _board_names(rs, language)
+    return pattern.sub(lambda m: local[m.group(1)], line) if pattern else line

@@ -59,7 +59,8 @@ def test_the_reply_fixed_phrases_in_russian_and_english_unchanged():
     assert "1 строка приказов в порядке" in ru and "Срок: x" in ru and "order line" not in ru
     ru_bad = render_reply(bad, rs, language="ru")
     assert "Не принято: 2 строки" in ru_bad and "требуют исправления" in ru_bad
-    assert "Did you mean Йорк (York)?" in ru_bad      # the hints are still English (not translated yet)
+    assert "Может быть, Йорк (York)?" in ru_bad and "нет области или моря с названием «Йорх»" in ru_bad
+    assert "Did you mean" not in ru_bad
 
 
 def test_a_players_language_from_pbem_new_to_status(tmp_path):

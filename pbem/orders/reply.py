@@ -20,15 +20,18 @@ MAX_PROBLEMS = 100   # a reply lists at most this many problems (a pasted novel 
 MAX_LINES = 400      # ... and at most this many lines
 
 
-def _problem(p: OrderProblem, grammar: list[str] | None = None) -> dict:
+def _problem(p: OrderProblem, grammar: list[str] | None = None, language: str = "en") -> dict:
     """A problem for the template; the whole grammar (the hint of a line that is no order at all) is
-    shown once at the end of the reply, not under every such line."""
+    shown once at the end of the reply, not under every such line. In the player's `language`
+    (pbem.orders.phrases)."""
+    from pbem.orders.phrases import problem_text
+
     hint = p.hint
     if grammar is not None and hint == ALL_FORMS_HINT:
         hint = "" if grammar else "The forms of an order line are listed at the end of this reply."
         grammar[:] = [ALL_FORMS_HINT]
     return {"kind": p.kind, "line": p.line, "text": quote(p.text) if p.text else "",
-            "message": _sentence(p.message), "hint": hint}
+            "message": _sentence(problem_text(language, p.message)), "hint": problem_text(language, hint)}
 
 
 def _differs(canonical: str, text: str) -> bool:
@@ -53,7 +56,9 @@ def _deadline(deadline) -> str:
 def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), deadline=None,
                   game: str | None = None, max_problems: int = MAX_PROBLEMS,
                   max_lines: int = MAX_LINES, odds: Sequence[str] = (), warnings: Sequence[str] = (),
-                  verdicts: Sequence[str] = ()) -> dict:
+                  verdicts: Sequence[str] = (), language: str = "en") -> dict:
+    from pbem import i18n
+
     sections: list[dict] = []
     shown_problems = 0
     shown_lines = 0
@@ -68,33 +73,36 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             continue
         if ln.nation != current:
             current = ln.nation
-            sections.append({"nation": ruleset.display(ln.nation) if ln.nation else "", "lines": []})
+            sections.append({"nation": i18n.order_line(language, ruleset, ruleset.display(ln.nation))
+                             if ln.nation else "", "lines": []})
         if shown_lines >= max_lines or (ln.problems and shown_problems >= max_problems):
             hidden_lines += 1
             hidden += len(ln.problems)
             continue
-        probs = [_problem(p, grammar) for p in ln.problems]
+        probs = [_problem(p, grammar, language) for p in ln.problems]
         shown_problems += len(probs)
         shown_lines += 1
         sections[-1]["lines"].append({
             "line": ln.line, "ok": ln.ok,
-            "shown": ln.canonical if ln.ok else quote(ln.text),
-            "read_as": ln.canonical if (ln.canonical and not ln.ok and _differs(ln.canonical, ln.text)) else "",
+            "shown": i18n.order_line(language, ruleset, ln.canonical) if ln.ok else quote(ln.text),
+            "read_as": i18n.order_line(language, ruleset, ln.canonical)
+            if (ln.canonical and not ln.ok and _differs(i18n.order_line(language, ruleset, ln.canonical), ln.text)
+                and _differs(ln.canonical, ln.text)) else "",
             "problems": probs,
             "notes": list(ln.notes) if ln.ok else [],
             "partly": ln.partly_played and not ln.ok,
         })
-    general = [_problem(p, grammar) for p in result.general]
+    general = [_problem(p, grammar, language) for p in result.general]
     orders = [ln for ln in result.lines if ln.order is not None
               and not isinstance(ln.order, (GameLine, TokenLine, NationLine))]
     return {
         "game": game if game is not None else (result.game or ""),
-        "nations": [ruleset.display(n) for n in result.nations],
+        "nations": [i18n.name(language, ruleset, n) for n in result.nations],
         "sections": [s for s in sections if s["lines"]],
         "general": general,
         "ok": result.ok,
         "validated": result.validated,
-        "later": [ruleset.display(n) for n in result.later],
+        "later": [i18n.name(language, ruleset, n) for n in result.later],
         "n_lines": len(orders),
         "n_bad": sum(1 for ln in result.lines if ln.problems),
         "hidden": hidden,
@@ -120,7 +128,7 @@ def render_reply(result: CheckResult, ruleset, *, missing: Sequence[str] = (), d
     of the mail saying what became of its orders (replaces the message-wide verdict)."""
     ctx = reply_context(result, ruleset, missing=missing, deadline=deadline, game=game,
                         max_problems=max_problems, max_lines=max_lines, odds=odds, warnings=warnings,
-                        verdicts=verdicts)
+                        verdicts=verdicts, language=language)
     from pbem.i18n import GUIDES
 
     ctx["guide_name"] = "docs/PLAYERS.md" if language == "en" else GUIDES.get(language, "docs/PLAYERS.md")

@@ -1,0 +1,85 @@
+"""The problems the order parser finds (pbem.orders.parser, pbem.orders.names), in a player's language.
+
+The parser writes its messages in English (they are part of `pbem check` and the tests); the reply
+translates them at the last moment (issue 34): a fixed message through the catalog as it is, a message
+with names in it (`there is no area or sea called 'Йорх'`, `Did you mean Йорк (York)?`) by its pattern
+(PATTERNS), the names kept. A message no pattern knows is left as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbem import i18n
+from pbem.i18n import _
+
+FIXED = (
+    _("this line is not an order"), _("empty line"), _("no area given"),
+    _("an empty item in the list (two commas, or a comma at the end)"),
+    _("the number of units must be at least 1"), _("the round number must be at least 1"),
+    _("the area is missing before ':'"), _("nothing after ':'"), _("expected 'A: ...'"),
+    _("expected one game id after GAME"), _("expected one token after TOKEN"), _("which nation?"),
+    _("expected one time zone name after TIMEZONE"), _("expected one language code after LANGUAGE"),
+    _("expected two dates after AWAY"), _("expected LEADER <name> IN <area>"), _("expected STAY, a number and a sea"),
+    _("which sea?"), _("expected SECOND MOVEMENT on a line of its own"), _("which area?"),
+    _("expected BRITTANY, a number and an area"), _("to which nation?"), _("which subject nation?"),
+    _("PASS stands on a line of its own"), _("retreat to which area?"), _("REST TO B comes last"),
+    _("a retreating group has at least 1 unit"), _("IF OUTNUMBERED twice"), _("AFTER ROUND twice"),
+    _("expected CLEAR DEFEND <area>"), _("the path ends with an arrow: where to?"),
+    _("a move needs at least two areas"),
+    _("an empty step in the path (two arrows in a row, or an arrow at the start)"), _("from which area?"),
+    _("expected <leader> <area> -> ..."), _("Write the name as it is printed on the map."),
+    _("Write the name in one alphabet (all Latin or all Cyrillic letters)."),
+    _("The forms of an order line are listed at the end of this reply."),
+    _("the orders do not say which nation they are for"), _("start them with a line NATION <name>"),
+    _("not taken"),
+)
+"""The parser's messages without names in them (translated whole)."""
+
+KINDS = {"area or sea": _("area or sea"), "area": _("area"), "sea": _("sea"), "nation": _("nation"),
+         "leader": _("leader"), "name": _("name")}
+
+PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r"^there is no (?P<what>.+?) called '(?P<name>.*)'$", _("there is no %(what)s called '%(name)s'")),
+    (r"^Did you mean (?P<names>.+)\?$", _("Did you mean %(names)s?")),
+    (r"^'(?P<word>.+)' is not an order word$", _("'%(word)s' is not an order word")),
+    (r"^'(?P<name>.+)' matches more than one (?P<what>.+?): (?P<names>.+)$",
+     _("'%(name)s' matches more than one %(what)s: %(names)s")),
+    (r"^Write one of: (?P<names>.+)\.$", _("Write one of: %(names)s.")),
+    (r"^Write it as: (?P<form>.+)\.$", _("Write it as: %(form)s.")),
+    (r"^Write it in one alphabet: (?P<names>.+)\.$", _("Write it in one alphabet: %(names)s.")),
+    (r"^the name of an? (?P<what>.+) is missing$", _("the name of the %(what)s is missing")),
+    (r"^An order line is one of: (?P<forms>.+)\.$", _("An order line is one of: %(forms)s.")),
+    (r"^Did you mean (?P<word>\S+) \((?P<kw>\S+)\)\? Write it as: (?P<form>.+)\.$",
+     _("Did you mean %(word)s (%(kw)s)? Write it as: %(form)s.")),
+    (r"^Did you mean (?P<kw>[A-Z]+)\? Write it as: (?P<form>.+)\.$", _("Did you mean %(kw)s? Write it as: %(form)s.")),
+    (r"^you do not control the (?P<nation>.+)$", _("you do not control the %(nation)s")),
+    (r"^your nations: (?P<nations>.+)$", _("your nations: %(nations)s")),
+))
+"""The parser's messages with names in them: pattern -> the message (its groups as fields)."""
+
+
+def _field(language: str, key: str, value: str) -> str:
+    if key == "what":
+        return i18n.tr(language, KINDS.get(value, value))
+    if key == "names":
+        return value.replace(" or ", " " + i18n.tr(language, _("or")) + " ")
+    return value
+
+
+def problem_text(language: str, message: str) -> str:
+    """A parser message (or hint) in `language`; English and unknown messages as they are."""
+    if language == i18n.DEFAULT or not message:
+        return message
+    stop = message.endswith(".") and not message.endswith("...")
+    core = message[:-1] if stop else message
+    for text in (message, core):
+        done = i18n.gettext(language, text)
+        if done != text:
+            return done + ("." if stop and text == core else "")
+    for pattern, msgid in PATTERNS:
+        for text, tail in ((message, ""), (core, "." if stop else "")):
+            m = pattern.match(text)
+            if m:
+                return i18n.tr(language, msgid, **{k: _field(language, k, v) for k, v in m.groupdict().items()}) + tail
+    return message
