@@ -39,9 +39,8 @@ def away_days(game: Game) -> int:
 def apply_lines(game: Game, player: str, lines, *, now: datetime, mail_id: str) -> list[str]:
     """Carry out a mail's TIMEZONE and AWAY lines (pbem.orders.parser); returns the reply's sentences.
     A rerun of the same mail finds its AWAY entries logged (by mail and line) and logs nothing again."""
-    from pbem.rules.orders import AwayLine, LanguageLine, TimezoneLine
-
     from pbem.i18n import _, player_language, tr
+    from pbem.rules.orders import AwayLine, LanguageLine, TimezoneLine
 
     out = []
     for ln in lines:
