@@ -189,3 +189,13 @@ def order_line(language: str, rs, line: str) -> str:
         return line
     pattern, local = _board_names(rs, language)
     return pattern.sub(lambda m: local[m.group(1)], line) if pattern else line
+
+
+COLOURS = {"yellow": _("yellow"), "green": _("green"), "red": _("red"), "blue": _("blue"), "purple": _("purple")}
+"""The players' colours (nations.yaml)."""
+
+
+def colour(language: str, value: str) -> str:
+    """A player's colour in `language` (as it is when it is no colour we know)."""
+    key = str(value or "").lower()
+    return tr(language, COLOURS[key]) if key in COLOURS and language != DEFAULT else str(value or "")

@@ -347,6 +347,7 @@ def localize(report: dict[str, Any], rs, language: str) -> dict[str, Any]:
                                                     "%(next)s"), round=nxt["round"], next=int(nxt["round"]) + 1)
                      if ending else i18n.tr(lang, _("the start of round %(round)s"), round=nxt["round"])}
     r["waiting_for"] = [_names_in(w, rs, lang) for w in report.get("waiting_for") or []]
+    r["next_options"] = [turn_line(lang, rs, line) for line in report.get("next_options") or []]
     return r
 
 
@@ -373,3 +374,101 @@ def _names_in(text: str, rs, lang: str) -> str:
         if text == board:
             return i18n.name(lang, rs, n)
     return text
+
+
+# --- what a nation's turn brings (pbem.report.prompt.turn_lines), in a player's language ------------------
+def _names_list(language: str, rs, text: str) -> str:
+    """`A, B, C -> D` lists of a turn line: a path (with arrows) in the player's names, as it is to be
+    written; a single name as the player knows it with the board's name beside it."""
+    out = []
+    for part in text.split(", "):
+        if "->" in part:
+            out.append(i18n.order_line(language, rs, part))
+        else:
+            out.append(_one_name(language, rs, part))
+    return ", ".join(out)
+
+
+def _one_name(language: str, rs, text: str) -> str:
+    pattern, local = i18n._board_names(rs, language)
+    if pattern is not None and text in local:
+        return f"{local[text]} ({text})"
+    return text
+
+
+_TURN = tuple((re.compile(p), m) for p, m in (
+    (r"^New armies: none \(the (?P<nation>.+) do not increase population this turn\)\.$",
+     _("New armies: none (the %(nation)s do not increase population this turn).")),
+    (r"^New armies: none \(population count (?P<count>[\d.]+), (?P<saved>[\d.]+) of it saved; (?P<why>.+)\)\.$",
+     _("New armies: none (population count %(count)s, %(saved)s of it saved; %(why)s).")),
+    (r"^New armies: (?P<n>\d+) \(population count (?P<count>[\d.]+), (?P<saved>[\d.]+) of it saved\)\. "
+     r"PLACE them in: (?P<areas>.+)$",
+     _("New armies: %(n)s (population count %(count)s, %(saved)s of it saved). PLACE them in: %(areas)s")),
+    (r"^Arriving: (?P<n>\d+) raiders? in the (?P<sea>.+?) \(after the raid: WITHDRAW or SETTLE\)$",
+     _("Arriving: %(n)s raider(s) in the %(sea)s (after the raid: WITHDRAW or SETTLE)")),
+    (r"^Arriving: (?P<n>\d+) invaders? in the (?P<sea>.+?) \(they must be ashore after the movement, the second one "
+     r"in a major invasion: armies left at sea are lost, FFG 18\)$",
+     _("Arriving: %(n)s invader(s) in the %(sea)s (they must be ashore after the movement, the second one in a "
+       "major invasion: armies left at sea are lost, FFG 18)")),
+    (r"^Arriving: (?P<n>\d+) raiders? in the (?P<sea>.+)$", _("Arriving: %(n)s raider(s) in the %(sea)s")),
+    (r"^Arriving: (?P<n>\d+) invaders? in the (?P<sea>.+)$", _("Arriving: %(n)s invader(s) in the %(sea)s")),
+    (r"^Major invasion: two movements this turn, each followed by its battles\. Write the moves of the first, then "
+     r"a line SECOND MOVEMENT, then the moves of the second\.$",
+     _("Major invasion: two movements this turn, each followed by its battles. Write the moves of the first, then "
+       "a line SECOND MOVEMENT, then the moves of the second.")),
+    (r"^Leader arriving: (?P<leader>.+?) \(LEADER (?P<same>.+?) IN <area>: (?P<areas>.+); else (?P<area>.+)\)$",
+     _("Leader arriving: %(leader)s (LEADER %(same)s IN <area>: %(areas)s; else %(area)s)")),
+    (r"^Moves \(next-door areas by name; farther ones with the path to write\):$",
+     _("Moves (next-door areas by name; farther ones with the path to write):")),
+    (r"^(?P<indent>\s*)(?P<what>.+?) in (?P<area>[^:]+): (?P<dests>.+?)(?P<alone> \(on its own; with armies of theirs "
+     r"moving along it may end where they do\))?$", _("%(indent)s%(what)s in %(area)s: %(dests)s%(alone)s")),
+    (r"^Bretwalda vote \(rule 12\.2\), votes by nation: (?P<votes>.+)$",
+     _("Bretwalda vote (rule 12.2), votes by nation: %(votes)s")),
+    (r"^send: VOTE <nation>$", _("send: VOTE <nation>")),
+    (r"^Bretwalda vote owed by: (?P<votes>.+)$", _("Bretwalda vote owed by: %(votes)s")),
+    (r"^the next round starts$", _("the next round starts")),
+))
+NO_ARMY = tuple((re.compile(p), m) for p, m in (
+    (r"^one army per (?P<per>[\d.]+) points, rule 10\.1$", _("one army per %(per)s points, rule 10.1")),
+    (r"^no army pieces left: all (?P<max>\d+) are in play, rule 10\.1$",
+     _("no army pieces left: all %(max)s are in play, rule 10.1")),
+    (r"^no room to place a new army under the stacking limits, rules 5\.21 and 10\.2$",
+     _("no room to place a new army under the stacking limits, rules 5.21 and 10.2")),
+))
+_TURN_WORDS = (_("nowhere"), _("(on its own; with armies of theirs moving along it may end where they do)"))
+
+
+def _what(language: str, rs, text: str) -> str:
+    m = re.match(r"^(\d+) (armies|army|cavalry)$", text)
+    if m:
+        return units(language, int(m.group(1)), "cavalry" if m.group(2) == "cavalry" else "armies")
+    return _one_name(language, rs, text)
+
+
+def turn_line(language: str, rs, line: str) -> str:
+    """A line of what a nation's turn brings (prompt, report) in `language`; unknown lines as they are."""
+    if language == i18n.DEFAULT:
+        return line
+    for pattern, msgid in _TURN:
+        m = pattern.match(line)
+        if not m:
+            continue
+        f = dict(m.groupdict())
+        for k, v in list(f.items()):
+            v = v or ""
+            if k in ("nation", "sea", "leader", "area", "same"):
+                f[k] = i18n.order_line(language, rs, v) if k == "same" else _one_name(language, rs, v)
+            elif k in ("areas", "dests"):
+                f[k] = i18n.tr(language, _("nowhere")) if v == "nowhere" else _names_list(language, rs, v)
+            elif k == "what":
+                f[k] = _what(language, rs, v)
+            elif k == "alone":
+                f[k] = " " + i18n.tr(language, v.strip()) if v else ""
+            elif k == "why":
+                f[k] = next((i18n.tr(language, msg, **r.match(v).groupdict()) for r, msg in NO_ARMY if r.match(v)), v)
+            elif k == "votes":
+                f[k] = _names_list(language, rs, v) if v not in ("none", "nobody") else i18n.tr(language, _("nobody"))
+            else:
+                f[k] = v
+        return i18n.tr(language, msgid, **f)
+    return line

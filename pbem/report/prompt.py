@@ -115,10 +115,13 @@ def prompt_text(game_id: str, rs, state, nations: Sequence[str], *, what: str, d
     from pbem.i18n import name
 
     names = ", ".join(name(language, rs, n) for n in nations)
-    turn = [] if state.next_nation is None else turn_lines(rs, state, nations[0])
+    from pbem.report.localize import turn_line
+
+    turn = [] if state.next_nation is None else [turn_line(language, rs, t) for t in turn_lines(rs, state, nations[0])]
     return render("prompt.txt.j2", language=language, game=game_id, round=state.round, what=what, names=names,
                   first=name(language, rs, nations[0]), deadline=deadline, rules=rs.name, reminder=reminder, turn=turn,
-                  vote_lines=[] if state.next_nation is not None else _vote_lines(rs, state),
+                  vote_lines=[] if state.next_nation is not None else [turn_line(language, rs, t)
+                                                                       for t in _vote_lines(rs, state)],
                   guide_url=guide_url, guide_name=guide_name(language), draft=draft.splitlines(),
                   still_wrong=list(still_wrong))
 

@@ -121,7 +121,7 @@ def _default_nation(game: Game, player: str) -> str | None:
     return mine[0] if len(mine) == 1 else None
 
 
-def missing_for(game: Game, player: str, unlogged: list[LogEntry] = ()) -> list[str]:
+def missing_for(game: Game, player: str, unlogged: list[LogEntry] = (), language: str = i18n.DEFAULT) -> list[str]:
     """What the game still needs from this player (for replies and prompts): the decisions owed by
     the player's nations (pbem.rules.decisions.pending); `unlogged`: orders entries taken as logged
     (`pbem check`: the reply a mail would get once its orders are in the log)."""
@@ -133,7 +133,25 @@ def missing_for(game: Game, player: str, unlogged: list[LogEntry] = ()) -> list[
     state = game.state
     mine = set(game.nations_of(player))
     owed = pending(rs, state, build_book(rs, [*game.entries(), *unlogged]), wait_for_defenders=mode(game) == "wait")
-    return [d.describe(rs, state.round) for d in owed if d.nation in mine]
+    return [decision_text(language, rs, d, state.round) for d in owed if d.nation in mine]
+
+
+def decision_text(language: str, rs, d, round_: int) -> str:
+    """Decision.describe (pbem.rules.decisions) in the player's `language`."""
+    if language == i18n.DEFAULT:
+        return d.describe(rs, round_)
+    who = i18n.name(language, rs, d.nation)
+    if d.kind == "vote":
+        return i18n.tr(language, _("VOTE for the %(nation)s (Bretwalda, round %(round)s)"), nation=who, round=round_)
+    if d.kind == "defence":
+        return i18n.tr(language, _("a retreat decision for the %(nation)s in %(area)s (DEFEND %(write)s: HOLD or "
+                                   "RETREAT TO ...), the %(attacker)s are about to attack"), nation=who,
+                       area=i18n.name(language, rs, str(d.area)), write=i18n.order_line(language, rs, rs.display(str(d.area))),
+                       attacker=i18n.name(language, rs, str(d.attacker)))
+    if d.correction:
+        return i18n.tr(language, _("corrected orders for the %(nation)s (round %(round)s, to move now)"), nation=who,
+                       round=round_)
+    return i18n.tr(language, _("orders for the %(nation)s (round %(round)s, to move now)"), nation=who, round=round_)
 
 
 def _auth_headers(mail: MailIn) -> dict[str, str]:
@@ -229,7 +247,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
 
         odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving), rs)
     return "".join(f"{line}\n" for line in settings) + ("\n" if settings else "") + render_reply(
-        result, rs, missing=missing_for(game, player, unlogged), deadline=deadline.text(player_zone(game, player)),
+        result, rs, missing=missing_for(game, player, unlogged, language), deadline=deadline.text(player_zone(game, player)),
         game=game.id, odds=odds, verdicts=confirmed + verdicts, language=language,
         warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
 

@@ -126,7 +126,7 @@ def _replaced_mail(game: Game, e: LogEntry, now: datetime, send: Send, *, from_a
     lang = i18n.player_language(p)
     waiting = i18n.name(lang, rs, nxt) if nxt and game.player_of(nxt) == name else ""
     deadline = current_deadline(game, vote=votes_owed(rs, state))
-    text = render("replaced.txt.j2", language=lang, game=game.id, player=name, colour=p.get("colour", ""),
+    text = render("replaced.txt.j2", language=lang, game=game.id, player=name, colour=i18n.colour(lang, p.get("colour", "")),
                   nations=[i18n.name(lang, rs, n) for n in p.get("nations") or []], token=p.get("token"),
                   waiting=waiting, deadline=deadline.text(player_zone(game, name)),
                   next=i18n.name(lang, rs, nxt) if nxt else i18n.tr(lang, _("the start of the round")),

@@ -54,10 +54,10 @@ def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None]
         guide = players_guide(lang)
         if guide:
             mailed.append((guide_name(lang), guide, "text/markdown"))
-        others = [f"{o['name']} ({str(o.get('colour', '')).lower()}): " + ", ".join(i18n.name(lang, rs, n) for n in o.get("nations") or [])
+        others = [f"{o['name']} ({i18n.colour(lang, str(o.get('colour', '')).lower())}): " + ", ".join(i18n.name(lang, rs, n) for n in o.get("nations") or [])
                   for o in game.players() if o["name"] != p["name"]]
         text = render("welcome.txt.j2", language=lang, game=game.id, moved_round=state.round if state.round > 1 else None,
-                      player=p["name"], colour=p.get("colour", ""),
+                      player=p["name"], colour=i18n.colour(lang, p.get("colour", "")),
                       nations=[i18n.name(lang, rs, n) for n in p.get("nations") or []], token=p["token"], others=others,
                       commitment=(game.settings.get("dice") or {}).get("commitment") or "",
                       deadline=deadline.text(player_zone(game, p["name"])),
