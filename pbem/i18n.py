@@ -191,7 +191,8 @@ def order_line(language: str, rs, line: str) -> str:
     return pattern.sub(lambda m: local[m.group(1)], line) if pattern else line
 
 
-COLOURS = {"yellow": _("yellow"), "green": _("green"), "red": _("red"), "blue": _("blue"), "purple": _("purple")}
+COLOURS = {"yellow": _("yellow"), "green": _("green"), "red": _("red"), "blue": _("blue"), "purple": _("purple"),
+           "pink": _("pink"), "orange-red": _("orange-red")}
 """The players' colours (nations.yaml)."""
 
 

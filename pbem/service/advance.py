@@ -476,7 +476,9 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
         body = text if lang == i18n.DEFAULT else (
             _away_note(game, entry, rs, lang) + report_text(local, lang) + log_line(game, lang))
         return build_mail(to, f"[{game.id}] {local['title'].split('] ', 1)[-1]}", body, from_addr=from_addr(game),
-                          attachments=attachments, auto_submitted="auto-generated")
+                          attachments=local_attachments(attachments, lang,
+                                                        lambda: map_png(rs, state, local["title"], events, lang)),
+                          auto_submitted="auto-generated")
 
     if send_to_all(game, turn_mail_key(entry), mail, send, now):
         run.mails += 1
@@ -526,19 +528,31 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
             atomic_write(base / "map.png", png)
         atomic_write(base / "report.txt", text)
     def mail(lang: str, to: list[str]) -> EmailMessage:
+        title = localize(report, rs, lang)["title"] + ": " + i18n.tr(lang, _("the imported position"))
         return build_mail(to, f"[{game.id}] " + i18n.tr(lang, _("the imported position: please check it")),
                           text if lang == i18n.DEFAULT else position_text(lang), from_addr=from_addr(game),
-                          attachments=attachments, auto_submitted="auto-generated")
+                          attachments=local_attachments(attachments, lang, lambda: map_png(rs, state, title, [], lang)),
+                          auto_submitted="auto-generated")
 
     if send_to_all(game, key, mail, send, now):
         run.mails += 1
 
 
-def map_png(rs, state, title: str, events) -> bytes:
+def map_png(rs, state, title: str, events, language: str = i18n.DEFAULT) -> bytes:
     from pbem.render import render_map
 
     vp = {n: state.vp.get(n, 0) for n in rs.order_of_play}
-    return render_map(rs, state, title=title, events=events, vp_table=vp)
+    return render_map(rs, state, title=title, events=events, vp_table=vp,
+                      **({"language": language} if language != i18n.DEFAULT else {}))
+
+
+def local_attachments(attachments: list, language: str, png) -> list:
+    """A mail's attachments for players of `language`: its map.png made again in that language (`png()`,
+    only when the mail has a map), the rest as they are."""
+    if language == i18n.DEFAULT or not any(name == "map.png" for name, _b, _t in attachments):
+        return attachments
+    local = png()
+    return [(name, local if name == "map.png" else data, kind) for name, data, kind in attachments]
 
 
 def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:

@@ -48,9 +48,15 @@ def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None]
         attachments.append(("map.png", map_png(rs, state, f"[{game.id}] the start of the game", []), "image/png"))
     nxt = state.next_nation
     sent = 0
+    by_language: dict[str, list] = {}
     for p in todo:
         lang = i18n.player_language(p)
-        mailed = list(attachments)
+        from pbem.service.advance import local_attachments, map_png
+
+        if lang not in by_language:       # the start map drawn once per language
+            by_language[lang] = local_attachments(list(attachments), lang, partial(
+                map_png, rs, state, f"[{game.id}] " + i18n.tr(lang, _("the start of the game")), [], lang))
+        mailed = list(by_language[lang])
         guide = players_guide(lang)
         if guide:
             mailed.append((guide_name(lang), guide, "text/markdown"))
