@@ -83,3 +83,47 @@ def problem_text(language: str, message: str) -> str:
             if m:
                 return i18n.tr(language, msgid, **{k: _field(language, k, v) for k, v in m.groupdict().items()}) + tail
     return message
+
+
+# Why a legal line had no effect (pbem.rules.accounting.why_unused): the reply's "no effect" notes and
+# the report's order lines. Groups named nation/area/to/leader/areas are names of the board.
+REASONS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r"^the (?P<nation>.+) do not increase population this turn \(rule 10\.1\)$",
+     _("the %(nation)s do not increase population this turn (rule 10.1)")),
+    (r"^(?P<n>\d+) new army\(ies\) this turn, placed by the earlier PLACE areas or rule 10\.2 \(rule 10\.1\)$",
+     _("%(n)s new army(ies) this turn, placed by the earlier PLACE areas or rule 10.2 (rule 10.1)")),
+    (r"^(?P<leader>.+) does not enter this turn \(rule 9\.0\)$", _("%(leader)s does not enter this turn (rule 9.0)")),
+    (r"^not carried out: another order of this movement was refused \(see the orders dropped\)$",
+     _("not carried out: another order of this movement was refused (see the orders dropped)")),
+    (r"^no battle was fought in (?P<area>.+) \(the defenders were gone before it\)$",
+     _("no battle was fought in %(area)s (the defenders were gone before it)")),
+    (r"^the (?P<nation>.+) may not settle in round (?P<round>\d+): every raider goes back to sea \(FFG 43\)$",
+     _("the %(nation)s may not settle in round %(round)s: every raider goes back to sea (FFG 43)")),
+    (r"^no raiders of the (?P<nation>.+) were left in (?P<area>.+) after the battles$",
+     _("no raiders of the %(nation)s were left in %(area)s after the battles")),
+    (r"^the (?P<nation>.+) are exempt from overpopulation this turn \(rule 6\.0\)$",
+     _("the %(nation)s are exempt from overpopulation this turn (rule 6.0)")),
+    (r"^the (?P<nation>.+) were not overpopulated at the end of the turn \(rule 6\.0\)$",
+     _("the %(nation)s were not overpopulated at the end of the turn (rule 6.0)")),
+    (r"^the (?P<nation>.+) were subject to the (?P<to>.+) already$", _("the %(nation)s were subject to the %(to)s already")),
+    (r"^no battle was fought in (?P<areas>.+)$", _("no battle was fought in %(areas)s")),
+    (r"^no effect this turn$", _("no effect this turn")),
+))
+
+
+def reason_text(language: str, rs, text: str) -> str:
+    """Why a line had no effect, in `language` (names as the player knows them); unknown reasons as they are."""
+    if language == i18n.DEFAULT or not text:
+        return text
+    for pattern, msgid in REASONS:
+        m = pattern.match(text)
+        if m:
+            return i18n.tr(language, msgid, **{k: _board_name(language, rs, v) for k, v in m.groupdict().items()})
+    return text
+
+
+def _board_name(language: str, rs, value: str) -> str:
+    pattern, local = i18n._board_names(rs, language)
+    if pattern is None:
+        return value
+    return pattern.sub(lambda m: f"{local[m.group(1)]} ({m.group(1)})", value)

@@ -58,6 +58,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
                   max_lines: int = MAX_LINES, odds: Sequence[str] = (), warnings: Sequence[str] = (),
                   verdicts: Sequence[str] = (), language: str = "en") -> dict:
     from pbem import i18n
+    from pbem.orders.phrases import reason_text
 
     sections: list[dict] = []
     shown_problems = 0
@@ -89,7 +90,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             if (ln.canonical and not ln.ok and _differs(i18n.order_line(language, ruleset, ln.canonical), ln.text)
                 and _differs(ln.canonical, ln.text)) else "",
             "problems": probs,
-            "notes": list(ln.notes) if ln.ok else [],
+            "notes": [reason_text(language, ruleset, n) for n in ln.notes] if ln.ok else [],
             "partly": ln.partly_played and not ln.ok,
         })
     general = [_problem(p, grammar, language) for p in result.general]

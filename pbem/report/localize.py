@@ -194,7 +194,8 @@ EVENT_TEXTS: dict[str, Text] = {
     "raid_points_lost": _t(_("%(nation)s: raid points in %(area)s lost (raiders stayed ashore, rule 7.13)"),
                            nation=_nation, area=_area),
     "order_unused": _t(_("%(nation)s: order line %(line)s had no effect: \"%(text)s\" (%(reason)s)"), nation=_nation,
-                       line=_field("line"), text=_field("text"), reason=_field("reason")),
+                       line=_field("line"), text=lambda ev, n, lang: i18n.order_line(lang, n.rs, ev.text),
+                       reason=lambda ev, n, lang: _reason(lang, n.rs, ev.reason)),
     "order_dropped": _order_dropped,
 }
 """Event kind -> its line in a player's language."""
@@ -204,6 +205,12 @@ WORDS = (_("attacker"), _("defender"), _("held by another nation (8.3)"), _("sta
 VP_KINDS = {"capture": _("capture"), "kill": _("kill"), "hold": _("holding"), "limes": _("limes"),
             "raid": _("raid"), "bretwalda": _("Bretwalda"), "king": _("King")}
 """Why victory points were gained (the ledger's `kind`)."""
+
+
+def _reason(language: str, rs, text: str) -> str:
+    from pbem.orders.phrases import reason_text
+
+    return reason_text(language, rs, text)
 
 
 def event_line(ev: Event, names: LocalNames, language: str) -> str | None:
