@@ -108,6 +108,16 @@ REASONS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m 
     (r"^the (?P<nation>.+) were subject to the (?P<to>.+) already$", _("the %(nation)s were subject to the %(to)s already")),
     (r"^no battle was fought in (?P<areas>.+)$", _("no battle was fought in %(areas)s")),
     (r"^no effect this turn$", _("no effect this turn")),
+    # the reply's warnings (pbem.rules.preview.warnings, pbem.orders.reply.lost_at_sea_warnings)
+    (r"^no new armies this turn: the (?P<nation>.+) do not increase population this turn \(rules 2\.24, 10\.5, "
+     r"11\.1\); this PLACE line does nothing$",
+     _("no new armies this turn: the %(nation)s do not increase population this turn (rules 2.24, 10.5, 11.1); "
+       "this PLACE line does nothing")),
+    (r"^overpopulation \(rule 6\.0\): after these moves the end of the turn would remove (?P<areas>.+) \(more armies "
+     r"than twice the land areas held\), unless battles cost armies first; DISBAND A, B \.\.\. says where to lose "
+     r"them$", _("overpopulation (rule 6.0): after these moves the end of the turn would remove %(areas)s (more "
+                 "armies than twice the land areas held), unless battles cost armies first; DISBAND A, B ... says "
+                 "where to lose them")),
 ))
 
 
@@ -127,3 +137,19 @@ def _board_name(language: str, rs, value: str) -> str:
     if pattern is None:
         return value
     return pattern.sub(lambda m: f"{local[m.group(1)]} ({m.group(1)})", value)
+
+
+FORM_WORDS = (("  or  ", _("or")), ("<name>", _("<name>")), ("<sea>", _("<sea>")), ("<nation>", _("<nation>")),
+              ("<leader>", _("<leader>")), ("(optional rule 16.251)", _("(optional rule 16.251)")),
+              ("(A may be ALL)", _("(A may be ALL)")), ("N cavalry", _("N cavalry")))
+"""The words of the order forms (pbem.orders.parser.FORMS) that are no order words."""
+
+
+def form_text(language: str, form: str) -> str:
+    """An order form of the reply's grammar in `language` (the order words kept: a player writes them)."""
+    if language == i18n.DEFAULT:
+        return form
+    for english, msgid in FORM_WORDS:
+        word = i18n.tr(language, msgid)
+        form = form.replace(english, f"  {word}  " if english == "  or  " else word)
+    return form

@@ -58,7 +58,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
                   max_lines: int = MAX_LINES, odds: Sequence[str] = (), warnings: Sequence[str] = (),
                   verdicts: Sequence[str] = (), language: str = "en") -> dict:
     from pbem import i18n
-    from pbem.orders.phrases import reason_text
+    from pbem.orders.phrases import form_text, reason_text
 
     sections: list[dict] = []
     shown_problems = 0
@@ -114,7 +114,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
         "warnings": list(warnings),
         "verdicts": list(verdicts),
         "chatter": [{"line": n, "text": quote(t), "why": why} for n, t, why in result.parsed.chatter],
-        "grammar": [FORMS[k] for k in ORDER_FORMS] if grammar else [],
+        "grammar": [form_text(language, FORMS[k]) for k in ORDER_FORMS] if grammar else [],
     }
 
 
@@ -137,8 +137,12 @@ def render_reply(result: CheckResult, ruleset, *, missing: Sequence[str] = (), d
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def order_warnings(result: CheckResult, ruleset, state, nation: str | None) -> list[str]:
-    """Rules 10.1 and 6.0 (pbem.rules.preview.warnings) for the orders of the nation that moves now."""
+def order_warnings(result: CheckResult, ruleset, state, nation: str | None, language: str = "en") -> list[str]:
+    """Rules 10.1 and 6.0 (pbem.rules.preview.warnings) for the orders of the nation that moves now, in
+    the player's `language` (pbem.orders.phrases)."""
+    from pbem import i18n
+    from pbem.orders.phrases import reason_text
+
     if nation is None or state is None or state.next_nation != nation:
         return []
     section = result.parsed.section(nation)
@@ -148,12 +152,13 @@ def order_warnings(result: CheckResult, ruleset, state, nation: str | None) -> l
 
     out = []
     for w in warnings(ruleset, state, nation, section):
-        where = f'line {w.line} "{quote(w.text)}": ' if w.line else ""
-        out.append(f"{ruleset.display(nation)}: {where}{w.message}")
-    return out + lost_at_sea_warnings(ruleset, state, nation, section)
+        where = (i18n.tr(language, i18n._('line %(line)s "%(text)s": '), line=w.line, text=quote(w.text))
+                 if w.line else "")
+        out.append(f"{i18n.name(language, ruleset, nation)}: {where}{reason_text(language, ruleset, w.message)}")
+    return out + lost_at_sea_warnings(ruleset, state, nation, section, language)
 
 
-def lost_at_sea_warnings(ruleset, state, nation: str, section) -> list[str]:
+def lost_at_sea_warnings(ruleset, state, nation: str, section, language: str = "en") -> list[str]:
     """Units the orders, played as they are, leave at sea where the ruleset has them lost (the event
     cites its rule): a STAY in the first half of a major invasion is legal, but without moves ashore
     after `SECOND MOVEMENT` those armies are lost (issue 30)."""
@@ -165,11 +170,17 @@ def lost_at_sea_warnings(ruleset, state, nation: str, section) -> list[str]:
     lost = [ev for ev in played.events if isinstance(ev, LostAtSea)]
     if not lost:
         return []
+    from pbem.i18n import _, tr
+    from pbem.report.localize import LocalNames, event_line
+
     if cycles(ruleset, state, nation) < 2:
-        how = "move them ashore"
+        how = _("move them ashore")
     elif any(getattr(o, "cycle", 1) == 2 for o in section.orders):
-        how = "move them ashore in the second movement"
+        how = _("move them ashore in the second movement")
     else:
-        how = ("this turn has two movements (a major invasion): after a line SECOND MOVEMENT, write the moves "
-               "that bring them ashore")
-    return [f"played as they are, these orders lose units at sea: {ev.describe(ruleset)}; {how}." for ev in lost]
+        how = _("this turn has two movements (a major invasion): after a line SECOND MOVEMENT, write the moves "
+                "that bring them ashore")
+    said = (lambda ev: ev.describe(ruleset)) if language == "en" else (
+        lambda ev: event_line(ev, LocalNames(ruleset, language), language))
+    return [tr(language, _("played as they are, these orders lose units at sea: %(what)s; %(how)s."),
+               what=said(ev), how=tr(language, how)) for ev in lost]

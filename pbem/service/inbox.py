@@ -249,7 +249,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     return "".join(f"{line}\n" for line in settings) + ("\n" if settings else "") + render_reply(
         result, rs, missing=missing_for(game, player, unlogged, language), deadline=deadline.text(player_zone(game, player)),
         game=game.id, odds=odds, verdicts=confirmed + verdicts, language=language,
-        warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
+        warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n, language)])
 
 
 def _language_after(game: Game, player: str, player_lines) -> str:
