@@ -153,3 +153,65 @@ def form_text(language: str, form: str) -> str:
         word = i18n.tr(language, msgid)
         form = form.replace(english, f"  {word}  " if english == "  or  " else word)
     return form
+
+
+# What the rules refuse in a line (pbem.rules.movement, pbem.rules.accounting): the commonest messages.
+# Groups named a, b, area, areas, nation, leader, rest hold names of the board.
+RULES: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r"^(?P<a>.+) does not border (?P<b>.+)$", _("%(a)s does not border %(b)s")),
+    (r"^(?P<a>[^:]+) borders: (?P<rest>.+)$", _("%(a)s borders: %(rest)s")),
+    (r"^(?P<n>\d+) areas is more than the (?P<limit>\d+) allowed \(rules 5\.12, 5\.13, 9\.1\)$",
+     _("%(n)s areas is more than the %(limit)s allowed (rules 5.12, 5.13, 9.1)")),
+    (r"^armies must stop on entering a hiland \((?P<b>.+), rule 5\.12\)$",
+     _("armies must stop on entering a hiland (%(b)s, rule 5.12)")),
+    (r"^the (?P<nation>.+) have (?P<have>\d+) (?P<what>armies|army|cavalry) in (?P<area>.+)$",
+     _("the %(nation)s have %(have)s %(what)s in %(area)s")),
+    (r"^(?P<n>\d+) ordered to move from there$", _("%(n)s ordered to move from there")),
+    (r"^the (?P<nation>.+) have no battle in (?P<area>.+) this turn: ATTACK orders say how an attacker fights where "
+     r"its armies attack \(rules 8\.0, 8\.3\)$",
+     _("the %(nation)s have no battle in %(area)s this turn: ATTACK orders say how an attacker fights where its "
+       "armies attack (rules 8.0, 8.3)")),
+    (r"^the (?P<nation>.+) have no battle in (?P<areas>.+) this turn \(rule 4\.4\)$",
+     _("the %(nation)s have no battle in %(areas)s this turn (rule 4.4)")),
+    (r"^battles of this turn: (?P<areas>.+)$", _("battles of this turn: %(areas)s")),
+    (r"^the (?P<nation>.+) have no raiders in (?P<area>.+) this turn: (?P<word>WITHDRAW|SETTLE) is for raiders ashore "
+     r"after their raid \(rule 7\.13\)$",
+     _("the %(nation)s have no raiders in %(area)s this turn: %(word)s is for raiders ashore after their raid "
+       "(rule 7.13)")),
+    (r"^raiders ashore after movement: (?P<areas>.+)$", _("raiders ashore after movement: %(areas)s")),
+    (r"^the (?P<nation>.+) do not increase population this turn \(rules 2\.24, 10\.1, 10\.5, 11\.1\)$",
+     _("the %(nation)s do not increase population this turn (rules 2.24, 10.1, 10.5, 11.1)")),
+    (r"^(?P<area>.+) is held by other armies \((?P<n>\d+)\); moving on needs (?P<m>\d+) of yours stopping there "
+     r"\(rule 5\.3\)$", _("%(area)s is held by other armies (%(n)s); moving on needs %(m)s of yours stopping there "
+                          "(rule 5.3)")),
+    (r"^(?P<n>\d+) stop there$", _("%(n)s stop there")),
+    (r"^stacking limits broken at the end of movement: (?P<rest>.+) \(rule 5\.2: 3 in a clear area, 2 in a hiland, "
+     r"one larger group only\)$", _("stacking limits broken at the end of movement: %(rest)s (rule 5.2: 3 in a "
+                                    "clear area, 2 in a hiland, one larger group only)")),
+))
+_NAMES = {"a", "b", "area", "areas", "nation", "leader", "rest"}
+_JOINS = (("; reachable from ", _("; reachable from ")), ("; write: ", _("; write: ")))
+_WHAT = {"armies": _("armies"), "army": _("army"), "cavalry": _("cavalry"), "none": _("none")}
+
+
+def rules_text(language: str, rs, message: str) -> str:
+    """A refusal of the rules in `language`, the names as the player knows them; unknown ones as they are."""
+    if language == i18n.DEFAULT or not message:
+        return message
+    stop = message.endswith(".") and not message.endswith("...")
+    core = message[:-1] if stop else message
+    for pattern, msgid in RULES:
+        m = pattern.match(core)
+        if m:
+            fields = {}
+            for k, v in m.groupdict().items():
+                if k in _NAMES:
+                    fields[k] = i18n.tr(language, _WHAT["none"]) if v == "none" else _board_name(language, rs, v)
+                    for english, msgid in _JOINS:
+                        fields[k] = fields[k].replace(english, i18n.tr(language, msgid))
+                elif k == "what":
+                    fields[k] = i18n.tr(language, _WHAT[v])
+                else:
+                    fields[k] = v
+            return i18n.tr(language, msgid, **fields) + ("." if stop else "")
+    return message

@@ -20,18 +20,22 @@ MAX_PROBLEMS = 100   # a reply lists at most this many problems (a pasted novel 
 MAX_LINES = 400      # ... and at most this many lines
 
 
-def _problem(p: OrderProblem, grammar: list[str] | None = None, language: str = "en") -> dict:
+def _problem(p: OrderProblem, grammar: list[str] | None = None, language: str = "en", ruleset=None) -> dict:
     """A problem for the template; the whole grammar (the hint of a line that is no order at all) is
     shown once at the end of the reply, not under every such line. In the player's `language`
     (pbem.orders.phrases)."""
-    from pbem.orders.phrases import problem_text
+    from pbem.orders.phrases import problem_text, rules_text
+
+    def said(text: str) -> str:
+        done = problem_text(language, text)
+        return rules_text(language, ruleset, done) if done == text and ruleset is not None else done
 
     hint = p.hint
     if grammar is not None and hint == ALL_FORMS_HINT:
         hint = "" if grammar else "The forms of an order line are listed at the end of this reply."
         grammar[:] = [ALL_FORMS_HINT]
     return {"kind": p.kind, "line": p.line, "text": quote(p.text) if p.text else "",
-            "message": _sentence(problem_text(language, p.message)), "hint": problem_text(language, hint)}
+            "message": _sentence(said(p.message)), "hint": said(hint)}
 
 
 def _differs(canonical: str, text: str) -> bool:
@@ -80,7 +84,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             hidden_lines += 1
             hidden += len(ln.problems)
             continue
-        probs = [_problem(p, grammar, language) for p in ln.problems]
+        probs = [_problem(p, grammar, language, ruleset) for p in ln.problems]
         shown_problems += len(probs)
         shown_lines += 1
         sections[-1]["lines"].append({
@@ -93,7 +97,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             "notes": [reason_text(language, ruleset, n) for n in ln.notes] if ln.ok else [],
             "partly": ln.partly_played and not ln.ok,
         })
-    general = [_problem(p, grammar, language) for p in result.general]
+    general = [_problem(p, grammar, language, ruleset) for p in result.general]
     orders = [ln for ln in result.lines if ln.order is not None
               and not isinstance(ln.order, (GameLine, TokenLine, NationLine))]
     return {
