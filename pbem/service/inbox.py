@@ -291,17 +291,20 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
     drafts = {n: orders_text(NationOrders(n, nb.draft), rs) for n, nb in book.nations.items() if nb.draft}
     already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
     out = []
+    language = i18n.player_language(game.player(player))
     for n in nations:
         if n not in game.nations_of(player):
             continue
         if n not in drafts:
-            out.append(f"{rs.display(n)}: CONFIRM: there are no orders from before a rollback to confirm.")
+            out.append(i18n.tr(language, _("%(name)s: CONFIRM: there are no orders from before a rollback to confirm."),
+                               name=i18n.name(language, rs, n)))
             continue
         if (mail_id, n) not in already and record:
             game.record_orders(n, player, drafts[n], mail_id=mail_id, received=received.isoformat(),
                                time=received.isoformat(), problems=0, confirmed=True)
-        out.append(f"{rs.display(n)}: your orders from before the rollback are confirmed: "
-                   + "; ".join(drafts[n].strip().splitlines()))
+        out.append(i18n.tr(language, _("%(name)s: your orders from before the rollback are confirmed: %(orders)s"),
+                           name=i18n.name(language, rs, n), orders="; ".join(
+                               i18n.order_line(language, rs, ln) for ln in drafts[n].strip().splitlines())))
     return out
 
 
