@@ -66,7 +66,8 @@ class OrdersHandler:
                 text = take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
                                    authentication=_auth_headers(mail), odds_budget=self.odds_budget)
                 self.games.keep(game)
-                return Reply(text + log_line(game, i18n.player_language(game.player(who))))     # the log's end after the orders entry (issue 27 item 5)
+                lang = i18n.player_language(game.player(who))
+                return Reply(text + log_line(game, lang), language=lang)     # the log's end after the orders entry (issue 27 item 5)
         except GameBusy as e:
             raise RetryLater(str(e)) from e
         except OSError as e:      # a folder that cannot be written, a full disk

@@ -107,3 +107,21 @@ def test_a_game_with_russian_and_english_players_is_adjudicated_as_the_same_game
 
 def sent_bodies(sent, addr: str) -> list[str]:
     return [body(m) for m in sent if addr in str(m["To"]).split(", ")]
+
+
+def test_the_intake_answers_a_russian_player_in_russian_and_a_stranger_in_english(tmp_path):
+    t = datetime(2026, 12, 1, tzinfo=UTC)
+    game = create_game(tmp_path, "lang", ruleset="ffg2", players=4, player_specs=PLAYERS, secret=b"sixteen bytes or more",
+                       time=t.isoformat(), languages={"ann": "ru"})
+    inbox = game.path / "inbox"
+    inbox.mkdir(exist_ok=True)
+    run_job(tmp_path, now=t, render_map=False)
+    for n, sender in ((1, "ann@x.org"), (2, "eve@x.org")):
+        (inbox / f"{n:03d}.eml").write_text(f"From: {sender}\nSubject: [lang] orders\nMessage-ID: <w{n}@x.org>\n\n"
+                                            "TOKEN wrong\nНАРОД Римляне\nПАС\n")
+    run_job(tmp_path, now=t + timedelta(hours=1), render_map=False)
+    sent = mails(game.path / "outbox")
+    to_ann = [b for b in sent_bodies(sent, "ann@x.org") if "TOKEN" in b and "не принято" in b]
+    assert to_ann and "не совпадает с токеном" in to_ann[0], sent_bodies(sent, "ann@x.org")
+    to_eve = sent_bodies(sent, "eve@x.org")
+    assert to_eve and "was not accepted (error kind: auth)" in to_eve[0]
