@@ -11,8 +11,15 @@ pbem.templating installs these translations through jinja2's i18n extension, so 
 The strings are found by `pybabel extract -F babel.cfg -k _N:1,2 -o messages.pot .` (babel.cfg at the
 top of the repository); tests/test_i18n.py checks that every string it finds has a Russian translation.
 
-A player's language is game.yaml `players[i].language` (`pbem new --player ann=ann@x --lang ru`),
-English when absent.
+A player's language is game.yaml `players[i].language` (`pbem new --player ann=ann@x --lang ru`, or
+the player's mail line `LANGUAGE ru`: pbem.service.away.set_language), English when absent.
+
+Python code writes `tr(language, _("Deadline %(when)s"), when=...)` and `trn(language, _N(...), n)`;
+`name(language, rs, id)` writes a nation, leader or area as a player of that language knows it with
+the board's name beside it (`Йорк (York)`), and `order_line(language, rs, line)` an order line with
+the player's names only (it parses to the same order). What the rules core says in English is
+translated where it reaches the player: pbem.report.localize (the report's facts), pbem.orders.phrases
+(the parser's and the rules' refusals in a reply).
 """
 
 from __future__ import annotations
@@ -131,12 +138,7 @@ def name(language: str, rs, ident: str) -> str:
     return board if not local or local == board else f"{local} ({board})"
 
 
-def area(language: str, rs, area_id: str) -> str:
-    """An area's name as a player of `language` knows it, the board's name beside it where it differs
-    (Russian: `Йорк (York)`); the board's own name in English."""
-    board = rs.display(area_id)
-    local = local_name(language, rs, area_id)
-    return board if not local or local == board else f"{local} ({board})"
+area = name
 
 
 def local_name(language: str, rs, ident: str) -> str:
