@@ -38,6 +38,7 @@ from pbem.rules.turn import (
     crowns_owed,
     end_round,
     new_game_state,
+    next_nation_after,
     play_nation_turn,
     start_round,
 )
@@ -45,7 +46,7 @@ from pbem.rules.turn import (
 TOP_KEYS = {"id", "rules", "cite", "round", "nation", "start", "stop", "setup", "state", "orders", "dice", "expect",
             "description", "notes", "play", "players", "options"}
 EXPECT_KEYS = {"accepted", "rejected", "line", "map", "vp", "eliminated", "population", "bretwalda", "king",
-               "game_over", "winner"}
+               "game_over", "winner", "next"}
 ROUND_STARTS = ("round_start", "nation_turn", "end_of_round")
 ROUND_STOPS = ("end_of_round", "after_round_start", "end_of_turn")
 
@@ -279,7 +280,7 @@ def _play_round(case: _Case, state: GameState, orders: dict[str, NationOrders], 
     if stop == "end_of_round":
         state, evs = end_round(rs, state)
         events += evs
-        if crowns_owed(state):   # FFG 56: step 2 of the round's end, the crowns, with the VOTE orders
+        if crowns_owed(state):   # the ruleset's crowns at the round's end (flow.close_round), with the VOTE orders
             state, evs = close_round(rs, state, ballots_from(orders))
             events += evs
     return state, events, []
@@ -301,6 +302,13 @@ def _compare_round(case: _Case, expect: dict, state: GameState, diffs: list[str]
         if sorted(state.kings) != want_ids:
             diffs.append(f"king: expected {', '.join(rs.display(k) for k in want_ids) or 'none'}, "
                          f"got {', '.join(rs.display(k) for k in state.kings) or 'none'}")
+    if "next" in expect:   # rule 4.0: the order of play, the nation whose turn follows (none: the round's end)
+        want = expect["next"]
+        want = None if want in (None, "none") else case.name(want, "expect.next", ("nation",))
+        got = next_nation_after(rs, state, case.play[-1]) if case.play else state.next_nation
+        if got != want:
+            diffs.append(f"next: expected {rs.display(want) if want else 'none'}, "
+                         f"got {rs.display(got) if got else 'none'}")
     if "game_over" in expect and bool(expect["game_over"]) != state.finished:
         diffs.append(f"game_over: expected {bool(expect['game_over'])}, got {state.finished}")
     if "winner" in expect:

@@ -15,7 +15,7 @@ from pbem.rules.state import GameState
 
 
 def stacking(rs: Ruleset, state: GameState, nations=None, when: str = "") -> list[str]:
-    """Rule 5.2 (with 5.22 for Romans): every nation's land stacks within the limits."""
+    """Rule 5.2 (with 5.22 for the empire): every nation's land stacks within the limits."""
     out = []
     for nation in nations if nations is not None else rs.nations:
         counts = land_counts(rs, state, nation)
@@ -28,7 +28,7 @@ def stacking(rs: Ruleset, state: GameState, nations=None, when: str = "") -> lis
 
 def overpopulation(rs: Ruleset, state: GameState, nation: str, rnd: int) -> list[str]:
     """Rule 6.0 — at the end of its turn a nation has at most twice as many units on land as land areas
-    it occupies (armies at sea do not count), unless exempt (Romans; Jutes, Angles, Saxons in 4-5)."""
+    it occupies (armies at sea do not count), unless exempt (ruleset.yaml overpopulation_exempt)."""
     if exempt_from_overpopulation(rs, nation, rnd):
         return []
     land = [st[nation].units for a, st in state.areas.items() if rs.is_land(a) and nation in st and st[nation].units]
@@ -84,7 +84,7 @@ def pieces(rs: Ruleset, state: GameState) -> list[str]:
         if n > 1:
             out.append(f"leader: {ld} is on the board {n} times")
     for nation, nat in rs.nations.items():
-        limit = rs.rules.army_piece_limit(rs, nation, state.round)   # FFG 40: R-B cavalry counters serve as infantry
+        limit = rs.rules.army_piece_limit(rs, nation, state.round)   # the ruleset's counter mix, this round
         if armies[nation] > limit:
             out.append(f"piece limit: {nation} have {armies[nation]} armies (max {limit})")
         if cavalry[nation] > nat.max_cavalry:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.bots import invariants
+from pbem.bots import conservation, invariants
 from pbem.bots.base import Bot, NoDice
 from pbem.bots.greedy import GreedyBot
 from pbem.bots.random_bot import RandomBot
@@ -23,6 +23,7 @@ from pbem.rules.decisions import pending
 from pbem.rules.dice import HmacDice
 from pbem.rules.events import to_dicts
 from pbem.rules.flow import Step, play_game
+from pbem.rules.flow import step as play_step
 from pbem.rules.legal import validate
 from pbem.rules.orders import Move, NationOrders, SecondMovement
 from pbem.rules.ruleset import Ruleset
@@ -181,6 +182,7 @@ class BotGame:
         self._mark = 0.0
         self._pending: dict[str, Any] = {}
         self._given: dict[str, NationOrders] = {}
+        self._conservation = conservation.Checker(rs)
         self.dump: Path | None = None
 
     def orders_for(self, state: GameState) -> dict[str, NationOrders]:
@@ -237,6 +239,9 @@ class BotGame:
         if self.check:
             found = invariants.after_step(self.rs, self._before, step) + self._pending.pop("after_movement", [])
             found += invariants.orders_accounted(step, self._given.get(step.nation or ""))
+            if self._before is not None:
+                found += self._conservation.after_step(self._before, step)
+                found += self._replayed_the_same(step)
             new = [v for v in found if v not in self._seen]
             if new and len(self.violations) < 50:
                 # every distinct violation is listed; the first step that breaks one is dumped
@@ -249,6 +254,17 @@ class BotGame:
         self._pending.clear()
         self.stats.check += time.perf_counter() - now
         self._mark = time.perf_counter()
+
+    def _replayed_the_same(self, step: Step) -> list[str]:
+        """Issue 31 — the step played again from its inputs (the position before, the orders given,
+        the game's dice) gives the same position and the same events, as replaying the log must."""
+        again = play_step(self.rs, self._before, self._given, HmacDice(self.secret))
+        out = []
+        if to_dicts(again.events) != to_dicts(step.events):
+            out.append("replay: the step played again from its inputs gives other events")
+        if again.state.to_dict() != step.state.to_dict():
+            out.append("replay: the step played again from its inputs gives another position")
+        return out
 
     @staticmethod
     def _second_movement_line(text: str, line: int) -> bool:

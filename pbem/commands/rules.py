@@ -1,9 +1,9 @@
 """`pbem rules show`: the ruleset data as plain text, readable on a phone (<= 72 columns).
 
     pbem rules show classic                  summary: counts, order of play, scoring, control, doubts
-    pbem rules show classic --area York      an area (or sea): links, who starts, lands, scores there
+    pbem rules show classic --area <area>    an area (or sea): links, who starts, lands, scores there
     pbem rules show classic --round 7        a turn: arrivals, invasions, leaders, boats, scoring
-    pbem rules show classic --nation Saxons  a nation: code, colour, limits, start, landing, leaders, card
+    pbem rules show classic --nation <name>  a nation: code, colour, limits, start, landing, leaders, card
 
 Names are resolved by pbem.orders.names (id, display name, alias or a 4+ letter prefix). Wherever the
 data shown rests on a doubt (ruleset.yaml `doubts`, inline `# doubt:` comments of the data files) a
@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from pbem.data.loader import KNOWN_RULESETS, load, tables_for
+from pbem.data.loader import known_rulesets, load, tables_for
 from pbem.errors import PbemError
 from pbem.orders import names
 from pbem.rules.ruleset import Ruleset
@@ -66,7 +66,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _by_value(rs: Ruleset, table: Mapping[str, int]) -> str:
-    """{area: points} -> '6 Essex; 4 Avalon, Sussex; 2 ...' (highest first, areas by name)."""
+    """{area: points} -> '6 <area>; 4 <area>, <area>; 2 ...' (highest first, areas by name)."""
     groups: dict[int, list[str]] = {}
     for area, pts in table.items():
         groups.setdefault(pts, []).append(rs.display(area))
@@ -246,14 +246,17 @@ def summary_text(rs: Ruleset) -> list[str]:
     sc = rs.scoring
     aw = sc["awards"]
     body = wrap(f"Holding: end of turns {turns(sc['hold_rounds'])} (14.2).", 2)
-    body += wrap(f"Roman Limes: end of turn {sc['limes_round']} (14.4).", 2)
+    if sc["limes_round"]:   # a ruleset without a Limes (docs/RULESETS.md) has none
+        body += wrap(f"Roman Limes: end of turn {sc['limes_round']} (14.4).", 2)
     # PROVISIONAL values (no reachable source) stay marked until a game overrides them
     prov = {p for p in sc.get("provisional") or () if f"ruleset.scoring.{p}" not in rs.overrides}
 
     def pts(key: str) -> str:
         return f"{aw[key]} points" + (" (PROVISIONAL)" if f"awards.{key}" in prov else "")
 
-    if sc.get("crowns_at_end"):   # FFG 56: judged at the end of the round, no Bretwalda in a King round
+    if not (sc["bretwalda_rounds"] or sc["king_rounds"]):   # a ruleset without Bretwalda or King
+        pass
+    elif sc.get("crowns_at_end"):   # scoring.crowns_at_end: judged at the end of the round, no Bretwalda in a King round
         late = 1 if sc.get("crowns_played_next_round") else 0   # ffg2 data version 1: at the next turn's start
         when = ", judged at the start of the next turn" if late else ", after the holdings"
         body += wrap(f"Bretwalda: {pts('bretwalda')}; vote at the end of turns "
@@ -266,9 +269,9 @@ def summary_text(rs: Ruleset) -> list[str]:
         body += wrap(f"King: {pts('king')} and an army; start of turns {turns(sc['king_rounds'])} (12.3).", 2)
     if "canute_king" in aw:
         body += wrap(f"Canute: {pts('canute_king')} at the end of the Danish turn "
-                     f"{rs.const.danes_withdrawal.round} (12.4).", 2)
+                     f"{rs.rules.withdrawal_round(rs)} (12.4).", 2)
     k16 = ", ".join(f"{rs.display(n)} {v}" for n, v in sc["king_turn16"].items())
-    body += wrap(f"King in turn {rs.const.max_rounds}: {k16}" + (" (PROVISIONAL)" if "king_turn16" in prov else "")
+    body += [] if not k16 else wrap(f"King in turn {rs.const.max_rounds}: {k16}" + (" (PROVISIONAL)" if "king_turn16" in prov else "")
                  + " (12.5).", 2)
     _section(lines, "Scoring:", body)
 
@@ -276,14 +279,15 @@ def summary_text(rs: Ruleset) -> list[str]:
     body = wrap(f"To Rome, when holding {'at most' if sub.get('at_most') else 'fewer than'}: " + ", ".join(
         f"{rs.display(n)} {v}" for n, v in sub["to_romans"].items()) + " areas (11.1)"
         + "".join(f"; the {rs.display(n)} only in turn {', '.join(map(str, r))}" for n, r in sub.get("rounds", {}).items())
-        + ("; declared only during the Romans' turn, while Roman armies are on the board" if sub.get("in_overlord_turn") else "")
+        + (f"; declared only during the {rs.display(rs.role('empire'))}' turn, while their armies are on the board"
+           if sub.get("in_overlord_turn") else "")
         + "".join(f"; {rs.display(n)} submission: {p} points to Rome" for n, p in sub.get("points", {}).items())
         + "".join(f"; the {rs.display(n)} revolt at the start of their turn {r}" for n, r in sub.get("revolt", {}).items())
         + ".", 2)
     for nid, v in (sub.get("to_angles") or {}).items():
         where = " plus ".join([*(r.capitalize() for r in v.get("count_in", [])), *(rs.display(a) for a in v.get("plus", []))])
-        body += wrap(f"To the Angles: {rs.display(nid)} holding fewer than {v['fewer_than']} areas in {where} (11.2).", 2)
-    _section(lines, "Submission:", body)
+        body += wrap(f"To the {rs.display(rs.role('overlord'))}: {rs.display(nid)} holding fewer than {v['fewer_than']} areas in {where} (11.2).", 2)
+    _section(lines, "Submission:", body if sub.get("to_romans") or sub.get("to_angles") else [])
 
     body = []
     for players in sorted(rs.control, key=lambda p: (p != 4, p)):
@@ -467,7 +471,7 @@ def round_text(rs: Ruleset, rnd: int) -> list[str]:
         pts = sc["awards"]["king" if rnd in sc["king_rounds"] else "bretwalda"]
         if sc.get("crowns_played_next_round"):   # ffg2 data version 1
             body += wrap(f"Start of the turn: the {what} of the end of turn {rnd - 1} ({pts} points).", 2, 4)
-        else:   # FFG 56: step 2 of the end of the turn
+        else:   # scoring.crowns_at_end: step 2 of the end of the turn
             body += wrap(f"End of the turn, after the holdings: the {what} ({pts} points).", 2, 4)
     elif rnd in sc["king_rounds"]:
         body += wrap(f"Start of the turn: King check ({sc['awards']['king']} points and an army, 12.3); "
@@ -475,8 +479,8 @@ def round_text(rs: Ruleset, rnd: int) -> list[str]:
                      + f"Bretwalda vote ({sc['awards']['bretwalda']} points, 12.1).", 2, 4)
     elif rnd in sc["bretwalda_rounds"]:
         body += wrap(f"Start of the turn: Bretwalda vote ({sc['awards']['bretwalda']} points, 12.1, 12.2).", 2, 4)
-    dw = getattr(rs.const, "danes_withdrawal", None)   # the classic rules' 10.6 (ClassicConstants)
-    if "canute_king" in sc["awards"] and dw and rnd == dw.round:
+    withdrawal = rs.rules.withdrawal_round(rs)   # 10.6
+    if "canute_king" in sc["awards"] and withdrawal and rnd == withdrawal:
         body += wrap(f"End of the Danish turn: Canute may become King ({sc['awards']['canute_king']} points, 12.4).", 2, 4)
     if rnd == rs.const.max_rounds:
         k16 = ", ".join(f"{rs.display(n)} {v}" for n, v in sc["king_turn16"].items())
@@ -532,8 +536,9 @@ def nation_text(rs: Ruleset, ident: str) -> list[str]:
     lines += wrap("Start (3.0): " + (", ".join(start) if start else "none"))
     if n.increases_population:
         pop = "increases (10.1)"
-        if ident == rs.role("successor") and getattr(rs.const, "romano_british_increase_from", None):
-            pop = f"increases from turn {rs.const.romano_british_increase_from} (10.5)"
+        since = rs.rules.successor_increase_from(rs) if ident == rs.role("successor") else None
+        if since:
+            pop = f"increases from turn {since} (10.5)"
     else:
         pop = "never increases (2.24)"
     ex = rs.overpopulation_exempt.get(ident)
@@ -639,7 +644,7 @@ UNIT_OF_KIND = {"armies": "army", "cavalry": "cavalry unit"}
 
 
 def kill_line(rs: Ruleset, k) -> str:
-    """One kill line of a card (14.3): the points, per what, of whom, when (FFG 52: in whose turn)."""
+    """One kill line of a card (14.3): the points, per what, of whom, when (a card's own-turn marks: in whose turn)."""
     when = _turn_word(k.rounds)
     if k.own_turn_only:
         when += ", in its own turn only"
@@ -728,8 +733,8 @@ def rules() -> None:
 def show(ruleset_id: str, area: str | None, rnd: int | None, nation: str | None, overrides: tuple[str, ...],
          data_version: int | None = None) -> None:
     """Show the ruleset's data as text (default RULESET: classic)."""
-    if ruleset_id not in KNOWN_RULESETS:
-        raise PbemError(f"unknown ruleset {ruleset_id!r}", hint=f"known: {', '.join(KNOWN_RULESETS)}")
+    if ruleset_id not in known_rulesets():
+        raise PbemError(f"unknown ruleset {ruleset_id!r}", hint=f"known: {', '.join(known_rulesets())}")
     rs = load(ruleset_id, _parse_overrides(overrides), data_version=data_version)
     parts: list[list[str]] = []
     if area is not None:
@@ -748,3 +753,22 @@ def show(ruleset_id: str, area: str | None, rnd: int | None, nation: str | None,
         if overrides or rs.version_line():
             parts.insert(0, rs.header().splitlines() + ([rs.version_line()] if rs.version_line() else []))
     click.echo("\n\n".join("\n".join(p) for p in parts))
+
+
+@rules.command("check")
+@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=str))
+def check_cmd(folder: str) -> None:
+    """Check a Duel board and player aid (DIR/board.yaml, DIR/aid.yaml; docs/DUEL-BOARD.md) against every
+    fact the Duel rulebook states: one `FILE:LINE: message` per failure and exit 1, or an OK line."""
+    from pbem.data import duel_check
+
+    failures = duel_check.check_dir(folder)
+    for failure in failures:
+        click.echo(str(failure))
+    if failures:
+        click.echo(f"{len(failures)} failure(s): the board and aid in {folder} contradict the Duel rulebook "
+                   "and are refused", err=True)
+        raise SystemExit(1)
+    status = duel_check.read_status(folder)
+    click.echo(f"OK: {folder}/board.yaml and aid.yaml hold every fact the Duel rulebook states"
+               + (" (PROVISIONAL data: not the printed board and aid)" if status else ""))

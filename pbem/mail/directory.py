@@ -7,6 +7,8 @@ reads the `players` / `moderator` part of a game.yaml, and `GamesDirDirectory` d
 
 from __future__ import annotations
 
+import difflib
+
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -77,6 +79,28 @@ class GameDirectory(Protocol):
         """The game with this id, or None when there is no such game."""
         ...
 
+    def ids(self) -> list[str]:
+        """The ids of every game (for the did-you-mean of a mail naming no game there)."""
+        ...
+
+
+def games_of_sender_like(directory: GameDirectory, asked: str, address: str) -> list[str]:
+    """The games whose id is close to `asked` (a typo of the subject tag or the GAME line) and in
+    which `address` plays or moderates: only those are named back, so a stranger learns no game."""
+    try:
+        ids = list(directory.ids())
+    except (OSError, AttributeError):
+        return []
+    out = []
+    for gid in difflib.get_close_matches(str(asked).lower(), [i.lower() for i in ids], n=5, cutoff=0.6):
+        try:
+            contact = directory.lookup(gid)
+        except DataError:
+            continue
+        if contact is not None and (contact.players_at(address) or contact.is_moderator(address)):
+            out.append(contact.id)
+    return out[:2]
+
 
 class StaticDirectory:
     """A fixed set of games (tests, or an adapter that already loaded everything)."""
@@ -87,6 +111,9 @@ class StaticDirectory:
 
     def lookup(self, game_id: str) -> GameContact | None:
         return self.games.get(str(game_id).lower())
+
+    def ids(self) -> list[str]:
+        return [g.id for g in self.games.values()]
 
 
 def contact_from_settings(game_id: str, settings: Mapping, source: str = "game.yaml") -> GameContact:
@@ -114,6 +141,9 @@ class GamesDirDirectory:
     def __init__(self, games_dir: Path) -> None:
         self.games_dir = Path(games_dir)
         self._read: dict[Path, tuple[tuple[int, int, int, int], GameContact]] = {}
+
+    def ids(self) -> list[str]:
+        return sorted(d.name for d in self.games_dir.iterdir() if (d / "game.yaml").is_file())
 
     def lookup(self, game_id: str) -> GameContact | None:
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}", str(game_id)) or ".." in game_id:

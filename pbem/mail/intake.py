@@ -61,7 +61,7 @@ from pbem.errors import MailError
 from pbem.mail import notices
 from pbem.mail._fs import atomic_write, fsync_dir, write_once, write_tmp_from
 from pbem.mail.compose import build_mail, reply_subject, thread_references
-from pbem.mail.directory import GameDirectory
+from pbem.mail.directory import GameDirectory, games_of_sender_like
 from pbem.mail.ledger import Entry, Ledger
 from pbem.mail.message import MAX_PARSE, MailIn, read_message
 from pbem.mail.message import _synth_id as synth_id
@@ -422,7 +422,8 @@ class Intake:
             mails = [] if no_reply else [self._reply(mail, gid, notices.too_large(gid, mail), 0)]
             return _Decision("quarantined", f"too large ({mail.size} bytes, limit {MAX_PARSE})", gid or "", mails=mails)
         if where.game is None:
-            mails = [] if no_reply else [self._reply(mail, None, notices.unroutable(mail, where.asked), 0)]
+            near = games_of_sender_like(self.directory, where.asked, mail.from_addr or "") if where.asked else []
+            mails = [] if no_reply else [self._reply(mail, None, notices.unroutable(mail, where.asked, near), 0)]
             reason = f"unroutable ({where.asked!r})" + (f"; no reply: {no_reply}" if no_reply else "")
             return _Decision("quarantined", reason, mails=mails)
         game = where.game

@@ -31,9 +31,11 @@ def with_notes(text: str, mail: MailIn, language: str = "en") -> str:
     return f"{text.rstrip()}\n\n{extra}\n" if extra else text
 
 
-def unroutable(mail: MailIn, asked: str | None) -> str:
+def unroutable(mail: MailIn, asked: str | None, near: list[str] | None = None) -> str:
     which = (f'There is no game "{asked[:64]}" here.' if asked
              else "We could not tell which game your message is for.")
+    if near:
+        which += " Did you mean " + " or ".join(f'"{g}"' for g in near) + "? Send your orders again with that name."
     return with_notes(
         "Hello,\n\n"
         f"thank you for your message. {which}\n\n"

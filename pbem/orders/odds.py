@@ -243,46 +243,48 @@ def odds_lines(q: OddsQuestion, o: Odds, ruleset=None) -> list[str]:
              + (f"  (attacker retreats {pct(o.attacker_retreats).strip()})" if o.attacker_retreats else ""),
              f"  both eliminated          {pct(o.both_gone)}",
              f"  expected losses: attacker {float(o.attacker_losses):.2f}, defender {float(o.defender_losses):.2f}",
-             f"  a die kills on: attacker {_hits(_needs(q, o, ruleset, True), q.attacker, q.defender, ruleset)}, "
-             f"defender {_hits(_needs(q, o, ruleset, False), q.defender, q.attacker, ruleset)} "
+             f"  a die kills on: attacker {_hits(_needs(q, ruleset, True), q.attacker, q.defender, ruleset)}, "
+             f"defender {_hits(_needs(q, ruleset, False), q.defender, q.attacker, ruleset)} "
              "(every roll counted, not sampled)"]
     return lines
 
 
-def _needs(q: OddsQuestion, o: Odds, ruleset, attacking: bool) -> DieNeeds:
-    """The hit numbers of one side's dice: the ruleset's (rules.odds.die_needs, as the engine rolls)."""
-    if ruleset is None:
-        soft = o.attacker_hits_on if attacking else o.defender_hits_on
-        return DieNeeds(soft, 6, soft)
+def _needs(q: OddsQuestion, ruleset, attacking: bool) -> DieNeeds:
+    """The hit numbers of one side's dice: the battle model's (rules.odds.die_needs, as the engine rolls)."""
     return die_needs(ruleset, q.area or terrain_area(ruleset, q.hiland), attacking)
 
 
-def _faces(need: int, bonus: int) -> str:
-    """The die faces that reach `need` with `bonus` added: '5 or 6'."""
-    faces = [str(f) for f in range(max(1, need - bonus), 7)]
-    return ", ".join(faces[:-1]) + " or " + faces[-1] if len(faces) > 1 else faces[0]
+def _faces(model, need: int, bonus: int) -> str:
+    """The die faces that reach `need` with `bonus` added: '5 or 6' (the battle model's die)."""
+    return model.faces_text(need, bonus)
+
+
+_GROUP_NAMES = {"cavalry": "the cavalry", "armies": "the armies", "fort": "the fort", "burhs": "the burhs"}
 
 
 def _hits(needs: DieNeeds, roller: Side, target: Side, ruleset) -> str:
-    """'5 or 6 (the leader's +1 counted; 6 against cavalry)' — what one die of `roller` needs (rules 8.0,
-    9.2, 10.4; FFG 25: a Roman army's or a cavalry unit's die needs one less against ordinary targets)."""
-    bonus = (ruleset.const.leader_bonus if ruleset is not None else 1) if roller.leader else 0
-    fast = [w for w, has in (("cavalry", roller.cavalry), ("Roman armies", roller.roman and roller.armies)) if has]
-    if needs.fast < needs.soft and fast and not (roller.armies and not roller.roman):
-        text = _faces(needs.fast, bonus)        # every die of the side is fast
-    else:
-        text = _faces(needs.soft, bonus)
+    """'5 or 6 (the leader's +1 counted; 6 against cavalry)' — what one die of `roller` needs: the battle
+    model's dice groups (rs.rules.battle.dice_groups: each group's bonus and hit number) in words."""
+    model = ruleset.rules.battle
+    groups = model.dice_groups(ruleset, armies=roller.armies, cavalry=roller.cavalry, fort=roller.fort,
+                               burhs=roller.burhs, leader=roller.leader, roman=roller.roman)
+    if not groups:
+        return "no dice"
+    main = next((g for g in groups if g.piece == "armies"), groups[0])
+    text = _faces(model, model.need(needs, main, "armies"), main.bonus)
     notes = []
-    if roller.leader:
-        notes.append(f"the leader's +{bonus} counted")
-    if needs.fast < needs.soft and fast and roller.armies and not roller.roman:
-        notes.append(f"{_faces(needs.fast, bonus)} for the cavalry")
-    if needs.soft < needs.hard:
-        hard_targets = [w for w, has in (("cavalry", target.cavalry), ("Roman armies", target.roman and target.armies))
-                        if has]
-        if hard_targets:
-            notes.append(f"{needs.hard - bonus if bonus else needs.hard}{'+' if bonus else ''} against "
-                         f"{' and '.join(hard_targets)}")
+    if main.bonus:
+        notes.append(f"the leader's +{main.bonus} counted")
+    for g in groups:
+        if g is not main and (model.need(needs, g, "armies"), g.bonus) != (model.need(needs, main, "armies"), main.bonus):
+            notes.append(f"{_faces(model, model.need(needs, g, 'armies'), g.bonus)} for {_GROUP_NAMES[g.piece]}")
+    hard_targets = [w for w, has in (("cavalry", target.cavalry), ("Roman armies", target.roman and target.armies))
+                    if has]
+    kind = "roman_armies" if target.roman else "cavalry"
+    if hard_targets and model.need(needs, main, kind) != model.need(needs, main, "armies"):
+        face = model.face_needed(model.need(needs, main, kind), main.bonus)
+        notes.append(f"{face}{'+' if face is not None and face < model.die_faces else ''} against "
+                     f"{' and '.join(hard_targets)}")
     return text + (f" ({'; '.join(notes)})" if notes else "")
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from pbem.errors import OrderProblem
 from pbem.orders.check import CheckResult
 from pbem.orders.hygiene import quote
-from pbem.orders.parser import ALL_FORMS_HINT, FORMS, ORDER_FORMS
+from pbem.orders.language import language as order_language
 from pbem.rules.orders import GameLine, NationLine, TokenLine
 from pbem.templating import environment, template_dirs  # noqa: F401 (template_dirs: re-exported)
 
@@ -20,10 +20,11 @@ MAX_PROBLEMS = 100   # a reply lists at most this many problems (a pasted novel 
 MAX_LINES = 400      # ... and at most this many lines
 
 
-def _problem(p: OrderProblem, grammar: list[str] | None = None, language: str = "en", ruleset=None) -> dict:
-    """A problem for the template; the whole grammar (the hint of a line that is no order at all) is
-    shown once at the end of the reply, not under every such line. In the player's `language`
-    (pbem.orders.phrases)."""
+def _problem(p: OrderProblem, grammar: list[str] | None = None, all_forms: str = "", language: str = "en",
+             ruleset=None) -> dict:
+    """A problem for the template; the whole grammar (the hint of a line that is no order at all:
+    `all_forms`, the ruleset's) is shown once at the end of the reply, not under every such line. In
+    the player's `language` (pbem.orders.phrases)."""
     from pbem.orders.phrases import problem_text, rules_text
 
     def said(text: str) -> str:
@@ -31,9 +32,9 @@ def _problem(p: OrderProblem, grammar: list[str] | None = None, language: str = 
         return rules_text(language, ruleset, done) if done == text and ruleset is not None else done
 
     hint = p.hint
-    if grammar is not None and hint == ALL_FORMS_HINT:
+    if grammar is not None and hint == all_forms:
         hint = "" if grammar else "The forms of an order line are listed at the end of this reply."
-        grammar[:] = [ALL_FORMS_HINT]
+        grammar[:] = [all_forms]
     return {"kind": p.kind, "line": p.line, "text": quote(p.text) if p.text else "",
             "message": _sentence(said(p.message)), "hint": said(hint)}
 
@@ -71,6 +72,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
     hidden_lines = 0
     current = object()
     grammar: list[str] = []
+    forms = order_language(ruleset)     # the order forms of the ruleset (pbem.orders.language)
     for ln in result.lines:
         if isinstance(ln.order, (GameLine, TokenLine)) and not ln.problems:
             continue
@@ -84,7 +86,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             hidden_lines += 1
             hidden += len(ln.problems)
             continue
-        probs = [_problem(p, grammar, language, ruleset) for p in ln.problems]
+        probs = [_problem(p, grammar, forms.hint, language, ruleset) for p in ln.problems]
         shown_problems += len(probs)
         shown_lines += 1
         sections[-1]["lines"].append({
@@ -97,7 +99,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             "notes": [reason_text(language, ruleset, n) for n in ln.notes] if ln.ok else [],
             "partly": ln.partly_played and not ln.ok,
         })
-    general = [_problem(p, grammar, language, ruleset) for p in result.general]
+    general = [_problem(p, grammar, forms.hint, language, ruleset) for p in result.general]
     orders = [ln for ln in result.lines if ln.order is not None
               and not isinstance(ln.order, (GameLine, TokenLine, NationLine))]
     return {
@@ -118,7 +120,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
         "warnings": list(warnings),
         "verdicts": list(verdicts),
         "chatter": [{"line": n, "text": quote(t), "why": why} for n, t, why in result.parsed.chatter],
-        "grammar": [form_text(language, FORMS[k]) for k in ORDER_FORMS] if grammar else [],
+        "grammar": [form_text(language, g) for g in forms.grammar] if grammar else [],
     }
 
 

@@ -2,10 +2,12 @@
 
 `to_english("АТАКА Йорк: ОТСТУПИТЬ ПОСЛЕ РАУНДА 2")` is `"ATTACK Йорк: RETREAT AFTER ROUND 2"`; the
 order parser (pbem.orders.parser) then reads it as any English line and the names (Йорк, Йорке,
-Римлянам) go through pbem.orders.names like every name. Only the words of the table below are
+Римлянам) go through pbem.orders.names like every name. Only the words of the tables are
 changed, whole words, case-insensitively (ё as е, й as и, Latin look-alike letters inside a Cyrillic
 word as their Cyrillic twins); everything else of the line is left as written. A line without a
-Cyrillic letter is not touched, so no English order reads differently.
+Cyrillic letter is not touched, so no English order reads differently. The tables: each form's
+keyword in Russian (`OrderForm.translations["ru"]`, registered with the form: pbem.orders.forms and
+a family's own forms) and the words inside an order (INNER_WORDS).
 
 The words are ours (no Russian printing of the game has order words); the game terms follow the
 Russian rules summary players use: Движение (movement), Битва (battle), Отступление (retreat), Откат
@@ -20,34 +22,18 @@ for) are left out (`3 из Кента в Эссекс`, `ГОЛОС за Рим�
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
 
+import pbem.orders.forms  # noqa: F401  (the generic forms and their Russian keywords)
+import pbem.rules.rulesets  # noqa: F401  (the rules families' own forms)
 from pbem.orders.names import normalize, readings, script
+from pbem.rules.orders import forms_generation, registered_forms
 
-# English (as the parser reads it) -> the Russian words and phrases that mean it.
-WORDS: dict[str, tuple[str, ...]] = {
-    # the order keywords (first word of a line)
-    "GAME": ("игра",),
-    "NATION": ("народ", "нация"),
-    "TOKEN": ("токен", "пароль"),
-    "LANGUAGE": ("язык",),
-    "PLACE": ("разместить", "поставить", "выставить"),
-    "LEADER": ("вождь", "лидер"),
-    "STAY": ("остаться", "оставить"),
-    "SECOND": ("второе", "второй"),
-    "BATTLES": ("битвы", "битва", "сражения"),
-    "ATTACK": ("атака", "атаковать", "нападение"),
-    "WITHDRAW": ("откат", "отвести"),
-    "SETTLE": ("осесть", "поселиться"),
-    "DISBAND": ("распустить", "расформировать"),
-    "BRITTANY": ("бретань",),
-    "VOTE": ("голос", "голосую", "голосовать"),
-    "SUBMIT": ("покориться", "подчиниться", "покоряюсь"),
-    "ALLOW": ("разрешить", "позволить"),
-    "PASS": ("пас", "пропуск", "пропустить"),
-    "DEFEND": ("защита", "защиту", "оборона", "оборону"),
-    "CLEAR": ("отменить", "снять"),
-    "LOSSES": ("потери",),
-    # the words inside an order
+LANGUAGE = "ru"
+# The words inside an order (English as the parser reads it -> the Russian words and phrases that
+# mean it); the order keywords, the first word of a line, are each form's own (OrderForm.translations).
+INNER_WORDS: dict[str, tuple[str, ...]] = {
     "MOVEMENT": ("движение",),
     "FIGHT": ("бой", "биться", "сражаться"),
     "RETREAT": ("отступить", "отступление", "отступать"),
@@ -70,28 +56,55 @@ _WHERE = ("в", "во", "на")      # IN, TO or nothing, by the order (module d
 _FROM = ("из", "от", "за")      # left out
 _IN_AFTER = ("LEADER", "STAY")
 _TO_AFTER = ("DEFEND", "SUBMIT", "ATTACK")
-KEYWORDS = ("GAME", "NATION", "TOKEN", "LANGUAGE", "PLACE", "LEADER", "STAY", "SECOND", "BATTLES", "ATTACK", "WITHDRAW",
-            "SETTLE", "DISBAND", "BRITTANY", "VOTE", "SUBMIT", "ALLOW", "PASS", "DEFEND", "CLEAR", "LOSSES")
-
-_PHRASES: dict[tuple[str, ...], str] = {}
-for _english, _russian in WORDS.items():
-    for _phrase in _russian:
-        _PHRASES[tuple(normalize(_phrase).split())] = _english
-for _w in (*_WHERE, *_FROM):
-    _PHRASES[(normalize(_w),)] = ""
-_LONGEST = max(len(k) for k in _PHRASES)
 _WORD = re.compile(r"[^\W\d_]+")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
+@lru_cache(maxsize=4)
+def _tables(generation: int) -> tuple[dict[str, tuple[str, ...]], dict[tuple[str, ...], str], int, frozenset[str]]:
+    """(English -> Russian words: the forms' keywords, then INNER_WORDS; Russian phrase (normalized
+    words) -> English; the longest phrase; the keywords with Russian words), for the forms registered."""
+    keywords = {f.keyword: f.translations[LANGUAGE] for f in registered_forms().values()
+                if f.translations.get(LANGUAGE)}
+    words = {**keywords, **INNER_WORDS}
+    phrases: dict[tuple[str, ...], str] = {}
+    for english, russian in words.items():
+        for phrase in russian:
+            phrases[tuple(normalize(phrase).split())] = english
+    for w in (*_WHERE, *_FROM):
+        phrases[(normalize(w),)] = ""
+    return words, phrases, max(len(k) for k in phrases), frozenset(keywords)
+
+
+def _current():
+    return _tables(forms_generation())
+
+
+class _Words(Mapping):
+    """English -> the Russian words that mean it, for the forms registered now (read-only)."""
+
+    def __getitem__(self, english: str) -> tuple[str, ...]:
+        return _current()[0][english]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_current()[0])
+
+    def __len__(self) -> int:
+        return len(_current()[0])
+
+
+WORDS: Mapping[str, tuple[str, ...]] = _Words()
+
+
 def first_words() -> dict[str, str]:
     """The Russian words that start an order -> its English keyword (for a did-you-mean)."""
-    return {r: e for e, words in WORDS.items() if e in KEYWORDS for r in words}
+    words, _, _, keywords = _current()
+    return {r: e for e, ws in words.items() if e in keywords for r in ws}
 
 
 def every_word() -> set[str]:
     """Every word of the table, normalized (no name of a ruleset may be one: tests check)."""
-    return {w for k in _PHRASES for w in k}
+    return {w for k in _current()[1] for w in k}
 
 
 def _key(word: str) -> str:
@@ -106,13 +119,14 @@ def to_english(line: str) -> str:
     """The line with its Russian order words in English (see the module doc)."""
     if not _CYRILLIC.search(line):
         return line
+    _, phrases, longest, keywords = _current()
     words = list(_WORD.finditer(line))
     keys = [_key(m.group()) for m in words]
     spans: list[tuple[int, int, str]] = []    # (start, end, English) to replace
     i = 0
     while i < len(words):
-        for n in range(min(_LONGEST, len(words) - i), 0, -1):
-            english = _PHRASES.get(tuple(keys[i:i + n]))
+        for n in range(min(longest, len(words) - i), 0, -1):
+            english = phrases.get(tuple(keys[i:i + n]))
             between = line[words[i].end():words[i + n - 1].start()] if n > 1 else ""
             if english is not None and not between.strip(" "):
                 spans.append((words[i].start(), words[i + n - 1].end(), english))
@@ -126,7 +140,7 @@ def to_english(line: str) -> str:
     has_from = any(line[a:b].lower() in _FROM_SET for a, b, e in spans if e == "")
     leader_move = first == "LEADER" and (has_from or "->" in line)
     where = ("in" if first in _IN_AFTER and not leader_move
-             else "to" if leader_move or first in _TO_AFTER or first not in KEYWORDS else "")
+             else "to" if leader_move or first in _TO_AFTER or first not in keywords else "")
     out, at = [], 0
     for a, b, english in spans:
         if english == "" and normalize(line[a:b]) in _WHERE_SET:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pbem.rules.endturn import exempt_from_overpopulation
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.stacking import land_counts, over_limit
+from pbem.rules.stacking import land_counts, limits_text, over_limit
 from pbem.rules.state import GameState
 from pbem.rules.turn import has_something_to_do
 
@@ -145,8 +145,7 @@ def _pieces(rs: Ruleset, state: GameState, start: str, key_of, out: _Findings) -
         counts = land_counts(rs, state, nation)
         for area in over_limit(rs, nation, counts):
             out.error(key_of(area, nation), f"{counts[area]} {rs.display(nation)} units in {rs.display(area)} break "
-                                            "the stacking limits (5.2: 3 in a clear area, 2 in a hiland, one larger "
-                                            "group per nation)")
+                                            f"the stacking limits ({limits_text(rs, nation)})")
         units = sum(counts.values())
         if counts and not exempt_from_overpopulation(rs, nation, rnd) and units > rs.const.overpop_factor * len(counts):
             out.warn(first_key[nation], f"the {rs.display(nation)} have {units} units on land in {len(counts)} areas; "

@@ -132,7 +132,7 @@ def read_state(src: Source, st: Any, state: GameState, *, allowed: tuple[str, ..
     for nat, lines in _mapping(src, st.get("standing"), "state.standing").items():
         nation = src.name(nat, f"state.standing.{nat}", ("nation",))
         state.standing[nation] = {str(k): plain(v) for k, v in _mapping(src, lines, f"state.standing.{nat}").items()}
-    if st.get("attacked_romano_british") is not None:   # FFG 41, 52
+    if st.get("attacked_romano_british") is not None:   # a record of the ffg2 family (GameState.extras)
         _set_record(state, "attacked_romano_british",
                     set(_nations(src, st["attacked_romano_british"], "state.attacked_romano_british")))
     if st.get("danes_withdraw_shortfall") is not None:

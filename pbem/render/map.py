@@ -39,7 +39,7 @@ from matplotlib.path import Path  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import Affine2D  # noqa: E402
 
-from pbem.render import style  # noqa: E402
+from pbem.render import marks, style  # noqa: E402
 from pbem.render.geometry import Geometry, load_geometry  # noqa: E402
 from pbem.render.style import _get  # noqa: E402
 from pbem.rules.events import Battle, BattleEnd, Event, Moved, from_dicts  # noqa: E402
@@ -60,6 +60,8 @@ COUNTER_H_EM = 1.65     # a counter's drawn height, in font sizes (text plus its
 CROWDED = 4             # an area with this many nations' stacks gets the crowded layout
 CROWD_SCALES = (1.0, 0.85, 0.7)  # counter sizes tried for a crowded area, largest first
 CALLOUT_PAD_KM = 4.0    # frame around the counters of a callout
+COUNT_R_PT = 10.0       # the radius of the circle counting the units an arrow brings
+STAR_HALF_PT = 12.0     # a battle star's half-size (its marker is twice this, in points)
 COUNTER_Z = 20         # map artists below this are drawn under the counters, the rest above
 PNG_COMPRESS_LEVEL = 6  # zlib level
 PALETTE_COLOURS = 128   # the PNG is a palette image (antialiasing needs more than the ~20 flat colours)
@@ -277,9 +279,7 @@ def _crowded_layout(area: str, items: list[tuple], ruleset: Any, geo: Geometry, 
     ax, ay = geo.anchor(area)
     if poly is None:
         return _grid(items, ax, ay, 2, CROWD_SCALES[-1], lay)
-    name_w = _text_width_pt(_area_name(ruleset, area), NAME_PT) * lay.km_per_pt
-    name_h = 1.2 * NAME_PT * lay.km_per_pt
-    name = box(ax - name_w / 2, ay + NAME_DY_KM - name_h / 2, ax + name_w / 2, ay + NAME_DY_KM + name_h / 2)
+    name = box(*_name_box(ruleset, geo, lay, area))
     for scale, per_row in ((scale, per_row) for scale in CROWD_SCALES for per_row in (2, 3)):
         grid = _grid(items, 0.0, 0.0, per_row, scale, lay)
         x0, y0, x1, y1 = _bounds(grid)
@@ -511,6 +511,7 @@ def _draw_legend(panel: Any, ruleset: Any, language: str = "en") -> PanelSlots:
         (t(_("leader (★ + initial)")), ("counter", "SX 5 ★A", "-")),
         (t(_("raiders: R, dashed edge")), ("counter", "DA 4(2R)", "--")),
         (t(_("Roman fort")), ("square", "F")),
+        (t(_("a fort with no army: the code alone")), ("counter", "BE", "-", "F")),
         (t(_("burhs (number)")), ("square", "B2")),
         (t(_("hiland")), ("hiland",)),
         (t(_("border of Wales / Scotland / England")), ("region",)),
@@ -529,6 +530,9 @@ def _draw_legend(panel: Any, ruleset: Any, language: str = "en") -> PanelSlots:
         if kind == "counter":
             panel.text(0.06, y, sym[1], fontsize=PANEL_PT, weight="bold", color=tc, va="center",
                        bbox=dict(boxstyle="round,pad=0.22", fc=col, ec="black", lw=1.2, ls=sym[2]))
+            if len(sym) > 3:   # its fort square beside it, as on the map
+                panel.text(0.095 + 0.022 * len(sym[1]), y, sym[3], fontsize=PANEL_PT - 2, weight="bold",
+                           color="black", va="center", bbox=dict(boxstyle="square,pad=0.2", fc="white", ec=col, lw=2.0))
         elif kind == "square":
             panel.text(0.06, y, sym[1], fontsize=PANEL_PT - 2, weight="bold", color="black", va="center",
                        bbox=dict(boxstyle="square,pad=0.2", fc="white", ec=col, lw=2.0))
@@ -677,59 +681,130 @@ def _point_of(geo: Geometry, where: Any) -> tuple[float, float] | None:
         return None
 
 
+def _name_box(ruleset: Any, geo: Geometry, lay: Layout, area: str) -> tuple[float, float, float, float]:
+    """The rectangle a land area's name takes on the map (x0, y0, x1, y1 in km; the bold estimate of
+    its width, so a little wider than drawn)."""
+    ax, ay = geo.anchor(area)
+    w = _text_width_pt(_area_name(ruleset, area), NAME_PT) * lay.km_per_pt
+    h = 1.2 * NAME_PT * lay.km_per_pt
+    return ax - w / 2, ay + NAME_DY_KM - h / 2, ax + w / 2, ay + NAME_DY_KM + h / 2
+
+
+def _counters_of(ruleset: Any, state: Any, geo: Geometry, area: str) -> list[Counter]:
+    stacks = (_get(state, "areas", None) or {}).get(area)
+    return stack_layout(area, stacks, ruleset, geo) if isinstance(stacks, Mapping) and stacks else []
+
+
+def _block(ruleset: Any, state: Any, geo: Geometry, lay: Layout, area: str) -> tuple | None:
+    """The rectangle an area's name and its counters (those drawn in it: not a callout's) take."""
+    boxes = [c.box() for c in _counters_of(ruleset, state, geo, area) if c.leader is None]
+    if area in geo.areas:
+        boxes.append(_name_box(ruleset, geo, lay, area))
+    return marks.union(boxes) if boxes else None
+
+
+@dataclass
+class Marks:
+    """The step's marks on the map (pbem/render/marks.py places them): arrows (nation, leg), counts
+    of units arriving (nation, x, y, n), battle stars (area, x, y, half-size), the areas the arrows
+    pass through (their names are drawn again above the arrows)."""
+
+    arrows: list[tuple[str, marks.Leg]]
+    counts: list[tuple[str, float, float, int]]
+    stars: list[tuple[str, float, float, float]]
+    on_paths: set[str]
+    battles: list[Battle]
+
+
+def plan_marks(ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, Any]], geo: Geometry | None = None,
+               lay: Layout | None = None) -> Marks:
+    """Where the step's arrows, counts and stars go (drawn by _draw_events, checked by the tests)."""
+    geo = geo or load_geometry(ruleset_id=str(_get(ruleset, "id", "") or ""))
+    lay = lay or layout(geo)
+    events = from_dicts(events or ())
+    out = Marks([], [], [], set(), [])
+    counts: dict[tuple, int] = {}     # (nation, final leg) -> units arriving over that leg
+    for ev in events:
+        if isinstance(ev, Moved):
+            path = list(ev.path)
+            out.on_paths.update(path)
+            hops = [(a, p) for a, p in ((a, _point_of(geo, a)) for a in path) if p is not None]
+            hops = [h for i, h in enumerate(hops) if i == 0 or h[1] != hops[i - 1][1]]
+            if len(hops) < 2:
+                continue
+            legs = marks.plan_move([p for _a, p in hops], _block(ruleset, state, geo, lay, hops[0][0]),
+                                   _block(ruleset, state, geo, lay, hops[-1][0]))
+            out.arrows += [(ev.nation, leg) for leg in legs]
+            n = ev.count if ev.kind in ("armies", "cavalry") else 0
+            if n:
+                last = legs[-1]
+                key = (ev.nation, last)
+                counts[key] = counts.get(key, 0) + n
+        elif isinstance(ev, Battle):
+            p = _point_of(geo, ev.area)
+            if p is None:
+                continue
+            out.battles.append(ev)
+            half = STAR_HALF_PT * lay.km_per_pt
+            area = str(ev.area)
+            name = _name_box(ruleset, geo, lay, area) if area in geo.areas else None
+            default = ((name[2] if name else p[0]) + half + 4.0, p[1] + NAME_DY_KM)
+            shape = _shapes_of(geo)["area"].get(area)
+            clear = [c.box() for c in _counters_of(ruleset, state, geo, area)] + ([name] if name else [])
+            clear += [(x - h, y - h, x + h, y + h) for _a, x, y, h in out.stars]
+            (x, y), half = ((default, half) if shape is None else
+                            marks.star_point(default, half, lambda b: shape.contains(_box(*b)), clear))
+            out.stars.append((area, x, y, half))
+    if counts:
+        r = COUNT_R_PT * lay.km_per_pt
+        taken = [_name_box(ruleset, geo, lay, a) for a in geo.areas]
+        taken += [c.box() for a in (_get(state, "areas", None) or {}) for c in _counters_of(ruleset, state, geo, a)]
+        for (nation, leg), n in counts.items():
+            x, y = marks.count_point(leg, r, taken)
+            out.counts.append((nation, x, y, n))
+            taken.append((x - r, y - r, x + r, y + r))
+    return out
+
+
+def _box(x0: float, y0: float, x1: float, y1: float) -> Any:
+    from shapely import box
+
+    return box(x0, y0, x1, y1)
+
+
 def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, Any]], geo: Geometry,
                  lay: Layout) -> list[str]:
     """The step's moves (arrows, with the units arriving) and battles (a star, a line in the panel);
     `events` typed or as logged (pbem.rules.events)."""
-    battle_lines = []
     events = from_dicts(events or ())
-    counts: dict[tuple, int] = {}     # (nation, leg start, leg end) -> units arriving over that leg
-    on_paths: set[str] = set()
-    for ev in events:
-        if isinstance(ev, Moved):
-            nation = ev.nation
-            path = list(ev.path)
-            on_paths.update(path)
-            pts = [p for p in (_point_of(geo, a) for a in path) if p is not None]
-            pts = [p for i, p in enumerate(pts) if i == 0 or p != pts[i - 1]]
-            if len(pts) < 2:
-                continue
-            col = style.nation_colour(nation, ruleset)
-            for i in range(len(pts) - 1):
-                last = i == len(pts) - 2
-                ax.add_patch(FancyArrowPatch(pts[i], pts[i + 1], arrowstyle="-|>" if last else "-",
-                                             mutation_scale=22, color=col, lw=3.2,
-                                             connectionstyle="arc3,rad=0.12", shrinkA=12, shrinkB=14,
-                                             path_effects=_halo(6.0, "white"), zorder=15))
-            n = ev.count if ev.kind in ("armies", "cavalry") else 0
-            if n:
-                key = (nation, tuple(pts[-2]), tuple(pts[-1]))
-                counts[key] = counts.get(key, 0) + n
-        elif isinstance(ev, Battle):
-            area = ev.area
-            p = _point_of(geo, area)
-            if p is None:
-                continue
-            # just right of the area's name
-            half = _text_width_pt(_area_name(ruleset, str(area)), NAME_PT) * 0.5 * 0.85 * lay.km_per_pt
-            ax.plot([p[0] + half + 15.0], [p[1] + NAME_DY_KM], marker="*", ms=24, mfc=style.BATTLE, mec="black",
-                    mew=1.4, zorder=22, linestyle="none")
-            att, dfn = ev.attacker, ev.defender
-            # the outcome comes in the battle's `battle_end` event
-            win = next((e.winner for e in events if isinstance(e, BattleEnd) and e.area == area and e.defender == dfn),
-                       None)
-            who = " vs ".join(style.nation_code(str(n), ruleset) for n in (att, dfn) if n)
-            res = f": {style.nation_code(str(win), ruleset)} won" if win else ": no winner"
-            battle_lines.append(f"{_area_name(ruleset, str(area))}  {who}{res}")
+    plan = plan_marks(ruleset, state, events, geo, lay)
+    for nation, leg in plan.arrows:
+        col = style.nation_colour(nation, ruleset)
+        ax.add_patch(FancyArrowPatch(leg.start, leg.end, arrowstyle="-|>" if leg.head else "-",
+                                     mutation_scale=22, color=col, lw=3.2,
+                                     connectionstyle=f"arc3,rad={leg.rad}", shrinkA=2 if leg.clipped_start else 12,
+                                     shrinkB=1 if leg.clipped_end else 14,
+                                     path_effects=_halo(6.0, "white"), zorder=15))
+    battle_lines = []
+    for (area, x, y, half), ev in zip(plan.stars, plan.battles, strict=True):
+        ax.plot([x], [y], marker="*", ms=2 * half / lay.km_per_pt, mfc=style.BATTLE, mec="black", mew=1.4, zorder=22,
+                linestyle="none")
+        att, dfn = ev.attacker, ev.defender
+        # the outcome comes in the battle's `battle_end` event
+        win = next((e.winner for e in events if isinstance(e, BattleEnd) and e.area == ev.area and e.defender == dfn),
+                   None)
+        who = " vs ".join(style.nation_code(str(n), ruleset) for n in (att, dfn) if n)
+        res = f": {style.nation_code(str(win), ruleset)} won" if win else ": no winner"
+        battle_lines.append(f"{_area_name(ruleset, area)}  {who}{res}")
     # one count per nation and final leg: moves sharing their last step (a two-leg move and a one-leg
     # move into the same area) show the units arriving there together, not two labels on top of each other
-    for (nation, (x0, y0), (x1, y1)), n in counts.items():
+    for nation, x, y, n in plan.counts:
         col = style.nation_colour(nation, ruleset)
-        ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(n), fontsize=COUNTER_PT, weight="bold",
+        ax.text(x, y, str(n), fontsize=COUNTER_PT, weight="bold",
                 color=style.text_colour_on(col), ha="center", va="center", zorder=16,
                 bbox=dict(boxstyle="circle,pad=0.2", fc=col, ec="white", lw=1.8))
     # the names of the areas the arrows run through, again above the arrows
-    for a in sorted(on_paths):
+    for a in sorted(plan.on_paths):
         if a in geo.areas:
             x, y = geo.areas[a].anchor
             ax.text(x, y + NAME_DY_KM, _area_name(ruleset, a), fontsize=NAME_PT, color=style.AREA_TEXT,

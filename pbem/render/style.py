@@ -27,7 +27,7 @@ PLAYER_COLOURS = {
     "green": OKABE_ITO["bluish_green"],
     "red": OKABE_ITO["vermillion"],
     "blue": OKABE_ITO["blue"],
-    "yellow": OKABE_ITO["yellow"],   # FFG 2nd edition (ffg2): yellow replaces purple
+    "yellow": OKABE_ITO["yellow"],   # a ruleset's colour table may replace purple by yellow
     "orange": OKABE_ITO["orange"],   # the fifth player of a 5-player table
 }
 PLAYER_ORDER = ("purple", "green", "red", "blue")

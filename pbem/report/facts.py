@@ -15,6 +15,7 @@ from pbem.rules.events import (
     BattleEnd,
     BattleRound,
     Event,
+    FortBuilt,
     LeaderEntered,
     LeaderEscaped,
     LeaderKilled,
@@ -25,7 +26,6 @@ from pbem.rules.events import (
     units,
 )
 from pbem.rules.flow import votes_owed
-from pbem.rules.odds import die_needs
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
 from pbem.rules.turn import crowns_owed
@@ -41,13 +41,13 @@ def label_pattern(label: str) -> str:
 
 
 def _leaders_in(rs: Ruleset, area: str, events: Sequence[Event], state: GameState | None) -> set[str]:
-    """Nations with a leader in the battle area (9.2: +1 on each army and cavalry die): one still there
-    after the turn, or one that entered, moved in, or was killed there this turn."""
+    """Nations with a leader in the battle area (9.2: its bonus on the dice): one still there after the
+    turn, or one that entered, moved in, was killed there or escaped from there this turn."""
     out = set()
     if state is not None:
         out |= {n for n, s in state.areas.get(area, {}).items() if s.leaders}
     for ev in events:
-        if (isinstance(ev, (LeaderKilled, LeaderEntered)) and ev.area == area) or (
+        if (isinstance(ev, (LeaderKilled, LeaderEntered, LeaderEscaped)) and ev.area == area) or (
                 isinstance(ev, Moved) and ev.kind == "leader" and ev.path[-1] == area):
             out.add(ev.nation)
     return out
@@ -55,36 +55,40 @@ def _leaders_in(rs: Ruleset, area: str, events: Sequence[Event], state: GameStat
 
 def _need(rs: Ruleset, area: str, roller: str, target: str, attacker: str, leader: bool,
           target_cavalry: bool, target_fort: bool = False, roller_cavalry: bool = False,
-          roller_fort: bool = False) -> str:
-    """Rules 8.0, 9.2, 10.4, FFG 25 — what one die of `roller` needs, in words, from the ruleset's hit
-    numbers (rules.odds.die_needs: the engine's `hit_numbers`, so ffg2's 4 for Roman and cavalry dice)."""
-    needs = die_needs(rs, area, defending=roller == attacker)
-    soft, hard = needs.soft, needs.hard
-    bonus = rs.const.leader_bonus if leader else 0
-    roman = roller == rs.role("empire")
-    fast = needs.fast < soft      # FFG 25: a Roman army's or a cavalry unit's die hits ordinary targets lower
-    notes = []
-    if target == rs.role("empire") and soft < hard:
-        # 10.4: Roman armies die only to a 6; their fort (a 5 will do) only once they are gone
-        soft_text = f"{needs.fast if fast and roman else soft}+"
-        text = (f"kills Roman armies on {hard}, the fort on {soft_text} once they are gone" if target_fort
-                else f"kills on {hard} (Roman armies)")
-        return text + (f" (leader +{bonus} on army and cavalry dice)" if bonus else "")
-    shown = needs.fast if fast and roman else soft
-    text = f"kills on {shown}+" if shown < 6 else "kills on 6"
-    if soft == hard and roller == attacker and rs.hiland(area):
-        notes.append("defenders in hiland")
-    if fast and roman and roller_fort:
-        notes.append(f"the fort's die on {soft}+")
-    if fast and not roman and roller_cavalry:
-        notes.append(f"cavalry dice on {needs.fast}+")
-    if soft < hard:
-        hard_for = [w for w, on in (("Roman armies", target == rs.role("empire")), ("cavalry", target_cavalry)) if on]
-        if hard_for:
-            notes.append(f"{hard} against {' and '.join(hard_for)}")
-    if bonus:
-        notes.append(f"leader +{bonus} on army and cavalry dice")
-    return text + (f" ({'; '.join(notes)})" if notes else "")
+          roller_fort: bool = False, roller_armies: bool = True) -> str:
+    """Rules 8.0, 9.2, 10.4 — what one die of `roller` needs, in words: the battle model's own
+    statement (rs.rules.battle.die_text over its dice groups and hit numbers, as the engine rolls)."""
+    return _die_text(rs, area, roller, target, attacker, _dice_of(rs, roller, leader, int(roller_armies),
+                     int(roller_cavalry), int(roller_fort)), target_cavalry, target_fort)
+
+
+def _dice_of(rs: Ruleset, nation: str, leader: bool, armies: int, cavalry: int, forts: int) -> tuple:
+    """The battle model's dice groups of a side with these pieces (`forts`: the fort, or burhs)."""
+    empire = nation == rs.role("empire")
+    return rs.rules.battle.dice_groups(rs, armies=armies, cavalry=cavalry, fort=empire and forts > 0,
+                                       burhs=0 if empire else forts, leader=leader, roman=empire)
+
+
+def _die_text(rs: Ruleset, area: str, roller: str, target: str, attacker: str, dice: tuple,
+              target_cavalry: bool, target_fort: bool, target_armies: bool = True) -> str:
+    """The model's words for the roller's `dice` against the kinds of pieces the target has."""
+    kinds = {"roman_armies" if target == rs.role("empire") else "armies"} if target_armies else set()
+    kinds |= {k for k, on in (("cavalry", target_cavalry), ("forts", target_fort)) if on}
+    return rs.rules.battle.die_text(rs, area, roller == attacker, dice, kinds)
+
+
+def _fort_note(rs: Ruleset, dice: tuple) -> str:
+    """The fort's or burhs' dice come last (rule 8.0's order of dice); whether a leader's bonus reaches them."""
+    last = [g for g in dice if g.piece in ("fort", "burhs")]
+    if not last:
+        return ""
+    reached = all(g.piece in rs.rules.battle.bonus_pieces(rs) for g in last)
+    return " (the last die is the fort's or burh's" + ("" if reached else ": no leader bonus") + ")"
+
+
+def _pieces_left(rounds: Sequence[BattleRound], nation: str, kind: str, after: int) -> int:
+    """What `nation` lost of `kind` in the rounds from `after` on (so had at least in that round)."""
+    return sum(ev.losses.get(nation, {}).get(kind, 0) for ev in rounds[after:])
 
 
 def _lost(losses: Mapping[str, int]) -> str:
@@ -115,19 +119,25 @@ def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None
     out: list[dict] = []
     cur: dict | None = None
     leaders: set[str] = set()
-    for ev in events:
+    built_after = 0
+    rounds_of = _later_rounds(events)
+    built = [(i, e.area) for i, e in enumerate(events) if isinstance(e, FortBuilt)]
+    for at, ev in enumerate(events):
         if isinstance(ev, Battle):
             cur = {"area": ev.area, "area_name": rs.display(ev.area), "attacker": ev.attacker,
                    "defender": ev.defender, "attacker_name": rs.display(ev.attacker),
                    "defender_name": rs.display(ev.defender), "rounds": [], "notes": [], "outcome": "", "winner": None,
                    "result": "", "label_pattern": "", "explain": []}
             leaders = _leaders_in(rs, ev.area, events, state)
+            # a fort built there after the battle (10.4: the area taken) did not fight in it
+            built_after = sum(1 for i, a in built if i > at and a == ev.area)
             out.append(cur)
         elif cur is None:
             continue
         elif isinstance(ev, BattleRound):
             sides = []
             nations = list(ev.dice)
+            later = rounds_of.get(id(ev), ())
             for nation, dice in ev.dice.items():
                 if isinstance(dice, list):
                     faces = [d["face"] for d in dice]
@@ -139,14 +149,24 @@ def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None
                 losses = ev.losses.get(nation, {})
                 lost = sum(losses.values())
                 their = ev.losses.get(other, {})
-                target_cav = bool(their.get("cavalry")) or bool(
-                    state is not None and (state.get(cur["area"], other) or None) and state.get(cur["area"], other).cavalry)
-                forts = {n: n == cur["defender"] and _has_fort(n, events, state, cur["area"]) for n in nations}
+                # the pieces each side rolled with, at least: what it lost from this round on and what
+                # still stands in the area after the step (the round's events name only the dice)
                 mine = state.get(cur["area"], nation) if state is not None else None
-                own_cav = bool(losses.get("cavalry")) or bool(mine and mine.cavalry)
-                need = _need(rs, cur["area"], nation, other, cur["attacker"], nation in leaders, target_cav,
-                             forts.get(other, False), own_cav, forts[nation])
-                fort = " (the last die is the fort's or burh's: no leader bonus)" if forts[nation] else ""
+                theirs = state.get(cur["area"], other) if state is not None else None
+                own_cav = _pieces_left(later, nation, "cavalry", 0) + (mine.cavalry if mine else 0)
+                target_cav = bool(_pieces_left(later, other, "cavalry", 0) or (theirs and theirs.cavalry))
+                # forts and burhs never retreat: what falls from this round on and what stands after is exact
+                forts = {n: _pieces_left(later, n, "forts", 0) + max(0, _forts_after(state, cur["area"], n)
+                            - (built_after if n == rs.role("empire") else 0)) for n in nations}
+                target_armies = bool(_pieces_left(later, other, "armies", 0) or _pieces_left(later, other, "roman_armies", 0)
+                                     or (theirs and theirs.armies) or not (forts.get(other) or target_cav))
+                own_forts = min(forts[nation], len(faces))
+                own_cav = min(own_cav, len(faces) - own_forts)
+                dice_groups = _dice_of(rs, nation, nation in leaders, len(faces) - own_cav - own_forts, own_cav,
+                                       own_forts)
+                need = _die_text(rs, cur["area"], nation, other, cur["attacker"], dice_groups, target_cav,
+                                 bool(forts.get(other)), target_armies)
+                fort = _fort_note(rs, dice_groups)
                 sides.append({"nation": nation, "name": rs.display(nation), "faces": faces, "labels": labels,
                               "lost": lost, "losses": losses, "need": need,
                               "text": f"{rs.display(nation)} roll {' '.join(map(str, faces))}, {need}{fort}: "
@@ -172,12 +192,24 @@ def battles(rs: Ruleset, events: Sequence[Event], state: GameState | None = None
     return out
 
 
-def _has_fort(nation: str, events: Sequence[Event], state: GameState | None, area: str) -> bool:
-    """Rule 10.4 — a fort (or burh) defended in this battle: it fell (a 'forts' loss) or still stands."""
-    if any(isinstance(e, BattleRound) and e.area == area and e.losses.get(nation, {}).get("forts") for e in events):
-        return True
+def _later_rounds(events: Sequence[Event]) -> dict[int, list[BattleRound]]:
+    """For each battle round (by id): it and the later rounds of the same battle."""
+    out: dict[int, list[BattleRound]] = {}
+    battle: list[BattleRound] = []
+    for ev in [*events, None]:
+        if ev is None or isinstance(ev, (Battle, BattleEnd)):
+            for i, r in enumerate(battle):
+                out[id(r)] = battle[i:]
+            battle = []
+        elif isinstance(ev, BattleRound):
+            battle.append(ev)
+    return out
+
+
+def _forts_after(state: GameState | None, area: str, nation: str) -> int:
+    """Rule 10.4 — the nation's fort and burhs still standing in the area after the step."""
     s = state.get(area, nation) if state is not None else None
-    return bool(s and (s.fort or s.burhs))
+    return int(s.fort) + s.burhs if s else 0
 
 
 def players_of(settings: Mapping[str, Any]) -> list[dict]:
@@ -202,7 +234,7 @@ def next_options(rs: Ruleset, state: GameState) -> list[str]:
             return ["Bretwalda vote owed by: " + (", ".join(f"{rs.display(n)} ({v})" for n, v in votes.items()) or "nobody"),
                     "send: VOTE <nation>"]
         if crowns_owed(state):
-            return [f"the end of round {state.round}: its King (FFG 56), then the next round"]
+            return [f"the end of round {state.round}: its King, then the next round"]
         return ["the next round starts"]
     from pbem.report.prompt import turn_lines
 
@@ -242,7 +274,7 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping
     nxt_player = player_of(settings, nxt)
     if nxt:
         next_line = f"the {rs.display(nxt)}" + (f" ({nxt_player})" if nxt_player else "") + f", round {state.round}"
-    elif crowns_owed(state):   # FFG 56: the round's end, step 2 (its crowns), comes first
+    elif crowns_owed(state):   # the ruleset crowns at the round's end: that step comes first
         next_line = f"the end of round {state.round}: its Bretwalda or King, then round {state.round + 1}"
     else:
         next_line = f"the start of round {state.round}"
@@ -259,6 +291,7 @@ def build_report(rs: Ruleset, state: GameState, events: Sequence[Event | Mapping
         "played_by": played_by,
         "events": lines,
         "battles": battles(rs, events, state, dice_generation),
+        "battle_rules": rs.rules.battle.legend(rs),
         "vp_gained": [{**g, "name": rs.display(g["nation"])} for g in gained],
         "scores": by_nation,
         "players": by_player,

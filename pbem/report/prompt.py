@@ -9,12 +9,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from pbem.orders.language import prompt_words
 from pbem.rules.events import units
 from pbem.rules.preview import TurnStart, no_army_reason, turn_start
 from pbem.rules.turn import cycles
 from pbem.templating import render
 
 GUIDE_NAME = "PLAYERS.md"
+
+
+def order_words(language: str, rs) -> str:
+    """The order words of a ruleset in one line (pbem.orders.language.prompt_words), in `language`:
+    each line's first words as a player of that language writes them (pbem.guide.in_russian)."""
+    if language == "en":
+        return prompt_words(rs)
+    from pbem.guide import in_russian
+    from pbem.i18n import _, tr
+    from pbem.orders.language import language as order_language
+    from pbem.orders.language import lead_words
+    from pbem.orders.phrases import form_text
+
+    return ", ".join(in_russian(lead_words(f), rs) if f.leading_word
+                     else tr(language, _("moves (%(form)s)"), form=form_text(language, f.syntax.split("  or  ", 1)[0]))
+                     for f in order_language(rs).order_forms())
 
 
 def guide_name(language: str = "en") -> str:
@@ -92,8 +109,7 @@ def turn_lines(rs, state, nation: str) -> list[str]:
         word = "raider" if a.raiders else "invader"
         lines.append(f"Arriving: {a.armies} {word}{'' if a.armies == 1 else 's'} in the {rs.display(a.sea)}"
                      + (" (after the raid: WITHDRAW or SETTLE)" if a.raiders else "")
-                     + (" (they must be ashore after the movement, the second one in a major invasion: armies "
-                        "left at sea are lost, FFG 18)" if not a.raiders and rs.feature("invaders_must_land") else ""))
+                     + rs.rules.arrival_note(rs, a.raiders))
     if cycles(rs, state, nation) == 2:
         lines.append("Major invasion: two movements this turn, each followed by its battles. Write the moves "
                      "of the first, then a line SECOND MOVEMENT, then the moves of the second.")
@@ -120,6 +136,7 @@ def prompt_text(game_id: str, rs, state, nations: Sequence[str], *, what: str, d
     turn = [] if state.next_nation is None else [turn_line(language, rs, t) for t in turn_lines(rs, state, nations[0])]
     return render("prompt.txt.j2", language=language, game=game_id, round=state.round, what=what, names=names,
                   first=name(language, rs, nations[0]), deadline=deadline, rules=rs.name, reminder=reminder, turn=turn,
+                  order_words=order_words(language, rs),
                   vote_lines=[] if state.next_nation is not None else [turn_line(language, rs, t)
                                                                        for t in _vote_lines(rs, state)],
                   guide_url=guide_url, guide_name=guide_name(language), draft=draft.splitlines(),

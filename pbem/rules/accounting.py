@@ -10,7 +10,7 @@ carried out. Two checks live here:
   gathered by `observe` after population and after each movement cycle.
 * `account` — at the end of the turn, every turn order that no event names (events carry the `line`
   or `lines` of the orders they carried out) and that was not refused gets an `order_unused` event
-  saying why it had no effect (e.g. "no battle was fought in Kent"). The turn report shows them.
+  saying why it had no effect (e.g. "no battle was fought in <area>"). The turn report shows them.
 
 Standing orders (DEFEND, LOSSES, CLEAR DEFEND) are kept for later turns and answered in battles;
 VOTE counts at the start of a round; STAY, PASS and SECOND MOVEMENT only shape the movement: none of
@@ -22,7 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.errors import OrderProblem
+from pbem.rules.battle import battle_areas
 from pbem.rules.context import TurnContext
+from pbem.rules.endturn import overpopulation_exempt
 from pbem.rules.events import Population, named_lines
 from pbem.rules.orders import (
     STANDING_TYPES,
@@ -42,6 +44,7 @@ from pbem.rules.orders import (
     Vote,
     Withdraw,
 )
+from pbem.rules.submission import in_overlord_turn_only
 
 NOT_ACCOUNTED = (*STANDING_TYPES, Vote, Stay, Pass, SecondMovement, Brittany)   # Brittany: 16.251, judged at once
 
@@ -57,8 +60,6 @@ class Seen:
 
 def observe(ctx: TurnContext, seen: Seen, *, battles: bool = True) -> None:
     """Note the battles, raiders and land of the nation in the position now (after a movement)."""
-    from pbem.rules.battle import battle_areas
-
     nation, is_land, held, raiders = ctx.nation, ctx.rs.is_land, seen.held, seen.raiders
     for area, st in ctx.state.areas.items():
         if nation not in st:
@@ -132,7 +133,10 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
                    None)
         if new is None:
             return f"the {name} do not increase population this turn (rule 10.1)"
-        return f"{new} new army(ies) this turn, placed by the earlier PLACE areas or rule 10.2 (rule 10.1)"
+        if not new:
+            return "no new army this turn: the population count was too low, or no piece or room was left (rule 10.1)"
+        armies = "1 new army" if new == 1 else f"{new} new armies"
+        return f"{armies} this turn, placed by the earlier PLACE areas or rule 10.2 (rule 10.1)"
     if isinstance(o, PlaceLeader):
         return f"{rs.display(o.leader)} does not enter this turn (rule 9.0)"
     if isinstance(o, Move):
@@ -143,21 +147,15 @@ def why_unused(ctx: TurnContext, o: Order) -> str:
         return f"no battle was fought in {_names(rs, o.areas)}"
     if isinstance(o, Settle):
         if not ctx.rs.rules.raiders_may_settle(ctx):
-            return (f"the {name} may not settle in round {ctx.state.round}: every raider goes back to sea "
-                    "(FFG 43)")
+            return ctx.rs.rules.settle_refusal(ctx)
     if isinstance(o, Withdraw | Settle):
         return f"no raiders of the {name} were left in {rs.display(o.area)} after the battles"
     if isinstance(o, Disband):
-        from pbem.rules.endturn import overpopulation_exempt
-
         if overpopulation_exempt(ctx):
             return f"the {name} are exempt from overpopulation this turn (rule 6.0)"
         return f"the {name} were not overpopulated at the end of the turn (rule 6.0)"
     if isinstance(o, Submit):
-        from pbem.rules.submission import in_overlord_turn_only
-
         if in_overlord_turn_only(rs, o.to) and ctx.state.subjects.get(ctx.nation) != o.to:
-            return (f"the {name} may submit to the {rs.display(o.to)} only during the {rs.display(o.to)}' turn (FFG 35): "
-                    "a SUBMIT sent before that turn is read then")
+            return rs.rules.overlord_turn_note(rs, ctx.nation, o.to)
         return f"the {name} were subject to the {rs.display(o.to)} already"
     return "no effect this turn"

@@ -1,10 +1,13 @@
-"""The working context of one nation's turn: ruleset, state, orders, dice, events, and what moved."""
+"""The working context of one nation's turn: ruleset, state, orders, dice, events, and what moved;
+and the nation turn being played through a family's sequence of play (NationTurn: where it starts and
+stops, whether a problem refuses it, the problems found so far)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.errors import OrderProblem
 from pbem.rules.dice import Dice
 from pbem.rules.events import KINDS, Event, make
 from pbem.rules.orders import NationOrders
@@ -61,7 +64,8 @@ class TurnContext:
     kills: list[Kill] = field(default_factory=list)
     entered: set[str] = field(default_factory=set)     # areas the nation occupied at some time (capture)
     entered_by_others: dict[str, set[str]] = field(default_factory=dict)
-    """other nation -> the empty areas it entered in this turn (a defender's retreat): FFG 51 captures"""
+    """other nation -> the empty areas it entered in this turn (a defender's retreat): the captures a
+    family may score in another nation's turn (Rules.captures_in_other_turn)"""
     cycle: int = 1
     pending_battles: list[str] = field(default_factory=list)
     battle_rounds: dict[tuple[str, int], int] = field(default_factory=dict)
@@ -90,3 +94,55 @@ class TurnContext:
         ev = cls(round=self.state.round, turn=self.nation, **data)
         self.events.append(ev)
         return ev
+
+
+ROUND_CLOSE_OWED = "crowns_owed"
+"""GameState.extras: the round whose closing step is still to be played (a family whose `round_end`
+leaves the round open, e.g. for votes, plays the rest in `Rules.close_round`)"""
+
+STARTS = ("population", "movement", "battles")
+"""where a nation turn may start: its first phase (a case or a correction may start later)"""
+STOPS = ("after_population", "after_movement", "after_battles", "end_of_turn")
+"""where a nation turn may stop: after a phase (previews, cases), or at its end"""
+
+
+class TurnStopped(Exception):
+    """A nation turn ends before its last phase: refused (`refused`: a strict turn found a problem, the
+    position is given back unchanged) or played to its stop point (NationTurn.stop)."""
+
+    def __init__(self, refused: bool) -> None:
+        super().__init__("refused" if refused else "stopped")
+        self.refused = refused
+
+
+@dataclass
+class NationTurn:
+    """One nation's turn as the family's sequence of play (Rules.nation_turn) plays it.
+
+    `start`, `stop`: the first phase played and the point after which the turn stops (STARTS, STOPS);
+    `strict`: any problem refuses the whole turn (TurnStopped(refused=True)), else illegal orders are
+    dropped and reported. `problems` are the order problems found so far; `move_problems` those of the
+    movement phases, kept apart until the battles are judged (with refused moves the battles are not
+    those the player planned). `seen`: the orders the phases have used (pbem.rules.accounting.Seen)."""
+
+    ctx: TurnContext
+    start: str = "population"
+    stop: str = "end_of_turn"
+    strict: bool = True
+    problems: list[OrderProblem] = field(default_factory=list)
+    move_problems: list[OrderProblem] = field(default_factory=list)
+    seen: Any = None
+
+    def plays(self, phase: str) -> bool:
+        """Does the turn play `phase` (population | movement | battles)? It does from its start on."""
+        return STARTS.index(phase) >= STARTS.index(self.start)
+
+    def refuse_on_problems(self) -> None:
+        """A strict turn with a problem is refused as a whole (the position stays as it was)."""
+        if self.strict and (self.problems or self.move_problems):
+            raise TurnStopped(refused=True)
+
+    def stop_after(self, point: str) -> None:
+        """The turn stops here when this is its stop point (`after_population` ...)."""
+        if self.stop == point:
+            raise TurnStopped(refused=False)

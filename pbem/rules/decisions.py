@@ -17,11 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.errors import OrderProblem
+from pbem.rules.battle import attacker_origins, battle_areas
 from pbem.rules.book import OrdersBook
+from pbem.rules.context import MoveRecord, TurnContext
+from pbem.rules.events import Moved
 from pbem.rules.flow import votes_owed
-from pbem.rules.orders import Defend, Move
+from pbem.rules.legal import _NoDice, check_turn, retreat_options, vote_options
+from pbem.rules.orders import Defend, NationOrders
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
+from pbem.rules.turn import play_nation_turn
 
 DEADLINES = {"vote": "vote", "turn": "turn", "defence": "decision"}
 
@@ -59,8 +64,6 @@ class Decision:
 
 def pending(rs: Ruleset, state: GameState, book: OrdersBook, *, wait_for_defenders: bool = False) -> list[Decision]:
     """Every decision owed before the next step can be played (empty: play it now)."""
-    from pbem.rules.legal import check_turn, retreat_options, vote_options
-
     if state.finished:
         return []
     if state.next_nation is None:
@@ -79,7 +82,7 @@ def pending(rs: Ruleset, state: GameState, book: OrdersBook, *, wait_for_defende
     if not wait_for_defenders:
         return []
     out = []
-    for defender, area, origins in attacked(rs, state, nation, own.turn):
+    for defender, area, origins in attacked(rs, state, nation, own.orders()):
         if _has_defend(state, book, defender, area):
             continue
         targets = retreat_options(rs, state, nation, area, defender, list(origins))
@@ -87,16 +90,23 @@ def pending(rs: Ruleset, state: GameState, book: OrdersBook, *, wait_for_defende
     return out
 
 
-def attacked(rs: Ruleset, state: GameState, nation: str, orders) -> list[tuple[str, str, tuple[str, ...]]]:
-    """(defender, area, attacker origins) for every land area the nation's first movement attacks."""
-    found: dict[tuple[str, str], list[str]] = {}
-    for m in orders:
-        if not isinstance(m, Move) or m.cycle != 1 or m.kind == "leader" or not rs.is_land(m.path[-1]):
-            continue
-        for other in state.occupants(m.path[-1]):
-            if other != nation:
-                found.setdefault((other, m.path[-1]), []).append(m.path[-2])
-    return [(d, a, tuple(origins)) for (d, a), origins in found.items()]
+def attacked(rs: Ruleset, state: GameState, nation: str, orders: NationOrders) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Rule 8.0 — (defender, area, the areas its retreat may not enter, 8.2) for every battle the nation's
+    first movement brings: the engine's own movement, played to the end of the first movement phase
+    without dice (turn.play_nation_turn), its battle areas (battle.battle_areas) and the attacker
+    origins the ruleset bars (Rules.retreat_barred_origins: an overrun's too, where the ruleset says so).
+    Nothing re-derived from the orders' end points: a move through, a subject's area or a refused order
+    is judged as the turn will judge it."""
+    result = play_nation_turn(rs, state, nation, {nation: orders}, _NoDice(), stop="after_movement", strict=False)
+    ctx = TurnContext(rs, result.state, nation, {}, _NoDice())
+    ctx.moves = [MoveRecord(ev.nation, ev.kind, ev.count, ev.raiders, tuple(ev.path), ev.cycle, ev.line, ev.leader)
+                 for ev in result.events if isinstance(ev, Moved) and ev.nation == nation and ev.cycle == 1]
+    out = []
+    for area in battle_areas(ctx):
+        barred = tuple(dict.fromkeys(rs.rules.retreat_barred_origins(ctx, area, attacker_origins(ctx, area))))
+        out += [(other, area, barred) for other, st in result.state.areas[area].items()
+                if other != nation and st.armies + st.cavalry + st.fort + st.burhs]
+    return out
 
 
 def _has_defend(state: GameState, book: OrdersBook, defender: str, area: str) -> bool:

@@ -9,7 +9,7 @@ died (7.14).
 
 from __future__ import annotations
 
-from pbem.rules import optional_rules
+from pbem.rules.battle import fight
 from pbem.rules.context import MoveRecord, TurnContext
 from pbem.rules.orders import Disband, Settle, Withdraw
 
@@ -46,14 +46,11 @@ def raiders_go_back(ctx: TurnContext, area: str, count: int, route: list[str], l
     land area of the route holds other nations' pieces they must enter it and fight until one side is
     gone (no retreat); if they win they go on to sea. No fighting at sea (5.5, 8.0): seas are passed.
     Returns where they stopped (their sea, or the area where they fought and did not win). `line`: the
-    WITHDRAW order that sent them (named in the events). FFG 17 (feature raiders_withdraw_freely): the
-    raiders are simply put back in their sea, whatever lies between."""
-    from pbem.rules.battle import fight
-
+    WITHDRAW order that sent them (named in the events). The family may shorten the route
+    (`Rules.raider_route`: e.g. straight back to their sea, whatever lies between)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     here = area
-    if rs.feature("raiders_withdraw_freely"):
-        route = route[-1:]   # FFG 17: straight back to their sea, whatever lies between
+    route = rs.rules.raider_route(ctx, route)
     for step in route[:-1]:
         if rs.is_sea(step) or not any(n != nation for n in state.occupants(step)):
             continue
@@ -72,21 +69,6 @@ def raiders_go_back(ctx: TurnContext, area: str, count: int, route: list[str], l
     return sea
 
 
-def raid_turn_raiders(ctx: TurnContext) -> None:
-    """FFG 17 — raiding is a property of the nation turn (feature raid_turn_raiders): in a round in
-    which the nation raids (it has raiders arriving, timeline.yaml), every army of it at sea at the start
-    of its turn is a raider; in any other round none is, and an army that starts the turn on land never
-    is (so armies left at sea by an earlier raid are invaders in a later non-raid round)."""
-    rs, state, nation = ctx.rs, ctx.state, ctx.nation
-    if not rs.feature("raid_turn_raiders"):
-        return
-    raiding = rs.rules.raid_turn(rs, state.round, nation)
-    for area, st in state.areas.items():
-        if nation in st:
-            s = st[nation]
-            s.raiders = s.armies if raiding and rs.is_sea(area) else 0
-
-
 def withdraw_raiders(ctx: TurnContext) -> bool:
     """Rules 7.13-7.14 — after combat each raider returns to the sea it started from (default), or
     settles (SETTLE A) and loses raider status; one raider ashore cancels the turn's raid points.
@@ -94,7 +76,7 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     Returns True when every surviving raider went back to sea.
     """
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
-    may_settle = rs.rules.raiders_may_settle(ctx)   # FFG 43: not the Danes in round 11
+    may_settle = rs.rules.raiders_may_settle(ctx)   # the family may forbid it this turn
     settle = {o.area: o.line for o in ctx.own().of(Settle)} if may_settle else {}
     withdraw = {o.area: o.line for o in ctx.own().of(Withdraw)}
     all_back = True
@@ -104,7 +86,7 @@ def withdraw_raiders(ctx: TurnContext) -> bool:
     else:
         state.prune()   # no raider anywhere (most turns): nothing below would happen
         return all_back
-    if optional_rules.raiders_home_on_land(ctx):
+    if ctx.rs.rules.raiders_home_on_land(ctx):   # classic 16.1 (optional)
         return _raiders_home_on_land(ctx, settle, withdraw)
     # every area of the position now (raiders stopped on the way back may come to a later one)
     areas = state.areas

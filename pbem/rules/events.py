@@ -27,6 +27,20 @@ class Names(Protocol):
     def display(self, ident: str) -> str: ...
 
 
+def _ref(names: Names, topic: str, generic: str) -> str:
+    """The rule a description cites for `topic`: the ruleset's own reference (Rules.rule_ref), else the
+    `generic` rule (names that are no Ruleset, e.g. a test's, have no rules)."""
+    rules = getattr(names, "rules", None)
+    return rules.rule_ref(topic, generic) if rules is not None else generic
+
+
+def _role(names: Names, role: str, generic: str) -> str:
+    """The display name of the nation playing `role` in the ruleset (ruleset.yaml `roles`), else `generic`."""
+    find = getattr(names, "role", None)
+    ident = find(role) if find is not None else None
+    return names.display(ident) if ident else generic
+
+
 def _n(names: Names, ident: str | None) -> str:
     return names.display(ident) if ident else "nobody"
 
@@ -167,7 +181,7 @@ class GameOver(Event):
 
 @event("subjection_ended")
 class SubjectionEnded(Event):
-    """Rule 11.2 — the Angles' subjection of a nation ends."""
+    """Rules 11.1, 11.2 — a nation's subjection ends (the overlord's end turn, or the ruleset's revolt)."""
 
     nation: str
 
@@ -177,13 +191,14 @@ class SubjectionEnded(Event):
 
 @event("romans_left")
 class RomansLeft(Event):
-    """Rule 10.5 — the Romans leave; Romano-British armies replace them (area -> armies)."""
+    """Rule 10.5 — the empire leaves; the successor's armies replace it (area -> armies)."""
 
     replaced: dict[str, int]
     not_replaced: int
 
     def describe(self, names: Names) -> str | None:
-        return "The Romans leave Britain; Romano-British armies replace them in " + (
+        return (f"The {_role(names, 'empire', 'empire')} leave Britain; {_role(names, 'successor', 'successor')} "
+                "armies replace them in ") + (
             ", ".join(f"{names.display(a)} ({k})" for a, k in self.replaced.items()) or "no area")
 
 
@@ -212,7 +227,7 @@ class BretwaldaVote(Event):
 
 @event("cavalry_became_infantry")
 class CavalryBecameInfantry(Event):
-    """FFG 40 — the Romano-British cavalry turn into infantry."""
+    """A ruleset's round-start conversion: the nation's cavalry turn into infantry (Rules.round_start_conversions)."""
 
     nation: str
     units: int
@@ -307,7 +322,7 @@ class LeaderLeft(Event):
 
 @event("revolt")
 class Revolt(Event):
-    """FFG 34 — Boudicca's revolt: she enters with extra armies."""
+    """Rule 9.0 as a ruleset extends it: an arriving leader enters with extra armies (Rules.leader_arrives)."""
 
     nation: str
     leader: str
@@ -317,7 +332,7 @@ class Revolt(Event):
 
 @event("legions_withdrawn")
 class LegionsWithdrawn(Event):
-    """FFG 36 — Roman legions withdrawn (area -> armies)."""
+    """A ruleset's withdrawal of the empire's armies at the end of its turn (area -> armies)."""
 
     nation: str
     removed: dict[str, int]
@@ -325,7 +340,7 @@ class LegionsWithdrawn(Event):
 
 @event("burhs_built")
 class BurhsBuilt(Event):
-    """FFG 27 — Saxon burhs built in these areas."""
+    """Burhs built in these areas instead of armies that could not be raised (Rules.armies_not_raised)."""
 
     nation: str
     areas: list[str]
@@ -334,13 +349,13 @@ class BurhsBuilt(Event):
 # --- submission -------------------------------------------------------------------------------------------
 @event("allowed")
 class Allowed(Event):
-    """Rule 11.1 — the Romans allow a nation to increase population this turn (ALLOW line)."""
+    """Rule 11.1 — the empire allows a subject nation to increase population this turn (ALLOW line)."""
 
     nation: str
     line: int
 
     def describe(self, names: Names) -> str | None:
-        return f"Romans allow the {_n(names, self.nation)} to increase population this turn (rule 11.1)"
+        return f"{_role(names, 'empire', 'The overlord')} allow the {_n(names, self.nation)} to increase population this turn (rule 11.1)"
 
 
 @event("submitted")
@@ -383,7 +398,8 @@ class LeftSubjectArea(Event):
 
 @event("lost_leaving_subject_area")
 class LostLeavingSubjectArea(Event):
-    """FFG 36 — the overlord's units in an area of its new subject have nowhere to withdraw: lost."""
+    """Rule 11.1 as a ruleset plays it: the overlord's units in an area of its new subject have nowhere to
+    withdraw and are lost (Rules.stranded_overlord_lost)."""
 
     nation: str
     area: str
@@ -392,18 +408,22 @@ class LostLeavingSubjectArea(Event):
 
     def describe(self, names: Names) -> str | None:
         return (f"{_n(names, self.nation)}: {self.count} in {names.display(self.area)} have nowhere to withdraw and "
-                f"are lost (the {_n(names, self.subject)} submitted, FFG 36)")
+                f"are lost (the {_n(names, self.subject)} submitted, {_ref(names, 'overlord_stranded', 'rule 11.1')})")
 
 
 @event("danes_withdrew")
 class DanesWithdrew(Event):
-    """Rule 12.4 — the Danes withdraw (area -> armies) and Canute with them (WITHDRAW lines)."""
+    """Rule 10.6 — the nation whose turn it is withdraws armies (area -> armies; DISBAND lines), and the
+    leaders the ruleset takes with them (Rules.leaders_withdrawn: classic Canute, none where he stays)."""
 
     removed: dict[str, int]
     lines: list[int]
 
     def describe(self, names: Names) -> str | None:
-        return "Danes withdraw " + ", ".join(f"{k} from {names.display(a)}" for a, k in self.removed.items()) + " and Canute"
+        rules = getattr(names, "rules", None)
+        leaders = rules.leaders_withdrawn(names) if rules is not None else ()
+        return (f"{_n(names, self.turn)} withdraw " + ", ".join(f"{k} from {names.display(a)}" for a, k in self.removed.items())
+                + "".join(f" and {names.display(ld)}" for ld in leaders))
 
 
 # --- movement ---------------------------------------------------------------------------------------------
@@ -429,12 +449,12 @@ class Moved(Event):
 
 @event("fort_built")
 class FortBuilt(Event):
-    """Rule 10.4 — the Romans build a fort."""
+    """Rule 10.4 — the empire builds a fort."""
 
     area: str
 
     def describe(self, names: Names) -> str | None:
-        return f"Romans build a fort in {names.display(self.area)}"
+        return f"{_role(names, 'empire', 'The empire')} build a fort in {names.display(self.area)}"
 
 
 # --- battles ----------------------------------------------------------------------------------------------
@@ -527,7 +547,7 @@ class LeaderKilled(Event):
 
 @event("leader_escaped")
 class LeaderEscaped(Event):
-    """FFG 23 — a leader left alone escapes to a neighbouring area."""
+    """Rule 9.2 as a ruleset replaces it: a leader left alone escapes to a neighbouring area (Rules.leader_escape)."""
 
     area: str
     nation: str
@@ -541,7 +561,8 @@ class LeaderEscaped(Event):
 
 @event("lost_at_sea")
 class LostAtSea(Event):
-    """FFG 18 — invaders must come ashore: the units and leaders left at sea are lost."""
+    """Rule 7.2 as a ruleset plays it: invaders must come ashore (Rules.must_come_ashore); the units and
+    leaders left at sea are lost."""
 
     nation: str
     sea: str
@@ -555,7 +576,7 @@ class LostAtSea(Event):
                                      *(names.display(ld) for ld in self.leaders)) if x)
         verb = "is" if self.armies + self.cavalry + len(self.leaders) == 1 else "are"
         return (f"{_n(names, self.nation)}: {what} left in the {names.display(self.sea)} {verb} lost: invaders must "
-                "come ashore (FFG 18)")
+                f"come ashore ({_ref(names, 'come_ashore', 'rule 7.2')})")
 
 
 # --- the end of a nation's turn ---------------------------------------------------------------------------
@@ -641,8 +662,8 @@ class BrittanyRoll(Event):
 
 @event("overstacked")
 class Overstacked(Event):
-    """FFG 39, doubt 25 — units still over the stacking limits at the end of the movement phase (they
-    entered ignoring stacking and did not move on) are removed (area -> count)."""
+    """Rule 15.1 as a ruleset plays it: units still over the stacking limits at the end of the movement
+    phase (they entered ignoring stacking and did not move on) are removed (area -> count)."""
 
     nation: str
     removed: dict[str, int]
@@ -665,7 +686,7 @@ class Scored(Event):
 
 @event("score_limited")
 class ScoreLimited(Event):
-    """FFG 54 — holding points over the nation's limit are not scored."""
+    """Rule 14.2 as a ruleset limits it: holding points over the nation's limit are not scored (Rules.limit_holdings)."""
 
     nation: str
     points: int

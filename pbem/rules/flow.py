@@ -1,9 +1,10 @@
-"""Rule 4.0 — stepping a game along: round start, each nation's turn in the order of play, round end.
+"""Rule 4.0 — stepping a game along: round start, each nation's turn in the order of play, round end
+(what each does is the ruleset's rules family, `rs.rules`; pbem.rules.turn drives it).
 
 The position says where the game stands: `next_nation is None` (and not finished) means the start of
-round `state.round` is still to be played (Bretwalda votes are owed then in rounds 9-15), or, where
-the crowns are judged at the end of the round (FFG 56), the round's closing step 2 first when
-`turn.crowns_owed` (votes owed then at the end of rounds 8-10).
+round `state.round` is still to be played, or first the closing step of the last round when a family
+left it open (`turn.crowns_owed`). Whether VOTE orders are owed at that step, the family says
+(`Rules.votes_owed`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pbem.errors import OrderProblem
-from pbem.rules import kingship
 from pbem.rules.dice import Dice
 from pbem.rules.events import Event, make
 from pbem.rules.orders import NationOrders, Vote
@@ -41,15 +41,11 @@ class Step:
 
 
 def votes_owed(rs: Ruleset, state: GameState) -> bool:
-    """Rule 12.1 — the next step is the start of a round with a Bretwalda vote (or a King check);
-    FFG 56 — the next step is step 2 of the end of a round with a Bretwalda vote."""
-    sc = rs.scoring
+    """The next step (between two nation turns' rounds) takes the nations' VOTE orders: the family
+    says when (`Rules.votes_owed`; classic 12.1: the start of a round with a Bretwalda vote)."""
     if state.finished or state.next_nation is not None:
         return False
-    if kingship.crowns_at_end(rs) and not crowns_owed(state):
-        return False
-    return (state.round in sc["bretwalda_rounds"]
-            or (state.round in sc["king_rounds"] and not sc.get("no_bretwalda_in_king_rounds")))
+    return rs.rules.votes_owed(rs, state)
 
 
 def ballots_from(orders: dict[str, NationOrders]) -> dict[str, str]:
@@ -74,7 +70,7 @@ def step(rs: Ruleset, state: GameState, orders: dict[str, NationOrders], dice: D
     rnd = state.round
     if state.next_nation is None:
         events = []
-        if crowns_owed(state):   # FFG 56: the end of the last round, step 2 (the crowns), then the new round
+        if crowns_owed(state):   # the last round's closing step (the family left it open), then the new round
             state, events = close_round(rs, state, ballots_from(orders), consume=consume)
             consume = True       # `state` is this step's own position now
         new, start_events = start_round(rs, state, ballots_from(orders), consume=consume)

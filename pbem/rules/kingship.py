@@ -22,8 +22,8 @@ def english_areas_held(rs: Ruleset, state: GameState) -> Counter:
 
 
 def votes_by_nation(rs: Ruleset, state: GameState) -> Counter:
-    """Rule 12.2 — one vote per English area occupied; Brigante Galloway votes with the Angles when
-    the Brigantes are subject to them."""
+    """Rule 12.2 — one vote per English area occupied; the overlord's subject's vote area (roles
+    `overlord_subject`, `overlord_vote_area`) votes with the overlord while the subject submits to it."""
     votes = english_areas_held(rs, state)
     subject, overlord = rs.role("overlord_subject"), rs.role("overlord")
     if (subject and state.subjects.get(subject) == overlord
@@ -60,54 +60,37 @@ def elect(rs: Ruleset, state: GameState, ballots: Mapping[str, str]) -> tuple[st
 
 
 def provisional(rs: Ruleset, key: str) -> str:
-    """ffg2 (doubts 14, 17): a value no reachable source states is marked wherever it is scored, until a
-    game overrides it."""
+    """A value ruleset.yaml marks as provisional (`scoring.provisional`: no reachable source states
+    it) is marked wherever it is scored, until a game overrides it."""
     marked = key in (rs.scoring.get("provisional") or ()) and f"ruleset.scoring.{key}" not in rs.overrides
     return ", PROVISIONAL value" if marked else ""
 
 
 def crowns_at_end(rs: Ruleset) -> bool:
-    """FFG 56: the crowns of a round are judged at its end, as step 2 of the round's end (after the
-    holdings); classic 12.1: at the start of the round. (ffg2 data version 1 judged the crowns of the
-    end of round N at the start of round N+1: `crowns_played_next_round`.)"""
-    return bool(rs.scoring.get("crowns_at_end")) and not rs.scoring.get("crowns_played_next_round")
+    """Are the crowns of a round judged at its end (the family's `crowns_at_end`), not at its start
+    as rule 12.1 has them?"""
+    return rs.rules.crowns_at_end(rs)
 
 
 def crown_round(rs: Ruleset, rnd: int) -> bool:
-    """A round whose crowns (Bretwalda or King) are judged: at its start (12.1) or its end (FFG 56)."""
+    """Rules 12.1, 12.3 — a round whose crowns (Bretwalda or King) are judged."""
     sc = rs.scoring
     return rnd in sc["bretwalda_rounds"] or rnd in sc["king_rounds"]
 
 
 def crown_time(rs: Ruleset, rnd: int) -> str:
-    """When the crowns of round `rnd` are judged, for the ledger: its end (FFG 56) or its start (12.1)."""
-    if rs.scoring.get("crowns_played_next_round"):   # ffg2 data version 1: round rnd's start is the last one's end
-        return f"end of turn {rnd - 1}"
-    return f"end of turn {rnd}" if crowns_at_end(rs) else f"turn {rnd}"
+    """When the crowns of round `rnd` are judged, for the ledger (the family's `crown_time`)."""
+    return rs.rules.crown_time(rs, rnd)
 
 
 def round_start(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list) -> str | None:
-    """Rules 12.1, 12.3 — the beginning of turns 9-15: a King (12-15), else a Bretwalda vote (nothing
-    when the ruleset judges the crowns at the end of the round: `round_end`).
+    """Rules 12.1, 12.3 — the beginning of turns 9-15: a King (12-15), else a Bretwalda vote; the
+    crowns of the last such turn give way.
 
     Returns the King's nation (who gets an extra army placed as population increase) or None.
     """
-    if crowns_at_end(rs):
-        return None
     state.bretwalda = None
     state.kings = []
-    return judge(rs, state, ballots, events)
-
-
-def round_end(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list) -> str | None:
-    """FFG 56 — step 2 of the end of a crown round (after the holdings): a King (rounds 11-14), else a
-    Bretwalda vote (rounds 8-10). The crowns judged at the end of the last crown round give way; a
-    King crowned in a nation's turn of this round (Canute, 12.4) stays beside the new one.
-
-    Returns the King's nation (who gets an extra army placed as population increase) or None."""
-    state.bretwalda = None
-    state.kings = [k for k in state.kings if any(e["kind"] == "king" and e["round"] == state.round and e["turn"]
-                                                 and e["nation"] == k for e in state.ledger)]
     return judge(rs, state, ballots, events)
 
 
@@ -135,8 +118,8 @@ def judge(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: lis
 
 
 def canute(rs: Ruleset, state: GameState, events: list) -> None:
-    """Rule 12.4 — end of the Danish turn 14: Canute King if the Danes hold twice as many English areas
-    as any other nation and Sweyn/Canute lives; 4 points, no extra army."""
+    """Rule 12.4 — end of the withdrawing nation's turn 14: Canute (role `canute`) King if his nation
+    holds twice as many English areas as any other nation and he lives; 4 points, no extra army."""
     cnut = rs.role("canute")   # ruleset.yaml roles: the leader, and through him his nation
     if not cnut:
         return

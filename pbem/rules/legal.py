@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pbem.errors import OrderProblem
 from pbem.rules import movement
 from pbem.rules.battle import defender_retreat_problem
-from pbem.rules.context import TurnContext
+from pbem.rules.context import MoveRecord, TurnContext
 from pbem.rules.dice import NeutralDice, RollRequest
 from pbem.rules.events import OrderUnused
 from pbem.rules.kingship import votes_by_nation
@@ -152,8 +152,6 @@ def retreat_options(rs: Ruleset, state: GameState, attacker: str, area: str, def
     """Rule 8.2 — where the defender in `area` may retreat to now."""
     ctx = _ctx(rs, state, attacker)
     if attacker_origins:
-        from pbem.rules.context import MoveRecord
-
         ctx.moves = [MoveRecord(attacker, "armies", 1, 0, (o, area), 1) for o in attacker_origins]
     st = state.get(area, defender)
     n = st.units if st else 1

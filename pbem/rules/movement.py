@@ -5,10 +5,10 @@ adjudication are the same code. Problems carry the error kinds of ORDERS.md.
 
 Readings where seed 001 is silent (each pinned by a case in tests/cases/classic):
 - an army is a leader's escort (9.1) when it moves on exactly the leader's path in the same cycle;
-- a landing counts as the first move (7.11 (1)); fast units (Romans, cavalry, escorts) may land and
+- a landing counts as the first move (7.11 (1)); fast units (the empire's, cavalry, escorts) may land and
   move two more (7.24), or take the next sea and then land and move one more;
 - the 5.3 ratio counts forts as armies (10.4) and never leaders (9.0); armies of a nation subject to
-  the mover do not stop it (11.1), for the Angles only in the Brigante areas that submitted (11.2);
+  the mover do not stop it (11.1), for the 11.2 overlord only in the subject's areas that submitted (11.2);
 - a leader that ends its move alone in an area held by another nation's armies is eliminated (9.2).
 """
 
@@ -22,7 +22,7 @@ from pbem.rules.context import Kill, MoveRecord, TurnContext
 from pbem.rules.orders import Move, Stay
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.scoring import submitted_area
-from pbem.rules.stacking import land_counts, over_limit
+from pbem.rules.stacking import land_counts, limits_text, over_limit
 from pbem.rules.state import GameState
 
 
@@ -32,12 +32,12 @@ class PlannedMove:
     escorted: bool = False
 
 
-def _problem(kind: str, order, message: str, hint: str = "") -> OrderProblem:
+def problem(kind: str, order, message: str, hint: str = "") -> OrderProblem:
     return OrderProblem(kind, order.line, order.text, message, hint)
 
 
 def allowance(rs: Ruleset, nation: str, kind: str, escorted: bool) -> int:
-    """5.12 two areas; 5.13 cavalry and Romans three; 9.1 leaders and their escort three."""
+    """5.12 two areas; 5.13 cavalry and the empire's armies three; 9.1 leaders and their escort three."""
     if kind in ("cavalry", "leader") or nation == rs.role("empire") or escorted:
         return rs.const.move_fast
     return rs.const.move
@@ -50,36 +50,18 @@ def enemy_armies(state: GameState, area: str, nation: str) -> int:
 
 def passable_enemy(state: GameState, area: str, nation: str, rs: Ruleset | None = None) -> bool:
     """Rule 11.1 — Roman armies move freely through areas of nations subject to Rome (and, 11.2, the
-    Angles through the Brigante areas that submitted to them)."""
+    overlord of rule 11.2 through its subject's areas that submitted to it)."""
     others = [n for n, s in state.areas.get(area, {}).items() if n != nation and s.fighters]
     if rs is None:
         return bool(others) and all(state.subjects.get(n) == nation for n in others)
     return bool(others) and all(submitted_area(rs, state, n, area) == nation for n in others)
 
 
-def road_cost(rs: Ruleset, state: GameState, nation: str, path) -> int:
-    """FFG 16 — Roman roads: a step between two road areas (an intact Roman fort, or land of a nation
-    subject to Rome without a destroyed fort) costs nothing; any other step costs one move."""
-    if nation != rs.role("empire") or not rs.feature("roman_roads"):
-        return len(path) - 1
-
-    def road(a: str) -> bool:
-        if not rs.is_land(a):
-            return False
-        st = state.get(a, nation)
-        if st and st.fort:
-            return True
-        destroyed = a in state.forts_built
-        return not destroyed and any(state.subjects.get(n) == nation for n in state.nations_in(a))
-
-    return sum(1 for a, b in zip(path, path[1:]) if not (road(a) and road(b)))
-
-
 def check_path(rs: Ruleset, state: GameState, nation: str, order: Move, escorted: bool) -> list[OrderProblem]:
     """The checks that need only the path and the map: adjacency, straits, seas, distance, hilands."""
     path = order.path
     if len(path) < 2:
-        return [_problem("syntax", order, "a move needs at least two places")]
+        return [problem("syntax", order, "a move needs at least two places")]
     rnd = rs.round_info(state.round)
     fast_no_stop = order.kind == "leader" or escorted
     starts_at_sea = rs.is_sea(path[0])
@@ -89,43 +71,43 @@ def check_path(rs: Ruleset, state: GameState, nation: str, order: Move, escorted
     for i, (a, b) in enumerate(zip(path, path[1:])):
         if rs.strait(a, b):
             if steps != 1:
-                return [_problem("strait", order, f"crossing from {rs.display(a)} to {rs.display(b)} takes the whole move (rule 5.15)",
+                return [problem("strait", order, f"crossing from {rs.display(a)} to {rs.display(b)} takes the whole move (rule 5.15)",
                                  f"start the turn in {rs.display(a)} and end it in {rs.display(b)}")]
             continue
         if b not in rs.neighbours(a):
             hint = ", ".join(sorted(rs.display(x) for x in rs.neighbours(a) | (rs.areas[a].straits if rs.is_land(a) else frozenset())))
-            return [_problem("not-adjacent", order, f"{rs.display(a)} does not border {rs.display(b)}", f"{rs.display(a)} borders: {hint}")]
+            return [problem("not-adjacent", order, f"{rs.display(a)} does not border {rs.display(b)}", f"{rs.display(a)} borders: {hint}")]
         if rs.is_sea(b) and b in nat.landing.forbidden_seas:
-            return [_problem("sea-move", order, f"the {nat.name} may not enter the {rs.display(b)} (their card)")]
+            return [problem("sea-move", order, f"the {nat.name} may not enter the {rs.display(b)} (their card)")]
         if rs.is_sea(a) and rs.is_sea(b):
             if not (starts_at_sea and i == 0):
-                return [_problem("sea-move", order, "armies may pass through only one sea (rules 5.4, 7.11)")]
+                return [problem("sea-move", order, "armies may pass through only one sea (rules 5.4, 7.11)")]
             if not nat.sea_moves:
-                return [_problem("sea-move", order, f"the {nat.name} must land from {rs.display(a)} directly (rule 7.4)")]
+                return [problem("sea-move", order, f"the {nat.name} must land from {rs.display(a)} directly (rule 7.4)")]
         if rs.is_land(a) and rs.is_sea(b):
             if nation not in rnd.boats:
-                return [_problem("sea-move", order, f"the {nat.name} have no boats in round {state.round} (rule 5.4)",
+                return [problem("sea-move", order, f"the {nat.name} have no boats in round {state.round} (rule 5.4)",
                                  "armies on land may enter a sea only in a Boats turn")]
             if len([p for p in path if rs.is_sea(p)]) > 1:
-                return [_problem("sea-move", order, "a boat move passes through one sea only (rule 5.4)")]
+                return [problem("sea-move", order, "a boat move passes through one sea only (rule 5.4)")]
         if rs.is_sea(a) and rs.is_land(b) and starts_at_sea:
             land = nat.landing
             if (land.areas is not None and b not in land.areas) or (land.from_seas is not None and a not in land.from_seas):
                 allowed = ", ".join(sorted(rs.display(x) for x in rs.seas[a].coast if land.areas is None or x in land.areas))
-                return [_problem("landing-restriction", order, f"the {nat.name} may not land in {rs.display(b)} (rules 7.4, 15.3)",
+                return [problem("landing-restriction", order, f"the {nat.name} may not land in {rs.display(b)} (rules 7.4, 15.3)",
                                  f"from {rs.display(a)} they may land in: {allowed or 'nowhere'}")]
         if rs.is_land(b) and rs.hiland(b) and i < steps - 1 and not fast_no_stop:
-            return [_problem("hiland-stop", order, f"armies must stop on entering a hiland ({rs.display(b)}, rule 5.12)",
+            return [problem("hiland-stop", order, f"armies must stop on entering a hiland ({rs.display(b)}, rule 5.12)",
                              "a leader and its escort need not stop (rule 9.1)")]
     limit = allowance(rs, nation, order.kind, escorted)
-    if steps > limit and road_cost(rs, state, nation, path) > limit:
-        return [_problem("too-far", order, f"{steps} areas is more than the {limit} allowed (rules 5.12, 5.13, 9.1)")]
+    if steps > limit and rs.rules.road_cost(rs, state, nation, path) > limit:
+        return [problem("too-far", order, f"{steps} areas is more than the {limit} allowed (rules 5.12, 5.13, 9.1)")]
     end = path[-1]
     if rs.is_sea(end):
         if not starts_at_sea:
-            return [_problem("sea-move", order, "no move may end at sea (rules 5.4, 7.5)")]
+            return [problem("sea-move", order, "no move may end at sea (rules 5.4, 7.5)")]
         if len(seas_passed) and not _is_raider_move(state, nation, order):
-            return [_problem("sea-move", order, "invaders may not move to another sea and stay there (rule 7.21)")]
+            return [problem("sea-move", order, "invaders may not move to another sea and stay there (rule 7.21)")]
     return []
 
 
@@ -143,23 +125,23 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
     planned: list[PlannedMove] = []
     for m in moves:
         if m.count < 1:
-            problems.append(_problem("syntax", m, "the number of units must be at least 1"))
+            problems.append(problem("syntax", m, "the number of units must be at least 1"))
             continue
         if any(not (rs.is_land(p) or rs.is_sea(p)) for p in m.path):
-            problems.append(_problem("unknown-name", m, "unknown place in the path"))
+            problems.append(problem("unknown-name", m, "unknown place in the path"))
             continue
         start = m.path[0]
         stack = state.get(start, nation)
         if m.kind == "leader":
             if not stack or m.leader not in stack.leaders:
-                problems.append(_problem("not-your-unit", m, f"{rs.display(m.leader or '?')} is not in {rs.display(start)}"))
+                problems.append(problem("not-your-unit", m, f"{rs.display(m.leader or '?')} is not in {rs.display(start)}"))
                 continue
         else:
             have = 0 if not stack else (stack.cavalry if m.kind == "cavalry" else stack.armies)
             used[(start, m.kind)] += m.count
             if used[(start, m.kind)] > have:
                 what = "cavalry" if m.kind == "cavalry" else "armies"
-                problems.append(_problem("not-your-unit", m, f"the {rs.nations[nation].name} have {have} {what} in {rs.display(start)}",
+                problems.append(problem("not-your-unit", m, f"the {rs.nations[nation].name} have {have} {what} in {rs.display(start)}",
                                          f"{used[(start, m.kind)]} ordered to move from there"))
                 continue
         escorted = m.kind != "leader" and (m.path, m.cycle) in leader_paths
@@ -173,27 +155,24 @@ def plan_cycle(ctx: TurnContext, moves: list[Move], stays: list[Stay]) -> tuple[
     for s in stays:
         st = state.get(s.sea, nation)
         if not rs.is_sea(s.sea):
-            problems.append(_problem("sea-move", s, f"{rs.display(s.sea)} is not a sea"))
+            problems.append(problem("sea-move", s, f"{rs.display(s.sea)} is not a sea"))
         elif not st or st.armies - used[(s.sea, "armies")] < s.count:
-            problems.append(_problem("not-your-unit", s, f"not {s.count} armies left at {rs.display(s.sea)}"))
+            problems.append(problem("not-your-unit", s, f"not {s.count} armies left at {rs.display(s.sea)}"))
         elif rs.rules.must_come_ashore(ctx):
-            problems.append(_problem("not-now", s, f"the {rs.nations[nation].name} may stay at sea only in a raid turn "
-                                     "or the first half of a major invasion (FFG 18)",
-                                     "land them: armies still at sea after this movement are lost"))
+            problems.append(problem("not-now", s, *rs.rules.stay_at_sea_refusal(rs, nation)))
         else:
             used[(s.sea, "armies")] += s.count
     problems.extend(_check_enemy_stops(ctx, planned))
-    problems.extend(_check_subject_vacating(ctx, planned))
-    problems.extend(_check_leaders_never_alone(ctx, planned))
+    problems.extend(rs.rules.movement_problems(ctx, planned))   # the family's own checks
     if not problems:
         problems.extend(_check_stacking(ctx, planned))
     return planned, problems
 
 
-def _units_after_moves(state: GameState, nation: str, planned: list[PlannedMove]
+def units_after_moves(state: GameState, nation: str, planned: list[PlannedMove]
                        ) -> tuple[dict[str, int], dict[str, int], dict[str, Move], dict[str, Move]]:
     """The nation's armies and cavalry per area before the planned moves and after them, the last
-    planned move out of each area, and each moving leader's move (FFG 23 and FFG 36 ask both)."""
+    planned move out of each area, and each moving leader's move (the families' movement checks ask them)."""
     units: dict[str, int] = {}
     for area, st in state.areas.items():
         if nation in st:
@@ -213,71 +192,23 @@ def _units_after_moves(state: GameState, nation: str, planned: list[PlannedMove]
     return units, after, out_of, leaders_moved
 
 
-def _check_leaders_never_alone(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderProblem]:
-    """FFG 23 — a leader may never be in an area without its nation's armies: moving alone (not on its
-    escort's path) it may pass only through areas its nation's units hold at the start of the movement,
-    and it may not end the movement (nor be left by its armies) in an area without them. A leader that
-    is already alone and does not move is left as it is (feature leader_never_alone)."""
-    rs, state, nation = ctx.rs, ctx.state, ctx.nation
-    if not rs.feature("leader_never_alone"):
-        return []
-    units, after, out_of, moved = _units_after_moves(state, nation, planned)
-    problems = []
-    for leader, area in state.leaders_on_board(nation).items():
-        m = moved.get(leader)
-        if m is not None:
-            escorted = any(p.order.kind != "leader" and p.order.path == m.path for p in planned)
-            through = [a for a in m.path[1:-1] if not units.get(a)]
-            if through and not escorted:
-                problems.append(_problem("not-now", m, f"{rs.display(leader)} may not pass alone through "
-                                         f"{rs.display(through[0])}: no {rs.nations[nation].name} units there (FFG 23)"))
-            elif after.get(m.path[-1], 0) <= 0:
-                problems.append(_problem("not-now", m, f"{rs.display(leader)} may not end the move in "
-                                         f"{rs.display(m.path[-1])} without {rs.nations[nation].name} armies (FFG 23)",
-                                         "move the leader with its armies or to an area they hold"))
-        elif units.get(area) and after.get(area, 0) <= 0:
-            problems.append(_problem("not-now", out_of[area], f"{rs.display(leader)} would be left alone in "
-                                     f"{rs.display(area)}: a leader may not be without its nation's armies (FFG 23)",
-                                     f"move {rs.display(leader)} too, or keep a unit in {rs.display(area)}"))
-    return problems
-
-
-def _check_subject_vacating(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderProblem]:
-    """FFG 36 — a nation subject to Rome may not leave empty, at the end of its movement, a land area its
-    armies held at the start of it, unless the Romans allow it (ALLOW <nation>: the same permission as
-    full growth, for the game turn; feature subject_may_not_vacate)."""
-    rs, state, nation = ctx.rs, ctx.state, ctx.nation
-    if not rs.feature("subject_may_not_vacate") or state.subjects.get(nation) != rs.role("empire") \
-            or nation in rs.rules.permitted_subjects(state):
-        return []
-    units, after, out_of, _ = _units_after_moves(state, nation, planned)
-    problems = []
-    for area, m in out_of.items():
-        if rs.is_land(area) and area in units and after[area] <= 0:
-            problems.append(_problem("not-now", m, f"the {rs.nations[nation].name} are subject to the "
-                                     f"{rs.display(rs.role('empire'))}: they may not leave {rs.display(area)} empty "
-                                     "without the Romans' ALLOW (FFG 36)", f"keep one unit in {rs.display(area)}"))
-    return problems
-
-
 def check_attack_rules(ctx: TurnContext, m: Move) -> list[OrderProblem]:
-    """Rules 10.5 and 11.1 — who may not attack whom."""
+    """Rules 10.5 and 11.1 — who may not attack whom (and the ruleset's own bars, Rules.attack_barred)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     end = m.path[-1]
     others = [n for n in state.occupants(end) if n != nation]
-    # hook shielded_from_successor: 10.5 (FFG 41: until round 8, unless the nation attacked first)
+    # hook shielded_from_successor: 10.5, or the ruleset's own shield
     shielded = [n for n in others if nation == rs.role("successor") and rs.rules.shielded_from_successor(rs, state, n)]
     if shielded:
-        return [_problem("not-now", m, rs.rules.successor_shield_reason(rs, shielded[0]))]
+        return [problem("not-now", m, rs.rules.successor_shield_reason(rs, shielded[0]))]
     for n in others:
         if submitted_area(rs, state, n, end) == nation:
-            return [_problem("not-now", m, f"the {rs.nations[n].name} in {rs.display(end)} are subject to you: you may pass through but not end there (rules 11.1, 11.2)")]
+            return [problem("not-now", m, f"the {rs.nations[n].name} in {rs.display(end)} are subject to you: you may pass through but not end there (rules 11.1, 11.2)")]
         if submitted_area(rs, state, nation, end) == n:
-            return [_problem("not-now", m, f"a subject nation cannot attack the {rs.nations[n].name} (rules 11.1, 11.2)")]
-        over = state.subjects.get(nation)
-        if rs.feature("subjects_at_peace") and over == rs.role("empire") and state.subjects.get(n) == over:
-            return [_problem("not-now", m, f"the {rs.nations[n].name} are subject to the {rs.display(over)} as you "
-                                           "are: you may not attack them (FFG 36)")]
+            return [problem("not-now", m, f"a subject nation cannot attack the {rs.nations[n].name} (rules 11.1, 11.2)")]
+        barred = rs.rules.attack_barred(ctx, m, n)
+        if barred is not None:
+            return [barred]
     return []
 
 
@@ -300,7 +231,7 @@ def _check_enemy_stops(ctx: TurnContext, planned: list[PlannedMove]) -> list[Ord
             own_there = state.get(area, nation)
             stopping = stoppers.get(area, 0) + (own_there.units if own_there else 0)
             if stopping < 2 * enemies:
-                problems.append(_problem(
+                problems.append(problem(
                     "enemy-stop", p.order, f"{rs.display(area)} is held by other armies ({enemies}); moving on needs {2 * enemies} of yours stopping there (rule 5.3)",
                     f"{stopping} stop there"))
                 break
@@ -331,10 +262,10 @@ def _check_stacking(ctx: TurnContext, planned: list[PlannedMove]) -> list[OrderP
         if p.order.path[-1] in bad and p.order.kind != "leader":
             culprit = p.order
     desc = ", ".join(f"{rs.display(a)} {counts[a]}" for a in bad)
-    msg = f"stacking limits broken at the end of movement: {desc} (rule 5.2: 3 in a clear area, 2 in a hiland, one larger group only)"
+    msg = f"stacking limits broken at the end of movement: {desc} ({limits_text(rs, nation)})"
     if culprit is None:
         return [OrderProblem("stacking", 0, "", msg)]
-    return [_problem("stacking", culprit, msg)]
+    return [problem("stacking", culprit, msg)]
 
 
 def execute_cycle(ctx: TurnContext, planned: list[PlannedMove]) -> None:
@@ -406,7 +337,7 @@ def occupy(ctx: TurnContext, area: str) -> None:
     """The nation is (for a moment, at least) sole occupant of `area`: capture (14.3) and forts (10.4)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     ctx.entered.add(area)
-    if nation == rs.role("empire") and state.round <= rs.const.roman_forts_last_round and area not in state.forts_built:
+    if rs.rules.builds_fort(rs, state, nation, area):
         state.forts_built.add(area)
         state.stack(area, nation).fort = True
         ctx.emit("fort_built", area=area)

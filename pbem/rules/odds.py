@@ -3,10 +3,11 @@
 Pure (no I/O, no dice): the same battle rules the engine plays (battle.py), computed as an exact
 probability over every possible roll, with fractions, not by sampling.
 
-The battle model is the engine's: the die rolls that kill come from the ruleset's hit numbers
-(`rs.rules.hit_numbers`: classic 8.0 and FFG 25 alike, a defender in a hiland hit only on a 6), the
-leader's +1 (9.2), FFG 25's faster Roman and cavalry dice (`hit_fast`), and which pieces a round's dice
-kill is `battle.allocate_hits`, the function the engine's `battle.casualties` calls.
+The battle model is the engine's own (`rs.rules.battle`, pbem.rules.battle_model): a side's dice and
+each group's bonus and hit number (`dice_groups`, `needs`, `need`: a defender in a hiland hit only on
+a 6, 8.0; the leader's +1, 9.2; a family's faster dice where it has them), the faces of the die
+(`die_faces`), and which pieces a round's dice kill (`battle_model.allocate_hits`, what the engine's
+casualties call).
 
 How. A round's dice only matter by how many of them reach each hit number: a modified die is a miss,
 a "soft" hit (good enough for an ordinary army: 5 or 6, rule 8.0) or a "hard" hit (a 6, needed against
@@ -23,8 +24,8 @@ chain with self-loops only, so one pass over the states in order (most pieces fi
 probability of reaching each one forward, a self-loop dividing what leaves a state by
 1 - P(no change) (the geometric series). Iterative, no recursion; exact fractions throughout.
 
-A fort or burh rolls like an army without the leader's +1 (9.2, 10.4; under FFG 23, 27 a burh gets it)
-and falls only once no Roman army stands; a defender's retreat leaves its fort behind, and the battle
+A fort or burh rolls like an army without the leader's +1 (9.2, 10.4; unless the model's `bonus_pieces`
+name it) and falls only once no Roman army stands; a defender's retreat leaves its fort behind, and the battle
 goes on against the fort.
 
 Work limits (a mail must not stall the job, issues 27 and 33), all counted, never timed, so the same
@@ -43,7 +44,12 @@ from functools import lru_cache
 from math import comb, gcd, lcm, prod
 
 from pbem.errors import PbemError
-from pbem.rules.battle import allocate_hits, fast_gain
+from pbem.rules.battle import loss_preference, standing_orders
+from pbem.rules.battle_model import DieNeeds, allocate_hits
+from pbem.rules.context import TurnContext
+from pbem.rules.legal import _NoDice
+from pbem.rules.orders import Attack, Defend
+from pbem.rules.turn import play_nation_turn
 
 MAX_PIECES = 60      # per side: far more than any stack of the game holds
 MAX_ROUND = 99       # AFTER ROUND K: a retreat plan counted up to round 99
@@ -114,23 +120,10 @@ class Odds:
                 for k in ("attacker_takes", "defender_holds", "both_gone", "attacker_retreats", "defender_retreats")}
 
 
-@dataclass(frozen=True)
-class DieNeeds:
-    """Rule 8.0, FFG 25 — what one die needs in a battle area: `soft` kills an ordinary army (and a
-    fort or burh), `hard` a Roman army or cavalry; `fast` is what a Roman army's or a cavalry unit's
-    die needs against an ordinary target (FFG 25 `hit_fast`; = soft where the ruleset has none)."""
-
-    soft: int
-    hard: int
-    fast: int
-
-
 def die_needs(rs, area: str, defending: bool) -> DieNeeds:
-    """The hit numbers of one side's dice in `area` (`defending`: they roll against the defenders),
-    from the ruleset's own `hit_numbers` hook, as battle.casualties takes them."""
-    soft, hard = rs.rules.hit_numbers(rs, area, defending)
-    gain = fast_gain(rs)
-    return DieNeeds(soft, hard, soft - gain if soft < hard else soft)
+    """The hit numbers of one side's dice in `area` (`defending`: they roll against the defenders):
+    the battle model's (`rs.rules.battle.needs`), as the engine's casualties take them."""
+    return rs.rules.battle.needs(rs, area, defending)
 
 
 def terrain_area(rs, hiland: bool) -> str:
@@ -141,11 +134,11 @@ def terrain_area(rs, hiland: bool) -> str:
     raise PbemError(f"this ruleset has no {'hiland' if hiland else 'clear'} area")
 
 
-def _faces(need: int, hard: int, bonus: int) -> tuple[int, int, int]:
-    """How many of a die's six faces miss, make a soft hit, make a hard hit, with `bonus` added."""
-    hard_n = sum(1 for f in range(1, 7) if f + bonus >= hard)
-    soft_n = sum(1 for f in range(1, 7) if need <= f + bonus < hard)
-    return 6 - hard_n - soft_n, soft_n, hard_n
+def _faces(need: int, hard: int, bonus: int, sides: int) -> tuple[int, int, int]:
+    """How many of a die's `sides` faces miss, make a soft hit, make a hard hit, with `bonus` added."""
+    hard_n = sum(1 for f in range(1, sides + 1) if f + bonus >= hard)
+    soft_n = sum(1 for f in range(1, sides + 1) if need <= f + bonus < hard)
+    return sides - hard_n - soft_n, soft_n, hard_n
 
 
 def _roll_counts(n: int, faces: tuple[int, int, int], merged: bool = False) -> dict[tuple[int, int], int]:
@@ -185,8 +178,11 @@ KINDS = ("cavalry", "roman_armies", "armies", "forts")     # a target's pieces, 
 
 
 def _pieces(armies: int, cavalry: int, fort: bool, burhs: int, leader: bool, roman: bool, losses: str) -> tuple:
+    """A side as the solver keeps it; its leader stays while any of its pieces fights (9.2: a leader
+    alone is killed), its bonus reaching the dice the battle model says (`dice_groups`)."""
     units = armies + cavalry
-    return armies, cavalry, fort, burhs, leader and units > 0, roman, losses, units + int(fort) + burhs, units
+    fighters = units + int(fort) + burhs
+    return armies, cavalry, fort, burhs, leader and fighters > 0, roman, losses, fighters, units
 
 
 def _of(side: Side) -> tuple:
@@ -207,6 +203,7 @@ class _Model:
 
     def __init__(self, rs, att: DieNeeds, dfd: DieNeeds):
         self.rs, self.needs = rs, (dfd, att)     # indexed by `attacking`
+        self.battle = rs.rules.battle
         self.sides: list[tuple] = []
         self.ids: dict[tuple, int] = {}
         self.rolls: dict = {}
@@ -228,16 +225,16 @@ class _Model:
         hit = self.rolls.get(key)
         if hit is not None:
             return hit
-        rs, needs = self.rs, self.needs[attacking]
-        bonus = rs.const.leader_bonus if roller[LEADER] else 0
-        # FFG 25: cavalry and Roman armies hit ordinary targets one lower: a group of dice of their own
-        n_fast = (roller[CAVALRY] + (roller[ARMIES] if roller[ROMAN] else 0)) if needs.fast != needs.soft else 0
-        burh_bonus = bonus if rs.feature("leader_bonus_on_burhs") else 0   # FFG 23, 27
+        rs, needs, battle = self.rs, self.needs[attacking], self.battle
         dice: dict[tuple[int, int], int] = {(0, 0): 1}
-        for n, need, b in ((roller[UNITS] - n_fast, needs.soft, bonus), (n_fast, needs.fast, bonus),
-                           (int(roller[FORT]), needs.soft, 0), (roller[BURHS], needs.soft, burh_bonus)):
-            if n:
-                dice = _together(dice, _roll_counts(n, _faces(need, needs.hard, b), merged))
+        # the model's dice, grouped by what a die of them needs against an ordinary target and its bonus
+        groups: dict[tuple[int, int], int] = {}
+        for g in battle.dice_groups(rs, armies=roller[ARMIES], cavalry=roller[CAVALRY], fort=roller[FORT],
+                                    burhs=roller[BURHS], leader=roller[LEADER], roman=roller[ROMAN]):
+            key = (battle.need(needs, g, "armies"), g.bonus)
+            groups[key] = groups.get(key, 0) + g.count
+        for (need, bonus), n in groups.items():
+            dice = _together(dice, _roll_counts(n, _faces(need, needs.hard, bonus, battle.die_faces), merged))
         self.rolls[key] = dice
         return dice
 
@@ -316,9 +313,9 @@ class _Model:
 
 def _after(side: tuple, kill: tuple) -> tuple:
     """The side once `kill` (cavalry, armies, forts) is taken off: the fort falls before the burhs;
-    a leader with no army or cavalry left is gone (9.2)."""
+    a leader with none of its pieces left is gone (9.2)."""
     cav, arm, forts = kill
-    if not (cav or arm or forts) and (side[UNITS] or not side[LEADER]):
+    if not (cav or arm or forts) and (side[FIGHTERS] or not side[LEADER]):
         return side
     fort = side[FORT]
     if forts and fort:
@@ -590,7 +587,7 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
 
 
 def _ways_out(model: _Model, plan: Plan, cap: int, a: int, d: int, rounds: int):
-    """One state's next round of dice (battle._fight_pair): the rolls that change something, the
+    """One state's next round of dice (battle._fight_pair, the model's casualties): the rolls that change something, the
     kills of each side's dice, and (when a retreat plan is in play) {next state or sink: rolls}."""
     sides = model.sides
     br = rounds + 1
@@ -623,30 +620,27 @@ def _ways_out(model: _Model, plan: Plan, cap: int, a: int, d: int, rounds: int):
 def _where(model: _Model, plan: Plan, a: int, d: int, br: int, nxt: int):
     """The state (or the way the battle ends) after a round that left both sides standing."""
     sa, sd = model.sides[a], model.sides[d]
-    if _defender_retreats(plan, sa, sd, br):
+    if _defender_retreats(plan, sa, sd, br, model.battle):
         sd = _pieces(0, 0, sd[FORT], sd[BURHS], False, sd[ROMAN], sd[LOSSES])
         if not sd[FIGHTERS]:
             return _DEF_RETREAT
         d = model.side_id(sd)
-    elif _attacker_retreats(plan, sa, sd, br):
+    elif _attacker_retreats(plan, sa, sd, br, model.battle):
         return _ATT_RETREAT
     return _key(a, d, nxt)
 
 
-def _defender_retreats(plan: Plan, a: tuple, d: tuple, br: int) -> bool:     # battle._defender_retreats
+def _defender_retreats(plan: Plan, a: tuple, d: tuple, br: int, battle) -> bool:
+    """The defender's plan after round `br`: the battle model's DEFEND condition (as the engine's)."""
     if plan.defend == "hold" or not d[UNITS]:
         return False
-    if plan.defend_after is not None and br < plan.defend_after:
-        return False
-    return not (plan.defend == "retreat_if_outnumbered" and d[FIGHTERS] >= a[FIGHTERS])
+    return battle.defender_goes(br, plan.defend_after, plan.defend == "retreat_if_outnumbered", d[FIGHTERS],
+                                a[FIGHTERS])
 
 
-def _attacker_retreats(plan: Plan, a: tuple, d: tuple, br: int) -> bool:     # battle._attacker_retreats
-    if plan.attack == "fight":
-        return False
-    if plan.attack == "retreat_after" and br < (plan.attack_after or 1):
-        return False
-    return not (plan.attack == "retreat_if_outnumbered" and a[FIGHTERS] >= d[FIGHTERS])
+def _attacker_retreats(plan: Plan, a: tuple, d: tuple, br: int, battle) -> bool:
+    """The attacker's plan after round `br`: the battle model's ATTACK condition (as the engine's)."""
+    return battle.attacker_goes(br, plan.attack, plan.attack_after, a[FIGHTERS], d[FIGHTERS])
 
 
 @dataclass(frozen=True)
@@ -673,11 +667,6 @@ def planned_battles(rs, state, nation: str, orders) -> list[PlannedBattle]:
     except a defender retreating into another battle area; forts and burhs as they stand).
     Orders the rules refuse give no battles (the reply lists their problems); a battle whose defender
     has a split retreat order (RETREAT 2 TO B, REST TO C) is left out: the odds do not model parts."""
-    from pbem.rules.battle import loss_preference, standing_orders
-    from pbem.rules.context import TurnContext
-    from pbem.rules.legal import _NoDice
-    from pbem.rules.orders import Attack, Defend
-    from pbem.rules.turn import play_nation_turn
 
     result = play_nation_turn(rs, state, nation, {nation: orders}, _NoDice(), stop="after_movement", strict=True)
     if result.problems:

@@ -2,11 +2,21 @@
 
 Ids only (areas, seas, nations, leaders). `line` and `text` say where an order came from (1-based line
 of the message; 0 when made by code) and are not part of an order's identity.
+
+The order language is a list of forms (`OrderForm`: keyword, typed order, parse, canonical print, the
+syntax line and an example), as godip's order parser takes a list of order types: every form is
+registered once (`register_form`; the generic ones in pbem.orders.forms), and a rules family
+(pbem/rules/rulesets) says which of them its rulesets accept (`Rules.order_forms`, an
+`OrderLanguage`: the base list, a family adding its own forms or dropping some). The parser
+(pbem.orders.parser), the canonical read-back (pbem.orders.canonical), the reply's list of forms,
+the prompt and the players' guide all read the same forms.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -268,3 +278,114 @@ def standing_key(order: Order) -> str:
     """Standing orders are kept per kind and area: a later DEFEND York replaces an earlier one."""
     kind = "losses" if isinstance(order, Losses) else "defend"
     return f"{kind}:{getattr(order, 'area', '')}"
+
+
+# --- the order language: forms, registered once, listed per rules family -------------------------
+FORM_KINDS = ("order", "standing", "header", "player")
+"""what a form's line is: an order of a nation's turn, a standing order (section 3 of the guide), a
+message header (GAME, NATION, TOKEN), a player's setting (TIMEZONE, LANGUAGE, AWAY)"""
+
+
+@dataclass(frozen=True)
+class OrderForm:
+    """One form of the order language.
+
+    `parse(reader, rest)` reads the line after its keyword (`rest`) into an `order_type` order, with
+    the parser's reader for names, counts and errors (pbem.orders.parser.LineParser: `reader.syntax`,
+    `reader.names`, `reader.count`, ...), and raises the reader's errors; `canonical(order, ruleset)`
+    prints the order back as the one line that parses to it. `syntax` is the form as the players'
+    guide writes it (the hint "Write it as: ..."); `example` a line of it with the ruleset's names put
+    in by pbem.orders.language.example ({area} {next} {third} {sea} {nation} {leader}), written
+    canonically. A form without a `keyword` line word (`leading_word=False`: a move, read by its
+    arrow) is still named by `keyword` in a family's list."""
+
+    keyword: str
+    order_type: type
+    syntax: str
+    example: str
+    parse: Callable[[Any, str], Order]
+    canonical: Callable[[Any, Any], str]
+    kind: str = "order"
+    aliases: tuple[str, ...] = ()
+    leading_word: bool = True
+    recognises: Callable[[str], bool] | None = None
+    """for a form without a first word: whether a line (none of whose first words is a form's) is one"""
+    meaning: str = ""
+    """what the form does, one line (the players' guide list), with the rule it plays"""
+    translations: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    """the keyword in other languages, by language code: {"ru": ("разместить", ...)} (pbem.orders.russian)"""
+
+
+_FORMS: dict[str, OrderForm] = {}
+_BY_TYPE: dict[type, OrderForm] = {}
+_GENERATION = [0]
+
+
+def register_form(form: OrderForm) -> OrderForm:
+    """Add (or replace) a form of the order language; a family's own forms register with their module."""
+    if form.kind not in FORM_KINDS:
+        raise ValueError(f"order form {form.keyword}: kind {form.kind!r} is not one of {FORM_KINDS}")
+    old = _FORMS.get(form.keyword)
+    if old is not None:
+        _BY_TYPE.pop(old.order_type, None)
+    _FORMS[form.keyword] = form
+    _BY_TYPE[form.order_type] = form
+    _GENERATION[0] += 1
+    return form
+
+
+def unregister_form(keyword: str) -> None:
+    """Take a form out again (a test's made-up family)."""
+    form = _FORMS.pop(keyword, None)
+    if form is not None:
+        _BY_TYPE.pop(form.order_type, None)
+        _GENERATION[0] += 1
+
+
+def registered_forms() -> dict[str, OrderForm]:
+    """Every registered form by keyword, in the order registered."""
+    return dict(_FORMS)
+
+
+def form_named(keyword: str) -> OrderForm:
+    """The registered form `keyword` (KeyError if none)."""
+    return _FORMS[keyword]
+
+
+def form_of(order: Order) -> OrderForm | None:
+    """The form an order is written in (by its type), None if no form prints it."""
+    return _BY_TYPE.get(type(order))
+
+
+def forms_generation() -> int:
+    """Changes whenever a form is registered or taken out (for caches of the languages)."""
+    return _GENERATION[0]
+
+
+class OrderLanguage(tuple):
+    """The keywords of the forms a rules family accepts, in the order the hints and the guide list
+    them (a tuple of str). `adding` and `without` give a family's list from its parent's."""
+
+    def __new__(cls, keywords: Iterable[str] = ()) -> OrderLanguage:
+        return super().__new__(cls, keywords)
+
+    def adding(self, *keywords: str, after: str | None = None) -> OrderLanguage:
+        """This list with `keywords` added after the keyword `after` (at the end when None)."""
+        at = len(self) if after is None else self.index(after) + 1
+        return OrderLanguage((*self[:at], *keywords, *self[at:]))
+
+    def without(self, *keywords: str) -> OrderLanguage:
+        """This list without `keywords`."""
+        missing = set(keywords) - set(self)
+        if missing:
+            raise ValueError(f"not in the order language: {sorted(missing)}")
+        return OrderLanguage(k for k in self if k not in keywords)
+
+
+BASE_LANGUAGE = OrderLanguage((
+    "GAME", "NATION", "TOKEN", "TIMEZONE", "LANGUAGE", "AWAY",
+    "PLACE", "LEADER", "MOVE", "STAY", "SECOND", "BATTLES", "ATTACK", "WITHDRAW", "SETTLE", "DISBAND",
+    "VOTE", "SUBMIT", "PASS", "DEFEND", "CLEAR", "LOSSES"))
+"""The forms the generic sequence of play answers (rules 4-12): the message lines, the orders of a
+nation's turn, the standing orders. A family adds its special rules' forms (classic: BRITTANY,
+optional rule 16.251; ALLOW, rule 11.1)."""

@@ -51,15 +51,9 @@ def occupied_value(ctx: TurnContext, nation: str) -> float:
 
 
 def may_increase(ctx: TurnContext, nation: str) -> bool:
-    """2.24 (never: Romans, Norwegians, Normans), 10.5 (Romano-British from turn 7), 11.1 (subjects)."""
-    rs, state = ctx.rs, ctx.state
-    if not rs.nations[nation].increases_population:
-        return False
-    if nation == rs.role("successor") and state.round < rs.const.romano_british_increase_from:
-        return False
-    if nation in state.subjects and nation not in rs.rules.permitted_subjects(state) and not rs.feature("subject_half_population"):
-        return False
-    return True
+    """Rule 10.1 — does the nation increase its population this turn? The family says
+    (`Rules.may_increase`: 2.24 never some nations, 11.1 not a subject without permission, ...)."""
+    return ctx.rs.rules.may_increase(ctx, nation)
 
 
 def increase(ctx: TurnContext) -> list[OrderProblem]:
@@ -70,7 +64,7 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
                              "this turn (rules 2.24, 10.1, 10.5, 11.1)") for o in ctx.own().of(Place)]
     saved = state.population.get(nation, 0.0)
     value = occupied_value(ctx, nation)
-    value = rs.rules.population_count(ctx, value)   # FFG 36: a subject of Rome gets half its points
+    value = rs.rules.population_count(ctx, value)   # the family may count them otherwise
     total = saved + value
     due = math.floor(total / rs.const.pop_per_army + 1e-9)
     free = free_armies(ctx, nation)
@@ -87,7 +81,7 @@ def increase(ctx: TurnContext) -> list[OrderProblem]:
         rest = min(total - placed * rs.const.pop_per_army, rs.const.pop_max_saved_without_army)
         new = placed
     built = rs.rules.armies_not_raised(ctx, due - placed) if placed < due else 0
-    if built:   # FFG 27, doubt 5: what could not be raised as infantry became burhs
+    if built:   # what could not be raised as armies the family built as something else
         rest = total - (placed + built) * rs.const.pop_per_army
         if placed + built < due:
             rest = min(rest, rs.const.pop_max_saved_without_army)
@@ -105,7 +99,7 @@ def place_new_armies(ctx: TurnContext, nation: str, new: int, places: list[Place
                      skip: int = 0, limit: int | None = None) -> list[OrderProblem]:
     """Rule 10.2 — one per area unless stacking (5.2) leaves no alternative; never over the limits (5.21).
 
-    `places` are the PLACE orders; their first `skip` areas were already used (10.5: the Romano-British
+    `places` are the PLACE orders; their first `skip` areas were already used (10.5: the successor's
     turn-7 reinforcements, placed as population increase, take the first `limit` areas of the same order)."""
     rs = ctx.rs
     problems: list[OrderProblem] = []
@@ -151,8 +145,8 @@ def _may_place(ctx: TurnContext, nation: str, area: str, placed: list[str], elig
         return False
     if area not in placed:
         return True
-    if kind == "armies" and ctx.rs.feature("one_new_army_per_area"):
-        return False   # FFG 10, doubt 4: never a second new infantry in one area (Arthur's cavalry may)
+    if kind == "armies" and ctx.rs.rules.one_new_army_per_area(ctx.rs):
+        return False   # the family allows never a second new army in one area
     # a second one here only if no unused area can take one (10.2)
     return not any(a not in placed and room.can_add(a) for a in eligible)
 
@@ -179,7 +173,7 @@ def arrivals(ctx: TurnContext) -> list[OrderProblem]:
         if arr.nation != nation:
             continue
         if arr.sea is None:
-            if not rs.rules.reinforcements_enter_with_leader(rs, state, nation):   # FFG 39: they come with Arthur
+            if not rs.rules.reinforcements_enter_with_leader(rs, state, nation):   # else they come with a leader
                 problems += _reinforcements_as_increase(ctx, arr)
             continue
         free = free_armies(ctx, nation)
@@ -210,14 +204,8 @@ def leaders_enter(ctx: TurnContext) -> list[OrderProblem]:
     for nat, leader in rs.round_info(state.round).leaders:
         if nat != nation or leader in state.dead_leaders or leader in state.leaders_on_board():
             continue
-        places = [a for a, st in state.areas.items() if nation in st and (st[nation].units)]
-        ld = rs.leaders.get(leader)
-        if ld is not None and ld.place_in is not None:
-            # 9.0 "special conditions (noted on the Turn Record Chart) must be met": only there, if held
-            places = [a for a in places if a == ld.place_in]
-        alone = not places
-        if alone:
-            places = rs.rules.leader_entry_areas(ctx, leader)   # FFG 39: Arthur may enter an empty area
+        places = rs.rules.leader_entry_choices(ctx, leader)   # 9.0, or the ruleset's entry areas
+        alone = not any((st := state.get(a, nation)) and st.units for a in places)
         if not places:
             continue   # never played if the nation has been eliminated (9.0), or its condition fails
         o = wanted.get(leader)
@@ -251,18 +239,18 @@ def leaders_leave(ctx: TurnContext) -> None:
 
 def reinforcement_places(ctx: TurnContext) -> int:
     """How many areas of the PLACE order the turn's reinforcements "placed as Increase Population"
-    take first (rule 10.5: the Romano-British turn-7 units); the new armies of 10.1 get the rest."""
+    take first (rule 10.5: the successor's turn-7 units); the new armies of 10.1 get the rest."""
     if ctx.rs.rules.reinforcements_enter_with_leader(ctx.rs, ctx.state, ctx.nation):
-        return 0   # FFG 39: Arthur brings them
+        return 0   # their leader brings them (the family's reinforcements_enter_with_leader)
     return sum(a.cavalry + a.armies for a in ctx.rs.round_info(ctx.state.round).arrivals
                if a.nation == ctx.nation and a.sea is None)
 
 
 def _reinforcements_as_increase(ctx: TurnContext, arr) -> list[OrderProblem]:
-    """Rule 10.5 with 10.2 — the Romano-British turn-7 reinforcements are "placed as Increase
+    """Rule 10.5 with 10.2 — the successor's turn-7 reinforcements (role `successor`) are "placed as Increase
     Population": where the player's PLACE order says (its first areas), one per area as in 10.2, else by
-    the 10.2 default. If no Romano-British army is left they enter together in a vacant area south of
-    (and including) York: the first such area of the PLACE order, else the first in the list."""
+    the 10.2 default. If none of its armies is left they enter together in a vacant area of the
+    ruleset's `south_of_york` list: the first such area of the PLACE order, else the first in the list."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     n = min(arr.cavalry, max(0, rs.nations[nation].max_cavalry - pieces_in_play(ctx, nation)[1]))
     if n <= 0:

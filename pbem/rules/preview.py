@@ -62,12 +62,7 @@ def turn_start(rs, state, nation: str) -> TurnStart:
             out.count, out.saved_before = ev.count, ev.saved_before
             out.new_armies, out.saved_after = ev.new_armies, ev.saved
         elif isinstance(ev, LeaderEntered):
-            after = result.state
-            choices = tuple(sorted(a for a, st in after.areas.items() if nation in st and st[nation].units))
-            ld = rs.leaders.get(ev.leader)
-            if ld is not None and ld.place_in is not None:
-                choices = tuple(a for a in choices if a == ld.place_in)
-            out.leaders.append(LeaderArrival(ev.leader, ev.area, choices))
+            out.leaders.append(LeaderArrival(ev.leader, ev.area, leader_choices(rs, state, nation, ev.leader)))
         elif isinstance(ev, Arrived):
             out.arrivals.append(Arrival(ev.sea, ev.armies, bool(ev.raiders)))
     if out.increases:   # counted by the population code itself (after the arrivals, as the increase is)
@@ -86,10 +81,19 @@ def turn_start(rs, state, nation: str) -> TurnStart:
     return out
 
 
+def leader_choices(rs, state, nation: str, leader: str) -> tuple[str, ...]:
+    """Rule 9.0 — where LEADER <leader> IN <area> may put the arriving leader: the engine's own rule
+    (rs.rules.leader_entry_choices) on the position the leaders enter, after the increase."""
+    before = play_nation_turn(rs, state, nation, {nation: NationOrders(nation)}, legal._NoDice(),
+                              stop="before_leaders", strict=False)
+    ctx = TurnContext(rs, before.state, nation, {}, legal._NoDice())
+    return tuple(sorted(rs.rules.leader_entry_choices(ctx, leader)))
+
+
 def no_army_reason(rs, start: TurnStart) -> str:
     """Rule 10.1 — why a nation that increases gets no new army: too low a count, no unused army piece
-    (the counts of the population code: FFG 40 lets the Romano-British stand beyond their 8 pieces), or
-    no room to place one (5.21; FFG 10: one per area)."""
+    (the counts of the population code, whose piece limit is the ruleset's: Rules.army_piece_limit), or
+    no room to place one (5.21, and the ruleset's own placement limits)."""
     per = rs.const.pop_per_army
     if start.count < per:
         return f"one army per {per:g} points, rule 10.1"

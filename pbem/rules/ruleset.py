@@ -1,7 +1,8 @@
 """A ruleset as immutable data: map, nations, timeline, victory-point cards, constants.
 
-The classic ruleset's facts live in pbem/data/classic/*.yaml; this module only reads and checks them.
-Rule numbers in comments are seed 001's (Avalon Hill classic rules, PBEM edition).
+A ruleset's facts live in the YAML files of its folder (pbem/data/<ruleset>/, docs/RULESETS.md);
+pbem/data/loader.py reads and checks them into these types. Rule numbers in comments are seed 001's
+(Avalon Hill classic rules, PBEM edition), the rules the types were first made for.
 """
 
 from __future__ import annotations
@@ -21,9 +22,18 @@ if TYPE_CHECKING:
 
 SEA = "sea"
 
+FAMILIES: dict[str, type[Rules]] = {}
+"""ruleset.yaml `family:` -> the Rules class that plays it. Each family registers itself here by
+subclassing `pbem.rules.rulesets.base.Rules`; the loader imports pbem.rules.rulesets (every family
+module) before it builds a Ruleset, so this module never imports a family (they import the engine)."""
+
 
 def _freeze(d: dict) -> Mapping:
     return MappingProxyType(dict(d))
+
+
+def _empty() -> Mapping:
+    return MappingProxyType({})
 
 
 def path_overlaps(a: str, b: str) -> bool:
@@ -259,14 +269,18 @@ class Ruleset:
     nations: Mapping[str, Nation]
     order_of_play: tuple[str, ...]
     rounds: Mapping[int, RoundInfo]
-    vp: Mapping[str, VPCard]
-    constants: Mapping[str, Any]
-    scoring: Mapping[str, Any]
-    submission: Mapping[str, Any]
-    overpopulation_exempt: Mapping[str, Any]
-    control: Mapping[int, Mapping[str, tuple[str, ...]]]
-    doubts: tuple[Mapping[str, Any], ...]
-    leaders: Mapping[str, Leader]
+    # --- sections a rules family may not have (the loader fills what the data has) --------------
+    vp: Mapping[str, VPCard] = field(default_factory=_empty)
+    constants: Mapping[str, Any] = field(default_factory=_empty)
+    scoring: Mapping[str, Any] = field(default_factory=_empty)
+    """ruleset.yaml `scoring`: the common hold_rounds and vp_table_rounds, and the family's own keys
+    (classic: Bretwalda, King and Limes rounds and awards)"""
+    submission: Mapping[str, Any] = field(default_factory=_empty)
+    """ruleset.yaml `submission` (classic 11.1, 11.2), checked by the family's schema"""
+    overpopulation_exempt: Mapping[str, Any] = field(default_factory=_empty)
+    control: Mapping[int, Mapping[str, tuple[str, ...]]] = field(default_factory=_empty)
+    doubts: tuple[Mapping[str, Any], ...] = ()
+    leaders: Mapping[str, Leader] = field(default_factory=_empty)
     overrides: tuple[str, ...] = ()
     lists: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     # --- added by issue 3 (all optional, so older constructors keep working) ----------------
@@ -304,9 +318,7 @@ class Ruleset:
     def rules(self) -> Rules:
         """The ruleset's rules family (pbem/rules/rulesets), one instance per loaded ruleset: the generic
         sequence of play calls `rs.rules.<name>(...)` where a ruleset differs."""
-        from pbem.rules.rulesets import rules_for  # the family modules import the engine, not the reverse
-
-        return rules_for(self.family)
+        return FAMILIES[self.family]()
 
     def feature(self, key: str) -> Any:
         return self.features.get(key)
@@ -357,7 +369,7 @@ class Ruleset:
     # --- scoring queries ------------------------------------------------------------------------
     def hold_occasion(self, rnd: int) -> int | None:
         """1..5 when holdings are scored at the end of turn `rnd` (14.2), else None (VPCard.hold keys)."""
-        rounds = list(self.scoring["hold_rounds"])
+        rounds = list(self.scoring.get("hold_rounds", ()))
         return rounds.index(rnd) + 1 if rnd in rounds else None
 
     # --- map queries -------------------------------------------------------------------------

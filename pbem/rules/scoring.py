@@ -1,9 +1,9 @@
 """Rule 14 — victory points: captures and kills in the nation's turn (4.5), holdings at the end of the
 scoring rounds (14.2), the Roman Limes (14.4). Every point goes through GameState.score with its reason.
 
-Submitted areas (11.1, 11.2) count for the overlord: every area of a nation subject to Rome, but of
-the Brigantes subject to the Angles only those in Scotland and Galloway ("areas in England (except
-Galloway) ... cannot submit to the Angles").
+Submitted areas (11.1, 11.2) count for the overlord: every area of a nation subject to the empire,
+but of the 11.2 subject (role overlord_subject) only the areas in the regions and areas the ruleset's
+submission.to_angles lists ("areas in England (except ...) ... cannot submit").
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ def may_score(state: GameState, nation: str) -> bool:
 def submitted_area(rs: Ruleset, state: GameState, nation: str, area: str) -> str | None:
     """Rules 11.1, 11.2 — the overlord of `nation` if its holding of `area` is under submission.
 
-    To Rome every area of the subject submits (11.1). To the Angles only the Brigante areas in
-    Scotland and Galloway do; "areas in England (except Galloway) ... cannot submit" (11.2), so there
-    the two nations are as free as before.
+    To the empire every area of the subject submits (11.1). To the 11.2 overlord only the subject's areas
+    in the listed regions and areas do (submission.to_angles: count_in, plus); the others "cannot submit"
+    (11.2), so there the two nations are as free as before.
     """
     over = state.subjects.get(nation)
     if over is None:
@@ -37,17 +37,18 @@ def submitted_area(rs: Ruleset, state: GameState, nation: str, area: str) -> str
 
 
 def score_captures(ctx: TurnContext) -> None:
-    """Rule 14.3 — capture points for areas occupied during the turn, once per area per game (FFG 36:
-    those of a nation subject to Rome go to the Romans, by the Roman card)."""
+    """Rule 14.3 — capture points for areas occupied during the turn, once per area per game (scored by
+    `capture_scorer`), then those the ruleset counts in another nation's turn (Rules.captures_in_other_turn)."""
     score_capture_areas(ctx, ctx.nation, ctx.entered)
     ctx.rs.rules.captures_in_other_turn(ctx)
 
 
 def capture_scorer(rs: Ruleset, state: GameState, nation: str) -> tuple[str, str]:
-    """Who scores the captures of `nation` and how the ledger says it: the nation itself, or (FFG 36)
-    the Romans for a nation subject to them, as if Roman armies took the areas."""
-    if rs.feature("subject_captures_for_rome") and state.subjects.get(nation) == rs.role("empire"):
-        return rs.role("empire"), f"the {rs.nations[nation].name} "
+    """Rule 14.3 — who scores the captures of `nation` and how the ledger says it: the nation itself, or
+    the nation the ruleset has score them instead (Rules.captures_scored_by), "the <nation> captured ..."."""
+    scorer = rs.rules.captures_scored_by(rs, state, nation)
+    if scorer is not None:
+        return scorer, f"the {rs.nations[nation].name} "
     return nation, ""
 
 
@@ -76,10 +77,10 @@ UNIT_WORDS = {"armies": "an army", "roman_armies": "an army", "cavalry": "a cava
 
 def kill_points(rs: Ruleset, killer: str, kill, rnd: int, own_turn: bool = True,
                 attacking_subjects: frozenset[str] = frozenset()) -> int:
-    """The best kill line of the killer's card for this kill. FFG 52: `own_turn` says whether the kill
-    was made in the killer's own nation turn (lines marked own-turn-only need it); a `cavalry` line
-    counts cavalry only. The R-B line for armies of nations that submitted to Rome and attacked them
-    scores only for the nations in `attacking_subjects` (FFG 41, 52)."""
+    """Rule 14.3 — the best kill line of the killer's card for this kill. `own_turn` says whether the kill
+    was made in the killer's own nation turn (lines a card marks own-turn-only need it); a `cavalry` line
+    counts cavalry only. A line for the armies of attacking subjects (`of_attacking_subjects`) scores
+    only for the nations in `attacking_subjects` (Rules.subjects_that_attacked_successor)."""
     card = rs.vp.get(killer)
     if not card:
         return 0
@@ -109,16 +110,16 @@ def score_kills(ctx: TurnContext, raiders_all_back: bool) -> None:
     for k in ctx.kills:
         if not may_score(state, k.killer):
             continue
-        at_once = rs.scoring.get("kill_points_at_once")   # FFG 55, doubt 16: never cancelled
+        at_once = rs.scoring.get("kill_points_at_once")   # scoring.kill_points_at_once: 7.13 never cancels them
         if k.by_raiders and k.killer == ctx.nation and not raiders_all_back and not at_once:
             ctx.emit("raid_points_lost", nation=k.killer, area=k.area, kind=k.kind)
             continue
         bonus = (rs.scoring.get("leader_kill_bonus") or {}).get(k.leader or "")
         if bonus and k.killer in bonus["by"] and state.round in bonus["rounds"] and may_score(state, bonus["to"]):
-            # FFG 47: the Normans score when Harold falls to the Norwegians, the Danes or themselves
+            # scoring.leader_kill_bonus: another nation (`to`) scores when this leader falls to one of `by`
             state.score(bonus["to"], bonus["points"], f"{rs.display(k.leader)} eliminated", "kill", ctx.nation)
             ctx.emit("scored", nation=bonus["to"], points=bonus["points"], kind="kill", area=k.area, victim=k.victim)
-        attackers = rs.rules.subjects_that_attacked_successor(rs, state)   # FFG 41, 52
+        attackers = rs.rules.subjects_that_attacked_successor(rs, state)   # the card's special kill line
         pts = kill_points(rs, k.killer, k, state.round, own_turn=k.killer == ctx.nation, attacking_subjects=attackers)
         if pts:
             what = rs.display(k.leader) if k.leader else f"{UNIT_WORDS.get(k.kind, k.kind)} of the {rs.display(k.victim)}"
@@ -142,14 +143,14 @@ def scoring_occasion(rs: Ruleset, rnd: int) -> int | None:
 def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
     """Rule 14.2 — at the end of turns 4, 7, 10, 13 and 16 each nation scores the areas it holds.
 
-    Rule 11.2: the Angles also score areas held by Brigantes subject to them (end of turn 10).
+    Rule 11.2: the overlord also scores the areas its subject holds under submission (submitted_area).
     """
     occ = scoring_occasion(rs, state.round)
     if occ is None:
         return
     for nation in rs.order_of_play:
         card = rs.vp.get(nation)
-        half = rs.rules.subject_scores_half(rs, state, nation)   # FFG 36
+        half = rs.rules.subject_scores_half(rs, state, nation)   # 11.1, or half as the ruleset says
         if not card or occ not in card.hold or not (may_score(state, nation) or half):
             continue
         table = card.hold[occ]
@@ -158,7 +159,7 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
             holder = sole_occupant(state, area)
             if holder == nation or (holder and submitted_area(rs, state, holder, area) == nation):
                 held[area] = table[area]
-        held, dropped = rs.rules.limit_holdings(rs, state, nation, held, half)   # FFG 54, 36
+        held, dropped = rs.rules.limit_holdings(rs, state, nation, held, half)   # the ruleset's score limits
         if dropped:
             events.append(make("score_limited", round=state.round, nation=nation, points=dropped))
         for area, pts in held.items():
@@ -168,7 +169,7 @@ def score_holdings(rs: Ruleset, state: GameState, events: list) -> None:
 
 
 def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
-    """Rule 14.4 (text truncated in seed 001; doubt 18) and 11.1 — at the end of turn 5 the Romans
+    """Rule 14.4 (text truncated in seed 001; doubt 18) and 11.1 — at the end of turn 5 the empire
     score their Limes table for each area they solely occupy or a nation subject to them occupies."""
     if state.round != rs.scoring["limes_round"]:
         return
@@ -179,7 +180,7 @@ def score_limes(rs: Ruleset, state: GameState, events: list) -> None:
     for area in sorted(card.limes):
         holder = sole_occupant(state, area)
         subject_of = submitted_area(rs, state, holder, area) if holder else None
-        if rs.rules.limes_held(rs, state, area, holder, subject_of):   # FFG 37: by intact forts
+        if rs.rules.limes_held(rs, state, area, holder, subject_of):   # 14.4, as the ruleset judges it
             state.score(rome, card.limes[area], f"Limes: {rs.display(area)}", "limes", None)
             events.append(make("scored", round=state.round, nation=rome,
                            points=card.limes[area], kind="limes", area=area))

@@ -11,7 +11,7 @@ from pbem.rules.state import GameState
 
 def normal_limit(rs: Ruleset, nation: str, area: str) -> int | None:
     """The plain limit for one area (5.2; the ruleset's hook stack_limit: classic 3 clear / 2 hiland,
-    Romans none but 4 in a hiland, 5.22)."""
+    the empire none but 4 in a hiland, 5.22)."""
     return rs.rules.stack_limit(rs, nation, area)
 
 
@@ -31,7 +31,7 @@ def over_limit(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> list[str]
     """Rule 5.2 — the areas that break the limits, given the nation's army counts per land area.
 
     Each nation may have ONE group above the plain limit: any size in one clear area, or up to four in
-    one hiland area (not both). Romans: any number except more than four in a hiland (5.22).
+    one hiland area (not both). The empire (role): any number except more than four in a hiland (5.22).
     """
     over = []
     for area, n in counts.items():
@@ -46,6 +46,22 @@ def over_limit(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> list[str]
             return []
         return over
     return over
+
+
+def limits_text(rs: Ruleset, nation: str) -> str:
+    """Rule 5.2 (5.22) — the nation's stacking limits in words, from the ruleset's own `stack_limit` for
+    it: "rule 5.2: 3 in a clear area, 2 in a hiland, one larger group only" (classic, most nations),
+    "rule 5.22: no limit in a clear area, 4 in a hiland" (the empire, which has no larger group)."""
+    lands = [a for a in rs.areas if rs.is_land(a)]
+    parts = []
+    for terrain, areas in (("a clear area", [a for a in lands if not rs.hiland(a)]),
+                           ("a hiland", [a for a in lands if rs.hiland(a)])):
+        if areas:
+            lim = normal_limit(rs, nation, areas[0])
+            parts.append(f"no limit in {terrain}" if lim is None else f"{lim} in {terrain}")
+    if nation == rs.role("empire"):
+        return "rule 5.22: " + ", ".join(parts)
+    return "rule 5.2: " + ", ".join([*parts, "one larger group only"])
 
 
 def stacking_ok(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> bool:

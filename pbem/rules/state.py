@@ -23,6 +23,10 @@ class Stack:
     fort: bool = False     # a Roman fort (rule 10.4); only in Roman stacks
     burhs: int = 0
     leaders: list[str] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
+    """A family's counters on these pieces (its battle model's, e.g. hits that have not killed yet),
+    name -> number; kept only while non-zero and saved only when there is one, so a stack without
+    any keeps the bytes it always had."""
 
     @property
     def units(self) -> int:
@@ -42,10 +46,11 @@ class Stack:
         new = _new_object(Stack)
         new.armies, new.cavalry, new.raiders = self.armies, self.cavalry, self.raiders
         new.fort, new.burhs, new.leaders = self.fort, self.burhs, self.leaders[:]
+        new.counters = dict(self.counters) if self.counters else {}
         return new
 
     def to_dict(self) -> dict[str, Any] | int:
-        if not (self.cavalry or self.raiders or self.fort or self.burhs or self.leaders):
+        if not (self.cavalry or self.raiders or self.fort or self.burhs or self.leaders or self.counters):
             return self.armies
         d: dict[str, Any] = {}
         if self.armies:
@@ -60,6 +65,8 @@ class Stack:
             d["burhs"] = self.burhs
         if self.leaders:
             d["leaders"] = list(self.leaders)
+        if self.counters:
+            d["counters"] = dict(sorted(self.counters.items()))
         return d
 
     @classmethod
@@ -68,7 +75,7 @@ class Stack:
             return cls(armies=d)
         if not isinstance(d, dict):
             raise ValueError(f"a stack is a number of armies or a mapping, not {d!r}")
-        unknown = set(d) - {"armies", "cavalry", "raiders", "fort", "burhs", "leaders"}
+        unknown = set(d) - {"armies", "cavalry", "raiders", "fort", "burhs", "leaders", "counters"}
         if unknown:
             raise ValueError(f"unknown piece kind(s): {', '.join(sorted(unknown))}")
         armies = int(d.get("armies", 0))
@@ -79,7 +86,16 @@ class Stack:
             raiders = 0
         return cls(armies=armies, cavalry=int(d.get("cavalry", 0)), raiders=int(raiders),
                    fort=bool(d.get("fort", False)), burhs=int(d.get("burhs", 0)),
-                   leaders=list(d.get("leaders", []) or []))
+                   leaders=list(d.get("leaders", []) or []), counters=_counters(d.get("counters")))
+
+
+def _counters(d: Any) -> dict[str, int]:
+    """A saved stack's `counters` mapping (name -> number; the zeros dropped)."""
+    if not d:
+        return {}
+    if not isinstance(d, dict):
+        raise ValueError(f"a stack's counters are a mapping of names to numbers, not {d!r}")
+    return {str(k): int(v) for k, v in d.items() if int(v)}
 
 
 _IMMUTABLE = (str, int, float, bool, type(None), tuple, frozenset)
@@ -92,7 +108,7 @@ _COPIED = frozenset({"areas", "population", "vp", "ledger", "forts_built", "capt
 LEGACY_EXTRAS: dict[str, tuple[str, Any, bool]] = {
     "roman_permission": ("subjects", frozenset(), True),         # classic 11.1 (ALLOW)
     "danes_withdraw_shortfall": ("standing", 0, True),           # classic 10.6
-    "attacked_romano_british": ("finished", frozenset(), False),  # ffg2 FFG 41, 52
+    "attacked_romano_british": ("finished", frozenset(), False),  # ffg2 (rulesets/ffg2.py)
 }
 
 

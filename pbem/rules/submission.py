@@ -1,4 +1,4 @@
-"""Rules 11.1, 11.2 — submission to the Romans (and of the Brigantes to the Angles): when, and what follows.
+"""Rules 11.1, 11.2 — submission to the empire (and of the 11.2 subject to its overlord): when, and what follows.
 
 11.1: "Submission can be declared after any battle finishes, or after any round of dice throwing in
 battle, or after any movement phase." In play by mail a nation cannot speak up in the middle of
@@ -25,35 +25,36 @@ from pbem.rules.state import GameState
 
 
 def in_overlord_turn_only(rs: Ruleset, to: str) -> bool:
-    """FFG 35 — submission to Rome is declared only during the Roman turn, "after any battle, any round of
-    dice or the movement phase" of that turn (ruleset.yaml submission.in_overlord_turn). Played as 11.1 is
-    here: a SUBMIT TO Romans sent before the Roman turn is read at the first of those moments of the
-    Roman turn at which the nation may submit; in the nation's own turn it has no effect."""
+    """Rule 11.1 as a ruleset may narrow it (ruleset.yaml submission.in_overlord_turn): submission to the
+    empire is declared only during the empire's turn, "after any battle, any round of dice or the movement
+    phase" of that turn. Played as 11.1 is here: a SUBMIT TO sent before that turn is read at the first of
+    those moments of it at which the nation may submit; in the nation's own turn it has no effect."""
     return to == rs.role("empire") and bool(rs.submission.get("in_overlord_turn"))
 
 
 def can_submit(rs: Ruleset, state: GameState, nation: str, to: str) -> bool:
-    """Rule 11.1 (while Roman armies are on the board) and 11.2 (Brigantes to the Angles); FFG 34: a nation
-    listed in submission.rounds (the Belgae: round 1) only in those rounds."""
+    """Rule 11.1 (while the empire's armies are on the board) and 11.2 (the overlord's subject); a nation
+    listed in ruleset.yaml submission.rounds only in those rounds, and under submission.at_most the
+    threshold itself is allowed ("or fewer")."""
     areas = [a for a in state.areas_of(nation) if rs.is_land(a)]
     if to == rs.role("empire"):
         limit = rs.submission["to_romans"].get(nation)
         rounds = rs.submission.get("rounds", {}).get(nation)
         if limit is None or (rounds and state.round not in rounds):
             return False
-        fewer = len(areas) <= limit if rs.submission.get("at_most") else len(areas) < limit   # FFG 35: "or fewer"
+        fewer = len(areas) <= limit if rs.submission.get("at_most") else len(areas) < limit
         return fewer and state.units_of(to) > 0
     if to == rs.role("overlord") and nation == rs.role("overlord_subject"):
         rule = rs.submission["to_angles"][nation]
         counted = [a for a in areas if rs.region(a) in rule["count_in"] or a in rule["plus"]]
-        return len(counted) < rule["fewer_than"] and state.units_of(to) > 0 and state.round < rs.const.angle_submission_ends
+        return len(counted) < rule["fewer_than"] and state.units_of(to) > 0 and rs.rules.overlord_submission_open(rs, state)
     return False
 
 
 def submit(ctx: TurnContext, nation: str, to: str, moment: str, line: int = 0) -> None:
-    """Rule 11.1 — the nation becomes subject to `to`: capture points at once (Romans), and the
-    overlord's armies leave the subject's territory. FFG 34: the Belgae's submission also gives the
-    Romans 6 points (ruleset.yaml submission.points)."""
+    """Rule 11.1 — the nation becomes subject to `to`: capture points at once (the empire), and the
+    overlord's armies leave the subject's territory; ruleset.yaml submission.points: points the
+    overlord scores for this nation's submission."""
     rs, state = ctx.rs, ctx.state
     state.subjects[nation] = to
     ctx.emit("submitted", nation=nation, to=to, moment=moment, **({"line": line} if line else {}))
@@ -91,7 +92,7 @@ def waiting_submissions(ctx: TurnContext, moment: str) -> list[str]:
             continue   # the nation whose turn it is submits at the start of its turn (turn._submission)
         for o in submits:
             if in_overlord_turn_only(ctx.rs, o.to) and ctx.nation != o.to:
-                continue   # FFG 35: to Rome only during the Roman turn
+                continue   # submission.in_overlord_turn: only during the overlord's turn
             if ctx.state.subjects.get(nation) != o.to and can_submit(ctx.rs, ctx.state, nation, o.to):
                 submit(ctx, nation, o.to, moment)
                 done.append(nation)
@@ -100,8 +101,8 @@ def waiting_submissions(ctx: TurnContext, moment: str) -> list[str]:
 
 
 def revolt(ctx: TurnContext) -> None:
-    """FFG 34 — the Belgae leave their submission at the start of their own turn of round 1, before the
-    population increase (Boudicca's revolt; ruleset.yaml submission.revolt: nation -> round)."""
+    """A nation leaves its submission at the start of its own turn of a round, before the population
+    increase (ruleset.yaml submission.revolt: nation -> round)."""
     rs, state, nation = ctx.rs, ctx.state, ctx.nation
     if rs.submission.get("revolt", {}).get(nation) == state.round and state.subjects.get(nation) == rs.role("empire"):
         del state.subjects[nation]
@@ -114,9 +115,8 @@ def _overlord_leaves(ctx: TurnContext, subject: str, overlord: str) -> None:
         mine, theirs = state.get(area, overlord), state.get(area, subject)
         if not mine or not mine.units or not theirs or not theirs.fighters:
             continue
-        ffg = rs.feature("subject_withdrawal_ffg")
-        target = _way_out_ffg(ctx, area, overlord, subject) if ffg else _way_out(ctx, area, overlord)
-        if target is None and ffg:   # FFG 36: nowhere to go, the armies are lost
+        target = rs.rules.overlord_way_out(ctx, area, overlord, subject)
+        if target is None and rs.rules.stranded_overlord_lost(rs):   # nowhere to go: the armies are lost
             ctx.emit("lost_leaving_subject_area", nation=overlord, area=area, count=mine.units, subject=subject)
             mine.armies = mine.cavalry = mine.raiders = 0
             for leader in list(mine.leaders):
@@ -136,29 +136,7 @@ def _overlord_leaves(ctx: TurnContext, subject: str, overlord: str) -> None:
     state.prune()
 
 
-def _way_out_ffg(ctx: TurnContext, area: str, nation: str, subject: str) -> str | None:
-    """FFG 36 — Roman armies in an area of a nation that submits withdraw at once: to a bordering area
-    the Romans hold, else a bordering empty area; else to a Roman area, else an empty one, bordering any
-    area of the subject; else they are lost. Within each step the area they came from first, then by
-    name; always within the Roman stacking limit (4 in difficult terrain)."""
-    rs, state = ctx.rs, ctx.state
-    count = state.get(area, nation).units
-    came = [m.came_from for m in reversed(ctx.moves) if m.nation == nation and m.dest == area and not m.withdrawal]
-
-    def neighbours(a: str) -> set[str]:
-        return {b for b in rs.areas[a].land | rs.areas[a].straits if rs.is_land(b)}
-
-    near = neighbours(area)
-    around = set().union(*(neighbours(a) for a in state.areas_of(subject) if rs.is_land(a))) - {area}
-    for pool in (near, around):
-        for wanted in ([nation], []):
-            fits = [b for b in pool if state.occupants(b) == wanted and can_add(rs, state, nation, b, count, leaving=area)]
-            for b in [c for c in came if c in fits] + sorted(fits):
-                return b
-    return None
-
-
-def _way_out(ctx: TurnContext, area: str, nation: str) -> str | None:
+def way_out(ctx: TurnContext, area: str, nation: str) -> str | None:
     """Where the overlord's armies in `area` go (11.1): the area they came from, else one it alone holds."""
     rs, state = ctx.rs, ctx.state
     count = state.get(area, nation).units

@@ -322,15 +322,15 @@ def test_card_of_an_unknown_nation(t):
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
     """A copy of pbem/data/classic to break; the loader reads it instead of the package data."""
-    src = loader.data_path("classic")
+    from pbem.data import folders
+
+    src = folders.folder("classic")
     dst = tmp_path / "classic"
     shutil.copytree(src, dst)
-    monkeypatch.setattr(loader, "data_path", lambda *parts: tmp_path.joinpath(*parts))
-    loader._parsed.cache_clear()
-    loader._load_cached.cache_clear()
+    monkeypatch.setattr(folders, "_package_root", lambda: tmp_path)
+    loader.clear_caches()
     yield dst
-    loader._parsed.cache_clear()
-    loader._load_cached.cache_clear()
+    loader.clear_caches()
 
 
 def test_broken_yaml_file_names_the_file(data_dir):

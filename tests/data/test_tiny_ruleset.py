@@ -57,3 +57,23 @@ def test_a_ruleset_naming_an_unknown_family_is_a_data_error(rs):
     with pytest.raises(DataError, match="unknown rules family 'martian'") as e:
         load_from_tables(tables, "tiny")
     assert e.value.file == "pbem/data/tiny/ruleset.yaml" and e.value.key == "family"
+
+
+CASES = sorted((TINY / "cases").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_tiny_cases_pass_with_the_ruleset_found_by_its_folder(path, monkeypatch, tmp_path):
+    """docs/RULESETS.md — a ruleset outside the package (PBEM_RULESETS names tests/data) plays its own
+    conformance cases (`rules: tiny`) as classic and ffg2 do theirs."""
+    from pbem.cases import load_case, run_case
+    from pbem.data import folders, loader
+
+    monkeypatch.setenv(folders.ENV, str(TINY.parent))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    loader.clear_caches()
+    try:
+        result = run_case(load_case(path))
+        assert result.passed, result.line()
+    finally:
+        loader.clear_caches()

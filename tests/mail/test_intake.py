@@ -72,6 +72,18 @@ def test_unroutable_is_quarantined_with_polite_reply(tmp_path):
     assert s.pending_files() == []  # quarantined mail is acked too (it is kept in the quarantine)
 
 
+def test_a_mistyped_game_gets_a_did_you_mean_naming_only_the_senders_games(tmp_path):
+    """Issue 30 item 7 — a wrong game id in a mail gets a did-you-mean, as the CLI gives: among the
+    games the sender plays in (a stranger learns no game's name)."""
+    s = Setup(tmp_path)
+    s.drop("1.eml", make_mail(ALICE[0], "[demo1] orders", orders(ALICE[1])), 1000)
+    s.drop("2.eml", make_mail("mallory@evil.example", "[demo1] orders", "PASS\n"), 1001)
+    s.run()
+    mine, stranger = s.sent()
+    assert 'no game "demo1" here. Did you mean "demo-1"?' in mine.get_content()
+    assert 'no game "demo1" here.' in stranger.get_content() and "Did you mean" not in stranger.get_content()
+
+
 def test_auth_failures(tmp_path):
     s = Setup(tmp_path)
     s.drop("1.eml", make_mail(ALICE[0], "[demo-1]", orders("wrong")), 1000)

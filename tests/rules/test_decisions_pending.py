@@ -62,3 +62,29 @@ def test_rule_8_2_wait_mode_defenders_owe_a_retreat_decision(rs):
     assert (d.nation, d.kind, d.area, d.attacker, d.deadline_kind) == ("angles", "defence", "suffolk", "saxons", "decision")
     book.add("angles", 6, _orders(rs, "angles", "DEFEND Suffolk: HOLD\n"))
     assert pending(rs, _state(), book, wait_for_defenders=True) == []
+
+
+def test_rule_8_2_defence_options_are_the_engines_ffg_29_overrun_origin_barred():
+    """Rule 8.2 with ffg2 difference 29 — the defence decision comes from the engine's own movement: the
+    defender may not retreat into an area from which attackers overran through the battle area (it
+    was re-derived from the orders' end points, which know only where the stopping groups came from)."""
+    from pbem.data.loader import load
+
+    rs = load("ffg2")
+    plain = [a for a in sorted(rs.areas) if rs.is_land(a) and not rs.hiland(a)]
+
+    def land(a):
+        return sorted(b for b in rs.areas[a].land if b in plain)
+
+    p, x, y, q = next((p, x, y, q) for x in plain for p in land(x) for y in land(x) for q in land(x)
+                      if len({p, x, y, q}) == 4 and y not in rs.neighbours(p) and q not in rs.neighbours(p)
+                      and any(r not in (p, q, y) for r in land(x)))
+    st = GameState(game="p-1", round=7, next_nation="saxons")
+    st.areas = {p: {"saxons": Stack(armies=1)}, q: {"saxons": Stack(armies=2)}, x: {"angles": Stack(armies=1)}}
+    book = OrdersBook()
+    book.add("saxons", 5, _orders(rs, "saxons", f"1 {rs.display(p)} -> {rs.display(x)} -> {rs.display(y)}\n"
+                                                 f"2 {rs.display(q)} -> {rs.display(x)}\n"))
+    [d] = pending(rs, st, book, wait_for_defenders=True)
+    assert (d.nation, d.area) == ("angles", x)
+    assert set(d.origins) == {p, q}
+    assert p not in d.options and q not in d.options

@@ -7,7 +7,7 @@ from pbem.data.loader import load
 from pbem.orders.parser import parse_message
 from pbem.rules.dice import ScriptedDice
 from pbem.rules.events import BrittanyRoll, ToBrittany
-from pbem.rules.optional_rules import SENT_TO_BRITTANY
+from pbem.rules.rulesets.classic_optional import SENT_TO_BRITTANY
 from pbem.rules.state import GameState, Stack
 from pbem.rules.turn import play_nation_turn
 

@@ -97,7 +97,9 @@ def _after(side: Side, kill: tuple) -> Side:
         fort, forts = False, forts - 1
     burhs -= forts
     left = Side(side.armies - arm, side.cavalry - cav, side.leader, side.roman, fort, burhs, side.losses)
-    return left if left.units or not side.leader else Side(left.armies, left.cavalry, False, left.roman,
+    # issue 28: a leader stays while any of its pieces fights, as in the engine (9.2), so under FFG 23, 27
+    # its +1 still reaches the burhs once its armies are gone (the first search dropped it with the armies)
+    return left if left.fighters or not side.leader else Side(left.armies, left.cavalry, False, left.roman,
                                                            left.fort, left.burhs, left.losses)
 
 

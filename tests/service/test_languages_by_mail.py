@@ -22,7 +22,7 @@ from pbem.store.game import Game, create_game
 
 PLAYERS = [("ann", "ann@x.org"), ("bob", "bob@x.org"), ("cy", "cy@x.org"), ("di", "di@x.org")]
 RUSSIAN = {"ann": "ru", "cy": "ru"}          # cy chooses Russian by mail (LANGUAGE ru), ann at `pbem new`
-KEYWORD = {e: words[0].upper() for e, words in russian.WORDS.items() if e in russian.KEYWORDS}
+KEYWORD = {e: words[0].upper() for e, words in russian.WORDS.items() if e in set(russian.first_words().values())}
 
 
 def in_russian(text: str, rs) -> str:

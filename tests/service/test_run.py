@@ -166,7 +166,10 @@ def test_nmr_is_counted_per_player_in_the_report(game, tmp_path):
     run_job(tmp_path, now=T0, render_map=False)
     run_job(tmp_path, now=T0 + timedelta(hours=73), render_map=False)
     texts = [body(m) for m in mails(game.path / "outbox") if "have played" in str(m["Subject"])]
-    assert texts and "Missed deadlines (NMR): ann 1" in texts[0]
+    assert texts and "Missed deadlines so far (NMR, turns played for the player): ann 1" in texts[0]
+    # issue 30 item 7: with the scores (a count per player over the game), not under NEXT
+    scores, nxt = texts[0].index("\nSCORES\n"), texts[0].index("\nNEXT: ")
+    assert scores < texts[0].index("Missed deadlines") < nxt
 
 
 def test_orders_for_a_later_nation_are_checked_when_its_turn_comes(game, tmp_path):

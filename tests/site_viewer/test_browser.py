@@ -101,6 +101,9 @@ def test_keys_step_through_the_turns_in_headless_chromium(demo_site, browser, tm
     # a link to one turn opens that turn
     browser.get((site / "demo" / "index.html").resolve().as_uri() + f"#t-{DEMO_TURNS[1]:06d}")
     assert _shown(browser) == (f"Round 1: the Belgae (2 of {n})", maps[1])
+    # ... at the top of the page, its header in view (issue 30 item 8: it opened scrolled past it)
+    assert browser.execute_script("return window.scrollY") == 0
+    assert browser.execute_script("return document.querySelector('header').getBoundingClientRect().top") >= 0
     errors = [e for e in browser.get_log("browser") if e.get("level") == "SEVERE"]
     assert not errors, errors
 

@@ -3,7 +3,8 @@
 The generic sequence of play (pbem/rules/turn.py and friends) calls `rs.rules.<name>(...)`; what a
 family does differently from the generic engine lives in its module here, a ruleset's numbers and
 tables in pbem/data/<ruleset>/ (ruleset.yaml `family:` names the family). A family registers itself
-by subclassing `Rules` (base.FAMILIES); importing this package imports every family module.
+by subclassing `Rules` (FAMILIES, kept in pbem.rules.ruleset, which imports no family); importing
+this package imports every family module.
 """
 
 from pbem.rules.rulesets import classic, ffg2  # noqa: F401  (each registers its family)

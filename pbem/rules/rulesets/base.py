@@ -1,10 +1,18 @@
-"""The named points of the generic sequence of play where a ruleset may differ (issue 15 item 4).
+"""The rules family: the sequence of play as overridable methods, and the named points where a
+ruleset may differ (issue 15 item 4, issue 28 item 1).
 
-The generic engine (turn.py, population.py, movement.py, battle.py, endturn.py, scoring.py,
-stacking.py) calls `rs.rules.<name>(...)` at each of these points; ruleset.yaml `family:` names the
-family (each subclass registers itself in FAMILIES). `Rules` itself is a ruleset with none of the
-special rules: every hook does nothing, or the plain rule the generic engine names. ClassicRules
-(classic.py) plays the Avalon Hill rules; Ffg2Rules (ffg2.py) the Fantasy Flight 2nd edition on top.
+`Rules` plays a game turn as the generic engine knows it (rule 4): `round_start`, then each nation's
+`nation_turn` in the order of play (its `population_phase` with the `arrivals`, its `movement_cycles`
+of movement and `battle_phase`, its `end_of_turn`), then `round_end`. pbem.rules.turn only drives
+these methods and records what they did; a family replaces a whole phase by overriding one method
+(a family with another economy overrides `population_phase`; one that scores after every nation turn
+overrides `end_of_turn`), or one step of it by overriding a smaller hook. The same methods adjudicate
+and validate (pbem.rules.legal: neutral dice, `strict`).
+
+ruleset.yaml `family:` names the family; each subclass registers itself in FAMILIES (the registry of
+pbem.rules.ruleset, which the loader reads). `Rules` itself is the plain engine, none of the special
+rules of any edition: every hook does nothing, or the plain rule it names. ClassicRules (classic.py)
+plays the Avalon Hill rules; Ffg2Rules (ffg2.py) the Fantasy Flight 2nd edition on top.
 
 A hook reads its numbers from the ruleset's data (constants, roles, features, extras): the class says
 *which* rule runs at that point, the data says with which values. Rules keep no state of their own
@@ -13,19 +21,30 @@ A hook reads its numbers from the ruleset's data (constants, roles, features, ex
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import TYPE_CHECKING
+import dataclasses
+from collections.abc import Collection, Mapping, Sequence
+from types import MappingProxyType
+from typing import ClassVar
 
-from pbem.rules.ruleset import Constants
-
-if TYPE_CHECKING:
-    from pbem.rules.context import TurnContext
-    from pbem.rules.ruleset import Ruleset
-    from pbem.rules.state import GameState
-
-
-FAMILIES: dict[str, type[Rules]] = {}
-"""ruleset.yaml `family:` -> the Rules class that plays it; a subclass registers itself by its `name`."""
+from pbem.errors import OrderProblem
+from pbem.rules import accounting, battle, endturn, movement, population, scoring
+from pbem.rules.battle_model import BattleModel
+from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
+from pbem.rules.events import Event, make
+from pbem.rules.movement import PlannedMove
+from pbem.rules.orders import (
+    BASE_LANGUAGE,
+    ClearDefend,
+    Move,
+    OrderLanguage,
+    Stay,
+    order_to_dict,
+    standing_key,
+)
+from pbem.rules.ruleset import FAMILIES, Constants, Ruleset
+from pbem.rules.rulesets.schema import Schema
+from pbem.rules.state import GameState
+from pbem.rules.submission import way_out
 
 
 class Rules:
@@ -33,11 +52,197 @@ class Rules:
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        FAMILIES[cls.name] = cls
+        FAMILIES[cls.name] = cls   # `family: <name>` in ruleset.yaml plays this class
 
     name = "base"   # ruleset.yaml `family: base`: the plain engine, none of the special rules
     constants_class: type[Constants] = Constants
     """the typed ruleset.yaml `constants` of this ruleset (rs.const)"""
+    battle: BattleModel = BattleModel()
+    """Rule 8 — the family's battle model (pbem.rules.battle_model): dice, hits, losses, retreats"""
+    order_forms: OrderLanguage = BASE_LANGUAGE
+    """the forms of the order language this family's rulesets accept (pbem.rules.orders.OrderForm,
+    by keyword; the generic forms in pbem.orders.forms): a family adds its own or drops some"""
+    schema: type[Schema] = Schema
+    """the data sections this family owns and their checks (pbem/rules/rulesets/schema.py; none)"""
+
+    # --- the sequence of play: the game turn (rule 4.0) ---------------------------------------------
+    def round_start(self, rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list[Event]) -> None:
+        """Rule 4.0 — the beginning of a game turn (here: only its record). `ballots`: the VOTE orders
+        of every nation, for a family that judges votes now."""
+        events.append(make("round_started", round=state.round))
+
+    def round_end(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
+        """Rule 4.0 — the end of a game turn: its scoring (`round_scoring`), then the end of the game
+        after the last turn (`game_end`), else the next turn is to start (`next_round`)."""
+        self.round_scoring(rs, state, events)
+        if state.round == rs.const.max_rounds:
+            self.game_end(rs, state, events)
+            return
+        state.next_nation = None
+        self.next_round(rs, state, events)
+
+    def round_scoring(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
+        """Rule 14.2 — the holdings of the victory-point cards in the scoring turns."""
+        scoring.score_holdings(rs, state, events)
+
+    def game_end(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
+        """Rule 14.1 — the last game turn is over: the game ends."""
+        state.finished = True
+        state.next_nation = None
+        events.append(make("game_over", round=state.round, vp=dict(state.vp)))
+
+    def next_round(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
+        """Rule 4.0 — the game turn is over: the next one is to start."""
+        state.round += 1
+        self.round_ended(state)
+        state.next_nation = None
+        events.append(make("round_ended", round=state.round - 1))
+
+    def close_round(self, rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list[Event]) -> None:
+        """The closing step of a round that `round_end` left open (GameState.extras ROUND_CLOSE_OWED):
+        here nothing more than the next round (a family whose round ends with votes judges them first)."""
+        del state.extras[ROUND_CLOSE_OWED]
+        self.next_round(rs, state, events)
+
+    def votes_owed(self, rs: Ruleset, state: GameState) -> bool:
+        """Is the next step one that takes the nations' VOTE orders? (Here never.)"""
+        return False
+
+    def crowns_at_end(self, rs: Ruleset) -> bool:
+        """Are the crowns of a round (Bretwalda, King) judged at its end, not at its start? (No.)"""
+        return False
+
+    def crown_time(self, rs: Ruleset, rnd: int) -> str:
+        """When the crowns of round `rnd` are judged, for the ledger: at its start (rule 12.1)."""
+        return f"turn {rnd}"
+
+    # --- the sequence of play: a nation's turn (rules 4.1-4.5) --------------------------------------
+    def nation_turn(self, t: NationTurn) -> None:
+        """Rules 4.1-4.5 — one nation's turn: what its orders settle first (`turn_begins`), the
+        population phase, what happens before the movement (`before_movement`), the movement and battle
+        cycles, the end of the turn. `t` says where the turn starts and stops and whether a problem
+        refuses it (it raises TurnStopped for either); its context `t.ctx` is changed in place."""
+        self.turn_begins(t)
+        if t.plays("population"):
+            self.population_phase(t)
+            t.refuse_on_problems()
+            t.stop_after("after_population")
+        self.before_movement(t)
+        t.refuse_on_problems()
+        self.movement_cycles(t)
+        t.stop_after("after_battles")
+        self.end_of_turn(t)
+
+    def turn_begins(self, t: NationTurn) -> None:
+        """The orders that hold from the start of the turn: standing orders (DEFEND, LOSSES) are kept
+        until changed."""
+        ctx = t.ctx
+        for nation, no in ctx.orders.items():
+            keep = ctx.state.standing.setdefault(nation, {})
+            for o in no.standing_orders():
+                if isinstance(o, ClearDefend):
+                    keep.pop(f"defend:{o.area}", None)
+                else:
+                    keep[standing_key(o)] = order_to_dict(o)
+            if not keep:
+                ctx.state.standing.pop(nation, None)
+
+    def population_phase(self, t: NationTurn) -> None:
+        """Rule 4.1 — leaders leave (9.0), reinforcements (`roman_reinforcements`, 10.3), the arrivals
+        (`arrivals`: placed before the increase is counted), the population increase (10.1-10.2),
+        leaders enter (9.0). Problems are added to `t.problems`."""
+        ctx = t.ctx
+        population.leaders_leave(ctx)
+        self.roman_reinforcements(ctx)
+        t.problems += self.arrivals(t)
+        t.problems += population.increase(ctx)
+        t.stop_after("before_leaders")   # the prompt asks where the arriving leaders may enter (9.0)
+        t.problems += population.leaders_enter(ctx)
+
+    def arrivals(self, t: NationTurn) -> list[OrderProblem]:
+        """Rules 4.2, 7.0 — the nation's invaders and raiders of this round appear in their seas."""
+        return population.arrivals(t.ctx)
+
+    def before_movement(self, t: NationTurn) -> None:
+        """What is settled after the population phase and before the movement (nothing here)."""
+
+    def movement_cycles(self, t: NationTurn) -> None:
+        """Rule 7.3 — one cycle of movement and battle, two in a major invasion: for each, the
+        `movement_phase` (when the turn plays it), then the `battle_phase`; then the battles' orders
+        are judged (pbem.rules.accounting) unless a move was refused."""
+        ctx, rs = t.ctx, t.ctx.rs
+        t.seen = accounting.Seen()
+        accounting.observe(ctx, t.seen, battles=False)
+        own = ctx.own()
+        n_cycles = self.cycles(rs, ctx.state, ctx.nation)
+        moves, stays = own.of(Move), own.of(Stay)
+        if self.stays_in_first_movement(rs):
+            stays = [dataclasses.replace(s, cycle=1) for s in stays]
+        if n_cycles == 1 and any(o.cycle == 2 for o in moves + stays):
+            bad = next(o for o in sorted(moves + stays, key=lambda o: o.line or 0) if o.cycle == 2)
+            t.move_problems.append(OrderProblem("not-now", bad.line, bad.text,
+                                                f"the {rs.nations[ctx.nation].name} have no major invasion this turn (rule 7.3)"))
+            t.refuse_on_problems()
+            moves = [m for m in moves if m.cycle == 1]
+            stays = [s for s in stays if s.cycle == 1]
+        for c in range(1, n_cycles + 1):
+            ctx.cycle = c
+            if t.plays("movement"):
+                self.movement_phase(t, [m for m in moves if m.cycle == c], [s for s in stays if s.cycle == c])
+                t.stop_after("after_movement")
+            accounting.observe(ctx, t.seen)
+            self.battle_phase(t)
+        refused_moves = bool(t.move_problems)
+        t.problems += t.move_problems
+        t.move_problems = []
+        if not refused_moves:
+            # with refused moves the battles are not those the player planned: judged again on correction
+            t.problems += accounting.battle_phase_problems(ctx, t.seen)
+            t.refuse_on_problems()
+
+    def cycles(self, rs: Ruleset, state: GameState, nation: str) -> int:
+        """Rule 7.3 — a major invasion gives two cycles of movement and battle."""
+        return 2 if nation in rs.round_info(state.round).major_invasions else 1
+
+    def stays_in_first_movement(self, rs: Ruleset) -> bool:
+        """Rule 7.3 — is every STAY judged in the first movement? (No: a STAY after SECOND MOVEMENT
+        belongs to the second.)"""
+        return False
+
+    def movement_phase(self, t: NationTurn, moves: list[Move], stays: list[Stay]) -> None:
+        """Rules 5, 7 — plan the cycle's moves (refused moves go to `t.move_problems`; a stacking
+        problem stops the whole movement), carry them out, then `after_movement`."""
+        ctx = t.ctx
+        planned, cycle_problems = movement.plan_cycle(ctx, moves, stays)
+        if cycle_problems:
+            t.move_problems += cycle_problems
+            t.refuse_on_problems()
+            bad_lines = {p.line for p in cycle_problems}
+            planned = [p for p in planned if p.order.line not in bad_lines]
+            if any(p.kind == "stacking" for p in cycle_problems):
+                planned = []
+        movement.execute_cycle(ctx, planned)
+        self.after_movement(ctx)
+
+    def battle_phase(self, t: NationTurn) -> None:
+        """Rule 8 — every battle of this cycle, in the order the rules give (pbem.rules.battle)."""
+        battle.fight_all(t.ctx)
+
+    def end_of_turn(self, t: NationTurn) -> None:
+        """Rules 7.13, 4.5, 6.0 — raider withdrawal, the turn's victory points, the family's own steps
+        (`after_nation_turn`), overpopulation last (on what stays on the board); then every order the
+        turn did not use is reported (pbem.rules.accounting)."""
+        ctx = t.ctx
+        held = self.captures_held_at_withdrawal(ctx)
+        all_back = endturn.withdraw_raiders(ctx)
+        ctx.state.raided_from.pop(ctx.nation, None)
+        if held is not None:
+            ctx.entered = held
+        scoring.score_captures(ctx)
+        scoring.score_kills(ctx, all_back)
+        self.after_nation_turn(ctx)
+        endturn.overpopulation(ctx)
+        accounting.account(ctx, {p.line for p in t.problems})
 
     # --- records of the ruleset in GameState.extras ------------------------------------------------
     def permitted_subjects(self, state: GameState) -> Collection[str]:
@@ -56,6 +261,21 @@ class Rules:
     # --- population phase (rule 10) ------------------------------------------------------------
     def roman_reinforcements(self, ctx: TurnContext) -> None:
         """Rule 10.3 — reinforcements at the start of a nation's turn, before the increase (none)."""
+
+    def may_increase(self, ctx: TurnContext, nation: str) -> bool:
+        """Rules 2.24, 11.1 — the nation increases its population unless its counters say never, or it
+        is a subject the overlord has not allowed (`subject_may_increase`)."""
+        if not ctx.rs.nations[nation].increases_population:
+            return False
+        return nation not in ctx.state.subjects or self.subject_may_increase(ctx, nation)
+
+    def subject_may_increase(self, ctx: TurnContext, nation: str) -> bool:
+        """Rule 11.1 — a subject nation increases only with its overlord's permission this game turn."""
+        return nation in self.permitted_subjects(ctx.state)
+
+    def one_new_army_per_area(self, rs: Ruleset) -> bool:
+        """Rule 10.2 — never a second new army in one area? (No: a second one where no other can go.)"""
+        return False
 
     def population_count(self, ctx: TurnContext, value: float) -> float:
         """Rule 10.1 — the population points the occupied areas give this turn (as counted)."""
@@ -136,6 +356,11 @@ class Rules:
         holds as the raider withdrawal begins (None: the areas it entered during the turn)."""
         return None
 
+    def raider_route(self, ctx: TurnContext, route: list[str]) -> list[str]:
+        """Rule 8.4 — the way raiders go back to sea after combat: `route`, the way they came, fighting
+        where another nation holds an area of it."""
+        return route
+
     def raiders_may_settle(self, ctx: TurnContext) -> bool:
         """Rule 7.13 — may the nation's raiders settle (SETTLE) this turn?"""
         return True
@@ -151,15 +376,6 @@ class Rules:
     def has_reinforcements(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """Rule 4.0 — reinforcements the nation gets this turn even with nothing on the board."""
         return False
-
-    def roman_departure(self, rs: Ruleset, state: GameState, events: list) -> None:
-        """Rule 10.5 — the start of a game turn in which a nation leaves the board (none)."""
-
-    def round_start_conversions(self, rs: Ruleset, state: GameState, events: list) -> None:
-        """Pieces that change kind at the start of a game turn (none)."""
-
-    def turn16_arrivals(self, rs: Ruleset, state: GameState, events: list) -> None:
-        """Rule 10.7 — the last game turn's extra arrivals (none)."""
 
     def subject_scores_half(self, rs: Ruleset, state: GameState, nation: str) -> bool:
         """Rule 11.1 — a subject nation scores nothing; True when it scores half its holdings instead."""
@@ -179,6 +395,106 @@ class Rules:
         `subject_of`: the overlord the holder's area submits to. Here: the empire holds it, or a subject."""
         empire = rs.role("empire")
         return holder == empire or (holder is not None and subject_of == empire)
+
+
+    # --- ffg-out (issue 28 item 5): what the generic rules ask a family, and the words it replies in ---
+    RULE_REFS: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """topic -> this family's rule reference for it, where it replaces the generic rule's number"""
+
+    def rule_ref(self, topic: str, generic: str) -> str:
+        """The rule a message cites for `topic`: the family's own reference, else the `generic` one."""
+        return self.RULE_REFS.get(topic, generic)
+
+    def road_cost(self, rs: Ruleset, state: GameState, nation: str, path: Sequence[str]) -> int:
+        """Rule 5.12 — the moves a path costs: one per step (no roads)."""
+        return len(path) - 1
+
+    def stay_at_sea_refusal(self, rs: Ruleset, nation: str) -> tuple[str, str]:
+        """Rule 7.2 — the reply (message, hint) to a STAY refused because `must_come_ashore`."""
+        return (f"the {rs.nations[nation].name} must come ashore in this movement (rule 7.2)",
+                "land them: armies still at sea after this movement are lost")
+
+    def movement_problems(self, ctx: TurnContext, planned: Sequence[PlannedMove]) -> list[OrderProblem]:
+        """Rule 5 — the family's own checks of one movement phase's planned moves, after rule 5.3's and
+        before the stacking limits' (none here)."""
+        return []
+
+    def attack_barred(self, ctx: TurnContext, move: Move, defender: str) -> OrderProblem | None:
+        """Rule 11.1 — a further reason the nation to move may not end `move` among `defender`'s armies
+        (none here: rules 10.5, 11.1 and 11.2 are the generic checks)."""
+        return None
+
+    def captures_scored_by(self, rs: Ruleset, state: GameState, nation: str) -> str | None:
+        """Rule 14.3 — the nation that scores `nation`'s captures instead of it (None: the nation itself)."""
+        return None
+
+    def overlord_way_out(self, ctx: TurnContext, area: str, overlord: str, subject: str) -> str | None:
+        """Rule 11.1 — where the overlord's armies in `area` go when `subject` submits (None: nowhere;
+        the reading of pbem.rules.submission.way_out)."""
+        return way_out(ctx, area, overlord)
+
+    def stranded_overlord_lost(self, rs: Ruleset) -> bool:
+        """Rule 11.1 — are the overlord's armies with nowhere to go lost? (No: they stay, and do not fight.)"""
+        return False
+
+    def settle_refusal(self, ctx: TurnContext) -> str:
+        """Rule 7.13 — why a SETTLE had no effect when `raiders_may_settle` says no."""
+        return (f"the {ctx.rs.nations[ctx.nation].name} may not settle in round {ctx.state.round}: every raider "
+                "goes back to sea (rule 7.13)")
+
+    def leaders_withdrawn(self, rs: Ruleset) -> tuple[str, ...]:
+        """Rule 10.6 — the leaders who leave the board with the withdrawing nation's armies (none here)."""
+        return ()
+
+    def leader_entry_choices(self, ctx: TurnContext, leader: str) -> list[str]:
+        """Rule 9.0 — where an arriving leader may enter (LEADER <name> IN <area>): an area with the
+        nation's pieces (the leader's Turn Record Chart condition met), else `leader_entry_areas`. The
+        one rule the engine (population.leaders_enter) and the prompt (preview.turn_start) use."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        places = [a for a, st in state.areas.items() if nation in st and st[nation].units]
+        ld = rs.leaders.get(leader)
+        if ld is not None and ld.place_in is not None:
+            # 9.0 "special conditions (noted on the Turn Record Chart) must be met": only there, if held
+            places = [a for a in places if a == ld.place_in]
+        return places or self.leader_entry_areas(ctx, leader)
+
+    def overlord_turn_note(self, rs: Ruleset, nation: str, to: str) -> str:
+        """Rule 11.1 — why a SUBMIT TO `to` had no effect in the nation's own turn, when the ruleset lets
+        it submit to `to` only during `to`'s turn (ruleset.yaml submission.in_overlord_turn)."""
+        return (f"the {rs.nations[nation].name} may submit to the {rs.display(to)} only during the "
+                f"{rs.display(to)}' turn (rule 11.1): a SUBMIT sent before that turn is read then")
+
+    def optional_rules_before_movement(self, ctx: TurnContext) -> list[OrderProblem]:
+        """The family's optional rules at the start of the movement (none here)."""
+        return []
+
+    def optional_rules_after_movement(self, ctx: TurnContext) -> None:
+        """The family's optional rules after a movement phase (none here)."""
+
+    def raiders_home_on_land(self, ctx: TurnContext) -> bool:
+        """Rule 7.13 — do the nation's raiders go home to the land area they started the turn in, not to a
+        sea? (No.)"""
+        return False
+
+    def builds_fort(self, rs: Ruleset, state: GameState, nation: str, area: str) -> bool:
+        """Rule 10.4 — does the nation build a fort in `area` as it occupies it? (No forts here.)"""
+        return False
+
+    def overlord_submission_open(self, rs: Ruleset, state: GameState) -> bool:
+        """Rule 11.2 — may the overlord's subject still submit to it this game turn? (No end here.)"""
+        return True
+
+    def withdrawal_round(self, rs: Ruleset) -> int | None:
+        """Rule 10.6 — the game turn at whose end the withdrawing nation leaves (None: no withdrawal)."""
+        return None
+
+    def successor_increase_from(self, rs: Ruleset) -> int | None:
+        """Rule 10.5 — the first game turn the successor nation increases population (None: as any nation)."""
+        return None
+
+    def arrival_note(self, rs: Ruleset, raiders: bool) -> str:
+        """Rule 7.2 — what the prompt adds to an arrival at sea (nothing here: 7.22 lets invaders stay)."""
+        return ""
 
 
 FAMILIES[Rules.name] = Rules   # `family: base`: the plain engine (the subclasses register themselves)

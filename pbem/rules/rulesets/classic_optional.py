@@ -1,5 +1,7 @@
-"""Optional rules of a ruleset (classic 16.0), played only in a game whose game.yaml `options:` asks
+"""The classic family's optional rules (16.0), played only in a game whose game.yaml `options:` asks
 for them: the ruleset's data then holds their feature (ruleset.yaml `optional_rules`), read here.
+ClassicRules calls them at the points the generic sequence of play gives (Rules.optional_rules_before_movement,
+optional_rules_after_movement, raiders_home_on_land).
 
 - 16.251 Brittany (feature `brittany`): at the start of its movement phase in the listed turns, the
   nation may send armies standing in the listed areas to Brittany (BRITTANY N A): `per_army` points
