@@ -70,7 +70,7 @@ def in_russian(line: str, rs=None) -> str:
         return line
     first, rest = words[0], words[1] if len(words) > 1 else ""
     if first.upper() == "SUBMIT":         # ПОКОРИТЬСЯ <народ>: the Russian verb needs no "to"
-        rest = re.sub(r"^TO\s+", "", rest)
+        rest = re.sub(r"^TO(\s+|$)", "", rest)
     if first.upper() in FIRST:
         first = FIRST[first.upper()]
     for english, russian in INNER:

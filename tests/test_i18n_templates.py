@@ -30,6 +30,7 @@ def report(lang: str) -> dict:
     return {
         "title": "[g] X", "played_by": "x1", "ruleset": {"name": "Britannia", "data_version": 3, "overrides": ["o1"]},
         "events": ["e1"],
+        "battle_rules": "(b9)",
         "battles": [{"area_name": "Kent", "attacker_name": romans, "defender_name": saxons,
                      "rounds": [{"n": 1, "sides": [{"text": "s1"}]}], "notes": ["n1"], "result": "r1",
                      "label_pattern": "g/r1/b<round>"}],
@@ -49,7 +50,7 @@ def context(template: str, lang: str) -> dict:
     return {
         "prompt.txt.j2": {**common, "round": 3, "what": "w1", "names": romans, "first": romans, "rules": "Britannia",
                           "reminder": True, "draft": ["d1"], "still_wrong": ["s1"], "turn": ["t1"],
-                          "vote_lines": ["v1"], "guide_url": "https://x.org/g"},
+                          "vote_lines": ["v1"], "guide_url": "https://x.org/g", "order_words": "w3"},
         "report.txt.j2": {"r": report(lang)},
         "welcome.txt.j2": {**common, "moved_round": None, "others": ["bob"], "optional": ["16.251 Brittany"],
                            "first": romans, "first_player": "ann", "commitment": "abc123",

@@ -315,6 +315,49 @@ def _battle(b: dict, rs, lang: str) -> dict:
     return b
 
 
+# The battle model's legend (pbem.rules.battle_model.BattleModel.legend), a pattern per sentence.
+_LEGEND: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r"Each side rolls one die per army, cavalry, fort and burh at once\. A die kills an army on (?P<faces>[^;]+);",
+     _("Each side rolls one die per army, cavalry, fort and burh at once. A die kills an army on %(faces)s;")),
+    (r"it takes a (?P<hard>\d+) against cavalry, against Roman armies, and for attackers against defenders in "
+     r"hiland\.", _("it takes a %(hard)s against cavalry, against Roman armies, and for attackers against "
+                   "defenders in hiland.")),
+    (r"it takes a (?P<hard>\d+) against cavalry, against Roman armies\.",
+     _("it takes a %(hard)s against cavalry, against Roman armies.")),
+    (r"The dice of (?P<pieces>.+?) kill an army on (?P<faces>[^.]+)\.",
+     _("The dice of %(pieces)s kill an army on %(faces)s.")),
+    (r"A leader adds (?P<bonus>\d+) to each (?P<pieces>.+?) die\.",
+     _("A leader adds %(bonus)s to each %(pieces)s die.")),
+    (r"A fort falls only once no Roman army is left with it\.",
+     _("A fort falls only once no Roman army is left with it.")),
+))
+_LEGEND_WORDS = (("Roman armies", _("dice of: Roman armies")), ("cavalry", _("dice of: cavalry")),
+                 ("army", _("dice of: army")), ("fort", _("dice of: fort")), ("burh", _("dice of: burh")),
+                 ("no face", _("no face")), ("and", _("and")), ("or", _("or")))
+"""The words inside the legend's sentences: the pieces whose dice (in Russian the genitive: кубики
+конницы), the faces."""
+
+
+def _legend_words(language: str, text: str) -> str:
+    words = dict(_LEGEND_WORDS)
+    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(e) for e, _m in _LEGEND_WORDS) + r")(?!\w)")
+    return pattern.sub(lambda m: i18n.tr(language, words[m.group(1)]), text)
+
+
+def battle_legend(language: str, text: str) -> str:
+    """The report's BATTLES legend (the battle model's, in English) in `language`, sentence by sentence;
+    a sentence no pattern knows stays as it is."""
+    if language == i18n.DEFAULT or not text:
+        return text
+
+    def one(m: re.Match, msgid: str) -> str:
+        return i18n.tr(language, msgid, **{k: _legend_words(language, v) for k, v in m.groupdict().items()})
+
+    for pattern, msgid in _LEGEND:
+        text = pattern.sub(lambda m, msgid=msgid: one(m, msgid), text)
+    return text
+
+
 def localize(report: dict[str, Any], rs, language: str) -> dict[str, Any]:
     """The report's facts with every sentence in `language` (English: the report itself)."""
     if language == i18n.DEFAULT:
@@ -333,6 +376,8 @@ def localize(report: dict[str, Any], rs, language: str) -> dict[str, Any]:
     battle_notes = _battle_notes(events)
     r["battles"] = [_battle({**b, "note_events": battle_notes.get(i, [])}, rs, lang)
                     for i, b in enumerate(report.get("battles") or [])]
+    if report.get("battle_rules"):
+        r["battle_rules"] = battle_legend(lang, report["battle_rules"])
     r["vp_gained"] = [{**g, "name": names.display(g["nation"]),
                        "reason": i18n.tr(lang, VP_KINDS[g["kind"]]) if g.get("kind") in VP_KINDS else g["reason"]}
                       for g in report.get("vp_gained") or []]
