@@ -202,3 +202,12 @@ def colour(language: str, value: str) -> str:
     """A player's colour in `language` (as it is when it is no colour we know)."""
     key = str(value or "").lower()
     return tr(language, COLOURS[key]) if key in COLOURS and language != DEFAULT else str(value or "")
+
+
+def cite(language: str, ref: str) -> str:
+    """A rule reference a ruleset gives (Rules.rule_ref: `rule 7.2`, `FFG 18`) in `language`: the
+    rule book's numbers as they are, the word `rule` translated."""
+    import re
+
+    m = re.fullmatch(r"rule (\S+)", ref or "")
+    return tr(language, _("rule %(number)s"), number=m.group(1)) if m and language != DEFAULT else ref

@@ -97,8 +97,8 @@ REASONS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m 
      _("not carried out: another order of this movement was refused (see the orders dropped)")),
     (r"^no battle was fought in (?P<area>.+) \(the defenders were gone before it\)$",
      _("no battle was fought in %(area)s (the defenders were gone before it)")),
-    (r"^the (?P<nation>.+) may not settle in round (?P<round>\d+): every raider goes back to sea \(FFG 43\)$",
-     _("the %(nation)s may not settle in round %(round)s: every raider goes back to sea (FFG 43)")),
+    (r"^the (?P<nation>.+) may not settle in round (?P<round>\d+): every raider goes back to sea \((?P<ref>[^)]+)\)$",
+     _("the %(nation)s may not settle in round %(round)s: every raider goes back to sea (%(ref)s)")),
     (r"^no raiders of the (?P<nation>.+) were left in (?P<area>.+) after the battles$",
      _("no raiders of the %(nation)s were left in %(area)s after the battles")),
     (r"^the (?P<nation>.+) are exempt from overpopulation this turn \(rule 6\.0\)$",
@@ -128,7 +128,8 @@ def reason_text(language: str, rs, text: str) -> str:
     for pattern, msgid in REASONS:
         m = pattern.match(text)
         if m:
-            return i18n.tr(language, msgid, **{k: _board_name(language, rs, v) for k, v in m.groupdict().items()})
+            return i18n.tr(language, msgid, **{k: i18n.cite(language, v) if k == "ref" else _board_name(language, rs, v)
+                                               for k, v in m.groupdict().items()})
     return text
 
 

@@ -31,6 +31,12 @@ class LocalNames:
         return i18n.name(self.language, self.rs, ident)
 
 
+def _rule_ref(names: LocalNames, topic: str, generic: str) -> str:
+    """The rule a line cites for `topic`, as the English description cites it (pbem.rules.events._ref)."""
+    rules = getattr(names.rs, "rules", None)
+    return i18n.cite(names.language, rules.rule_ref(topic, generic) if rules is not None else generic)
+
+
 def units(language: str, n: int, kind: str) -> str:
     """`3 армии`, `1 конница` (pbem.i18n.PIECES)."""
     return i18n.count(language, n, *i18n.PIECES["cavalry" if kind == "cavalry" else "armies"])
@@ -71,8 +77,9 @@ def _lost_at_sea(ev, n: LocalNames, lang: str) -> str:
     what = ", ".join(x for x in (units(lang, ev.armies, "armies") if ev.armies else "",
                                  units(lang, ev.cavalry, "cavalry") if ev.cavalry else "",
                                  *(n.display(ld) for ld in ev.leaders)) if x)
-    return i18n.tr(lang, _("%(nation)s: lost at sea in the %(sea)s: %(what)s; invaders must come ashore (FFG 18)"),
-                   nation=n.display(ev.nation), sea=n.display(ev.sea), what=what)
+    return i18n.tr(lang, _("%(nation)s: lost at sea in the %(sea)s: %(what)s; invaders must come ashore (%(ref)s)"),
+                   nation=n.display(ev.nation), sea=n.display(ev.sea), what=what,
+                   ref=_rule_ref(n, "come_ashore", "rule 7.2"))
 
 
 def _arrived(ev, n: LocalNames, lang: str) -> str:
@@ -161,8 +168,9 @@ EVENT_TEXTS: dict[str, Text] = {
                             nation=_nation, count=_field("count"), area=_area, to=_to,
                             subject=lambda ev, n, lang: _who(n, ev.subject, lang)),
     "lost_leaving_subject_area": _t(_("%(nation)s: %(count)s in %(area)s have nowhere to withdraw and are lost (the "
-                                      "%(subject)s submitted, FFG 36)"), nation=_nation, count=_field("count"),
-                                    area=_area, subject=lambda ev, n, lang: _who(n, ev.subject, lang)),
+                                      "%(subject)s submitted, %(ref)s)"), nation=_nation, count=_field("count"),
+                                    area=_area, subject=lambda ev, n, lang: _who(n, ev.subject, lang),
+                                    ref=lambda ev, n, lang: _rule_ref(n, "overlord_stranded", "rule 11.1")),
     "danes_withdrew": lambda ev, n, lang: i18n.tr(lang, _("Danes withdraw %(what)s and Canute"), what=", ".join(
         i18n.tr(lang, _("%(count)s from %(area)s"), count=k, area=n.display(a)) for a, k in ev.removed.items())),
     "moved": _moved,
@@ -459,9 +467,9 @@ _TURN = tuple((re.compile(p), m) for p, m in (
     (r"^Arriving: (?P<n>\d+) raiders? in the (?P<sea>.+?) \(after the raid: WITHDRAW or SETTLE\)$",
      _("Arriving: %(n)s raider(s) in the %(sea)s (after the raid: WITHDRAW or SETTLE)")),
     (r"^Arriving: (?P<n>\d+) invaders? in the (?P<sea>.+?) \(they must be ashore after the movement, the second one "
-     r"in a major invasion: armies left at sea are lost, FFG 18\)$",
+     r"in a major invasion: armies left at sea are lost, (?P<ref>[^)]+)\)$",
      _("Arriving: %(n)s invader(s) in the %(sea)s (they must be ashore after the movement, the second one in a "
-       "major invasion: armies left at sea are lost, FFG 18)")),
+       "major invasion: armies left at sea are lost, %(ref)s)")),
     (r"^Arriving: (?P<n>\d+) raiders? in the (?P<sea>.+)$", _("Arriving: %(n)s raider(s) in the %(sea)s")),
     (r"^Arriving: (?P<n>\d+) invaders? in the (?P<sea>.+)$", _("Arriving: %(n)s invader(s) in the %(sea)s")),
     (r"^Major invasion: two movements this turn, each followed by its battles\. Write the moves of the first, then "
@@ -518,6 +526,8 @@ def turn_line(language: str, rs, line: str) -> str:
                 f[k] = " " + i18n.tr(language, v.strip()) if v else ""
             elif k == "why":
                 f[k] = next((i18n.tr(language, msg, **r.match(v).groupdict()) for r, msg in NO_ARMY if r.match(v)), v)
+            elif k == "ref":
+                f[k] = i18n.cite(language, v)
             elif k == "votes":
                 f[k] = _names_list(language, rs, v) if v not in ("none", "nobody") else i18n.tr(language, _("nobody"))
             else:

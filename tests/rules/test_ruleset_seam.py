@@ -87,8 +87,8 @@ FAMILY_ALLOWED: dict[str, dict[str, set[str]]] = {
     # other work of this session (the owner in brackets) or of no owner; the merge shrinks the list.
     "pbem/orders/odds.py": {"names": {"Powys"}},   # a docstring example
     # [lang-ru] the Russian patterns of the English texts the families write (the texts' citations and names)
-    "pbem/orders/phrases.py": {"ffg": {"FFG 43"}, "names": {"York"}},
-    "pbem/report/localize.py": {"ffg": {"FFG 18", "FFG 36"}, "names": {"Danes", "Romano-British", "Romans", "York"}},
+    "pbem/orders/phrases.py": {"names": {"York"}},
+    "pbem/report/localize.py": {"names": {"Danes", "Romano-British", "Romans", "York"}},
     "pbem/rules/ruleset.py": {"ffg": {"FFG 25", "FFG 52"}, "names": {"Romano-British"}},   # [loader-schema]
     "pbem/rules/orders.py": {"ffg": {"FFG 18"}, "names": {"Romans", "York"}},   # [order-forms]
     "pbem/orders/parser.py": {"names": {"Essex", "Kent", "Lindsey", "Romans", "Suffolk", "Sussex", "York"}},   # [order-forms]
