@@ -42,7 +42,7 @@ FIRST = {"GAME": "ИГРА", "NATION": "НАРОД", "TOKEN": "ТОКЕН", "LAN
          "WITHDRAW": "ОТКАТ", "SETTLE": "ОСЕСТЬ", "DISBAND": "РАСПУСТИТЬ", "BRITTANY": "БРЕТАНЬ", "VOTE": "ГОЛОС",
          "SUBMIT": "ПОКОРИТЬСЯ", "ALLOW": "РАЗРЕШИТЬ", "PASS": "ПАС", "DEFEND": "ЗАЩИТА", "CLEAR": "ОТМЕНИТЬ",
          "LOSSES": "ПОТЕРИ"}
-"""The Russian first word of each order (the first of pbem.orders.russian.WORDS); TIMEZONE and AWAY
+"""The Russian first word of each order (the first of each form's `translations["ru"]`); TIMEZONE and AWAY
 have none and stay as they are."""
 
 

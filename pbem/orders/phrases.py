@@ -143,7 +143,7 @@ def _board_name(language: str, rs, value: str) -> str:
 FORM_WORDS = (("  or  ", _("or")), ("<name>", _("<name>")), ("<sea>", _("<sea>")), ("<nation>", _("<nation>")),
               ("<leader>", _("<leader>")), ("(optional rule 16.251)", _("(optional rule 16.251)")),
               ("(A may be ALL)", _("(A may be ALL)")), ("N cavalry", _("N cavalry")))
-"""The words of the order forms (pbem.orders.parser.FORMS) that are no order words."""
+"""The words of the order forms (OrderForm.syntax, pbem.orders.forms) that are no order words."""
 
 
 def form_text(language: str, form: str) -> str:
