@@ -8,7 +8,6 @@ reads the `players` / `moderator` part of a game.yaml, and `GamesDirDirectory` d
 from __future__ import annotations
 
 import difflib
-
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field

@@ -753,7 +753,7 @@ def plan_marks(ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, A
             clear = [c.box() for c in _counters_of(ruleset, state, geo, area)] + ([name] if name else [])
             clear += [(x - h, y - h, x + h, y + h) for _a, x, y, h in out.stars]
             (x, y), half = ((default, half) if shape is None else
-                            marks.star_point(default, half, lambda b: shape.contains(_box(*b)), clear))
+                            marks.star_point(default, half, lambda b, shape=shape: shape.contains(_box(*b)), clear))
             out.stars.append((area, x, y, half))
     if counts:
         r = COUNT_R_PT * lay.km_per_pt
