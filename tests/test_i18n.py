@@ -59,7 +59,8 @@ def test_the_reply_fixed_phrases_in_russian_and_english_unchanged():
     assert "1 строка приказов в порядке" in ru and "Срок: x" in ru and "order line" not in ru
     ru_bad = render_reply(bad, rs, language="ru")
     assert "Не принято: 2 строки" in ru_bad and "требуют исправления" in ru_bad
-    assert "Did you mean Йорк (York)?" in ru_bad      # the hints are still English (not translated yet)
+    assert "Может быть, Йорк (York)?" in ru_bad and "нет области или моря с названием «Йорх»" in ru_bad
+    assert "Did you mean" not in ru_bad
 
 
 def test_a_players_language_from_pbem_new_to_status(tmp_path):
@@ -93,3 +94,70 @@ def test_lang_with_a_position_file(tmp_path):
                                  "--player", "ann=ann@x.org", "--lang", "ru"])
     assert r.exit_code == 0, r.output
     assert i18n.player_language(Game.open(tmp_path / "moved").players()[0]) == "ru"
+
+
+def test_every_event_with_a_line_in_the_report_has_one_in_the_catalog():
+    from pbem.report.localize import EVENT_TEXTS
+    from pbem.rules.events import KINDS, Event
+
+    described = {k for k, cls in KINDS.items() if cls.describe is not Event.describe}
+    assert described <= set(EVENT_TEXTS), sorted(described - set(EVENT_TEXTS))
+
+
+def test_a_language_line_by_mail_is_answered_and_kept_in_game_yaml(tmp_path):
+    from datetime import UTC, datetime
+
+    from pbem.service.inbox import take_orders
+
+    runner = CliRunner()
+    assert runner.invoke(cli, ["new", "g1", "--dir", str(tmp_path), "--ruleset", "ffg2",
+                               "--player", "ann=ann@x.org", "--player", "bob=bob@x.org"]).exit_code == 0
+    game = Game.open(tmp_path / "g1")
+    now = datetime(2026, 12, 1, 12, tzinfo=UTC)
+    reply = take_orders(game, "ann", "ЯЗЫК русский\nНАРОД Римляне\nПАС\n", mail_id="m1", received=now)
+    assert reply.startswith("Язык: русский.") and "Римляне (Romans): принято" in reply, reply
+    assert "Your orders" not in reply and "Игра g1: ваши приказы" in reply
+    assert Game.open(tmp_path / "g1").player("ann")["language"] == "ru"
+    reply = take_orders(Game.open(tmp_path / "g1"), "ann", "LANGUAGE klingon\n", mail_id="m2", received=now)
+    assert "строка 1: LANGUAGE klingon: НЕ принято: unknown language 'klingon'" in reply, reply
+    reply = take_orders(Game.open(tmp_path / "g1"), "ann", "LANGUAGE en\nNATION Romans\nPASS\n", mail_id="m3",
+                        received=now)
+    assert reply.startswith("Language set to English") and "language" not in Game.open(tmp_path / "g1").player("ann")
+
+
+def test_the_report_facts_in_russian_keep_the_numbers_and_name_areas_both_ways():
+    from pbem.report import build_report, report_text
+    from pbem.report.localize import localize
+    from pbem.rules.events import Moved, Placed
+
+    rs = load("ffg2")
+    game_settings = {"id": "g", "players": [{"name": "ann", "nations": ["romans"]}]}
+    from pbem.rules.turn import new_game_state
+
+    state = new_game_state(rs, "g")
+    events = [Placed(nation="romans", areas=["york"], lines=[1]),
+              Moved(nation="romans", kind="armies", count=3, path=["kent", "essex"], leader=None, raiders=0,
+                    cycle=1, line=2)]
+    report = build_report(rs, state, events, game_settings, played="romans", round_played=1)
+    ru = localize(report, rs, "ru")
+    assert ru["events"] == ["Римляне (Romans): новые армии размещены: Йорк (York)",
+                            "Римляне (Romans): 3 армии Кент (Kent) -> Эссекс (Essex)"]
+    assert ru["title"].startswith("[g] Раунд 1 (") and ru["title"].endswith("ход сделали Римляне (Romans)")
+    text = report_text(ru, "ru")
+    assert "ЧТО ПРОИЗОШЛО" in text and "WHAT HAPPENED" not in text
+    assert localize(report, rs, "en") is report
+
+
+def test_the_russian_catalog_has_the_placeholders_of_each_message_and_nothing_obsolete(tmp_path):
+    """Babel's own checks (a `%(name)s` lost or mistyped in a translation fails at run time), and no
+    translation of a string the code no longer has."""
+    with i18n.catalog_path("ru").open("rb") as f:
+        ru = read_po(f, locale="ru")
+    problems = [(m.id, [str(e) for e in errors]) for m, errors in ru.check()]
+    assert not problems, problems
+    pot = tmp_path / "messages.pot"
+    subprocess.run([sys.executable, "-c", "from babel.messages.frontend import main; main()", "-q", "extract",
+                    "-F", "babel.cfg", "-k", "_N:1,2", "-o", str(pot), "."], cwd=REPO, check=True)
+    with pot.open("rb") as f:
+        found = {m.id for m in read_po(f) if m.id}
+    assert not [m.id for m in ru if m.id and m.id not in found]

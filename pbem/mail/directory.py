@@ -23,6 +23,7 @@ class PlayerContact(NamedTuple):
     address: str
     token: str
     nations: tuple[str, ...] = ()
+    language: str = "en"     # the player's language (pbem.i18n): the intake's own notices to them are in it
 
 
 def _norm_addr(addr: str) -> str:
@@ -49,7 +50,7 @@ class GameContact:
                 value = PlayerContact(*value)
             players[str(name)] = PlayerContact(
                 _norm_addr(value.address), str(value.token),
-                tuple(norm_nation(n) for n in value.nations),
+                tuple(norm_nation(n) for n in value.nations), str(value.language or "en"),
             )
         object.__setattr__(self, "players", players)
         if self.moderator is not None:
@@ -140,7 +141,8 @@ def contact_from_settings(game_id: str, settings: Mapping, source: str = "game.y
         if not p.get("address") or p.get("token") in (None, ""):
             raise DataError(source, f"players[{i}]", "needs an address and a token")
         nations = p.get("nations") or []
-        players[str(p["name"])] = PlayerContact(str(p["address"]), str(p["token"]), tuple(str(n) for n in nations))
+        players[str(p["name"])] = PlayerContact(str(p["address"]), str(p["token"]), tuple(str(n) for n in nations),
+                                                str(p.get("language") or "en"))
     mod = settings.get("moderator")
     moderator = None
     if isinstance(mod, Mapping) and mod.get("address"):

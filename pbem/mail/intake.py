@@ -90,6 +90,7 @@ class Reply:
     text: str
     attachments: Sequence[tuple[str, bytes, str]] = ()
     subject: str | None = None
+    language: str = "en"      # the reader's language (pbem.i18n): the intake's notes added to the text
 
 
 class RetryLater(Exception):
@@ -106,6 +107,16 @@ class HandlerFailed(Exception):
         super().__init__(error)
         self.error = error
         self.taken = taken
+
+
+def sender_language(game, mail: MailIn) -> str:
+    """The language of the player of `game` (a GameContact) the mail comes from (pbem.i18n; English for
+    an address the game does not know: nothing of a player is said to a stranger)."""
+    addr = str(mail.from_addr or "").strip().strip("<>").lower()
+    for p in getattr(game, "players", {}).values():
+        if p.address == addr:
+            return p.language
+    return "en"
 
 
 def plain_error(exc: BaseException) -> str:
@@ -423,7 +434,8 @@ class Intake:
         if not auth.ok:
             if no_reply:
                 return _Decision("quarantined", f"auth-failed: {auth.reason}; no reply: {no_reply}", game.id)
-            mails = [self._reply(mail, game.id, notices.auth_failed(game.id, auth.reason, mail), 0)]
+            mails = [self._reply(mail, game.id, notices.auth_failed(game.id, auth.reason, mail,
+                                                                   sender_language(game, mail)), 0)]
             for who, address, matched in auth.claimed:
                 mails.append(self._mail(
                     address, f"[{game.id}] rejected message sent in your name",
@@ -469,7 +481,7 @@ class Intake:
         if isinstance(reply, str):
             reply = Reply(reply)
         try:
-            return [self._reply(mail, game_id, notices.with_notes(reply.text, mail), 0,
+            return [self._reply(mail, game_id, notices.with_notes(reply.text, mail, reply.language), 0,
                                 attachments=reply.attachments, subject=reply.subject)]
         except Exception:
             log.exception("mail %s: could not build the reply; sending it without attachments", mail.sha256[:12])
@@ -543,7 +555,8 @@ class Intake:
         game_id = game.id if game is not None else None
         mails = []
         if not self._no_reply_reason(mail):
-            mails.append(self._reply(mail, game_id, notices.could_not_read(game_id, mail, error, taken), 0))
+            mails.append(self._reply(mail, game_id, notices.could_not_read(
+                game_id, mail, error, taken, sender_language(game, mail) if game is not None else "en"), 0))
         if game is not None and game.moderator:
             where = self.quarantine_dir / f"{mail.sha256}.eml"
             mails.append(self._mail(game.moderator[0], f"[{game.id}] a mail was set aside",

@@ -6,25 +6,28 @@ They never quote a registered address, a token, or the list of games to the pers
 
 from __future__ import annotations
 
+from pbem.i18n import _, tr
 from pbem.mail.message import MAX_BODY, MailIn
 
 
-def notes(mail: MailIn) -> str:
-    """Lines added to every reply about what in the mail was not read (truncation, attachments)."""
+def notes(mail: MailIn, language: str = "en") -> str:
+    """Lines added to every reply about what in the mail was not read (truncation, attachments), in
+    the reader's `language` (pbem.i18n)."""
     out = []
     if mail.truncated:
-        out.append(f"Note: your message was too long; only its first {MAX_BODY // 1024} KiB of text "
-                   "were read (it was truncated). Please send orders as plain text.")
+        out.append(tr(language, _("Note: your message was too long; only its first %(kib)s KiB of text were read "
+                                  "(it was truncated). Please send orders as plain text."), kib=MAX_BODY // 1024))
     if mail.attachments:
         names = ", ".join(mail.attachments[:10]) + (" ..." if len(mail.attachments) > 10 else "")
-        out.append(f"Note: attachments are not read ({names}); put your orders in the text of the mail.")
+        out.append(tr(language, _("Note: attachments are not read (%(names)s); put your orders in the text of the "
+                                  "mail."), names=names))
     if not mail.text.strip():
-        out.append("Note: no readable text was found in your message.")
+        out.append(tr(language, _("Note: no readable text was found in your message.")))
     return "\n".join(out)
 
 
-def with_notes(text: str, mail: MailIn) -> str:
-    extra = notes(mail)
+def with_notes(text: str, mail: MailIn, language: str = "en") -> str:
+    extra = notes(mail, language)
     return f"{text.rstrip()}\n\n{extra}\n" if extra else text
 
 
@@ -45,15 +48,22 @@ def unroutable(mail: MailIn, asked: str | None, near: list[str] | None = None) -
 
 
 _AUTH_REASON = {
-    "no-token": "it has no TOKEN line. Please add the line `TOKEN <your token>` from your game invitation\n"
-                "(the word TOKEN in Latin letters, in a mail written in any language: not ТОКЕН).",
-    "bad-token": "its TOKEN line does not match the token registered for your address in this game.",
-    "unknown-sender": "your address is not registered for this game. Please write from the address "
-                      "you registered with, or ask the moderator to change it.",
+    "no-token": _("it has no TOKEN line. Please add the line `TOKEN <your token>` from your game invitation\n"
+                  "(the word TOKEN in Latin letters, in a mail written in any language: not ТОКЕН)."),
+    "bad-token": _("its TOKEN line does not match the token registered for your address in this game."),
+    "unknown-sender": _("your address is not registered for this game. Please write from the address "
+                        "you registered with, or ask the moderator to change it."),
 }
 
 
-def auth_failed(game_id: str, reason: str, mail: MailIn) -> str:
+def auth_failed(game_id: str, reason: str, mail: MailIn, language: str = "en") -> str:
+    """To the sender of a mail that failed authentication, in the language of the player whose
+    address it came from (English for an address the game does not know)."""
+    if language != "en":
+        why = tr(language, _AUTH_REASON.get(reason, _("it could not be authenticated.")))
+        return with_notes(tr(language, _("Hello,\n\nyour message for game %(game)s was not accepted (error kind: "
+                                         "auth), because\n%(why)s\n\nNothing was recorded. Please send your orders "
+                                         "again.\n"), game=game_id, why=why), mail, language)
     return with_notes(
         "Hello,\n\n"
         f"your message for game {game_id} was not accepted (error kind: auth), because\n"
@@ -88,8 +98,17 @@ def too_large(game_id: str | None, mail: MailIn) -> str:
         "without attachments.\n")
 
 
-def could_not_read(game_id: str | None, mail: MailIn, error: str, taken: str) -> str:
-    """To the sender of a mail that pbem could not handle (issue 27): it was kept, not used."""
+def could_not_read(game_id: str | None, mail: MailIn, error: str, taken: str, language: str = "en") -> str:
+    """To the sender of a mail that pbem could not handle (issue 27): it was kept, not used (in the
+    sender's `language`; the error itself stays as written)."""
+    if language != "en":
+        said = f"{taken.strip()}\n" if taken.strip() else tr(language, _("Nothing of it was recorded.")) + "\n"
+        return with_notes(tr(language, _("Hello,\n\nyour message for game %(game)s (subject \"%(subject)s\") could not "
+                                         "be read: %(error)s.\n%(said)s\nThe message was kept and set aside, and the "
+                                         "moderator has been told; the game goes on.\nPlease send your orders again "
+                                         "(if a line of this mail was unusual, leave it out).\n"),
+                             game=game_id, subject=mail.subject[:120], error=error.rstrip("."), said=said),
+                          mail, language)
     what = f"your message for game {game_id}" if game_id else "your message"
     said = f"{taken.strip()}\n" if taken.strip() else "Nothing of it was recorded.\n"
     return with_notes(

@@ -30,6 +30,7 @@ from pbem.rules.orders import (
     Defend,
     Disband,
     GameLine,
+    LanguageLine,
     Losses,
     Move,
     NationLine,
@@ -160,6 +161,12 @@ def _timezone(r, rest: str) -> Order:
     if len(rest.split()) != 1:
         raise syntax("expected one time zone name after TIMEZONE", "TIMEZONE")
     return TimezoneLine(zone=rest)
+
+
+def _language(r, rest: str) -> Order:
+    if len(rest.split()) != 1:
+        raise syntax("expected one language code after LANGUAGE", "LANGUAGE")
+    return LanguageLine(language=rest)
 
 
 def _away(r, rest: str) -> Order:
@@ -472,6 +479,10 @@ GENERIC_FORMS = tuple(register_form(f) for f in (
     OrderForm("TIMEZONE", TimezoneLine, "TIMEZONE <zone>, e.g. TIMEZONE Europe/Moscow", "TIMEZONE Europe/Moscow",
               _timezone, lambda o, rs: f"TIMEZONE {o.zone}", kind="player",
               meaning="your time zone, for every deadline you are sent"),
+    OrderForm("LANGUAGE", LanguageLine, "LANGUAGE <language>, e.g. LANGUAGE ru (en, ru)", "LANGUAGE ru",
+              _language, lambda o, rs: f"LANGUAGE {o.language}", kind="player",
+              meaning="the language of every mail you are sent (en, ru)",
+              translations={"ru": ("язык",)}),
     OrderForm("AWAY", AwayLine, "AWAY <first day> TO <last day>, e.g. AWAY 2026-12-20 TO 2026-12-27",
               "AWAY 2026-12-20 TO 2026-12-27", _away, lambda o, rs: f"AWAY {o.start} TO {o.end}", kind="player",
               meaning="an absence, both days included"),

@@ -12,7 +12,7 @@ from datetime import datetime
 from pbem.errors import OrderProblem
 from pbem.orders.check import CheckResult
 from pbem.orders.hygiene import quote
-from pbem.orders.language import language
+from pbem.orders.language import language as order_language
 from pbem.rules.orders import GameLine, NationLine, TokenLine
 from pbem.templating import environment, template_dirs  # noqa: F401 (template_dirs: re-exported)
 
@@ -20,15 +20,23 @@ MAX_PROBLEMS = 100   # a reply lists at most this many problems (a pasted novel 
 MAX_LINES = 400      # ... and at most this many lines
 
 
-def _problem(p: OrderProblem, grammar: list[str] | None = None, all_forms: str = "") -> dict:
+def _problem(p: OrderProblem, grammar: list[str] | None = None, all_forms: str = "", language: str = "en",
+             ruleset=None) -> dict:
     """A problem for the template; the whole grammar (the hint of a line that is no order at all:
-    `all_forms`, the ruleset's) is shown once at the end of the reply, not under every such line."""
+    `all_forms`, the ruleset's) is shown once at the end of the reply, not under every such line. In
+    the player's `language` (pbem.orders.phrases)."""
+    from pbem.orders.phrases import problem_text, rules_text
+
+    def said(text: str) -> str:
+        done = problem_text(language, text)
+        return rules_text(language, ruleset, done) if done == text and ruleset is not None else done
+
     hint = p.hint
     if grammar is not None and hint == all_forms:
         hint = "" if grammar else "The forms of an order line are listed at the end of this reply."
         grammar[:] = [all_forms]
     return {"kind": p.kind, "line": p.line, "text": quote(p.text) if p.text else "",
-            "message": _sentence(p.message), "hint": hint}
+            "message": _sentence(said(p.message)), "hint": said(hint)}
 
 
 def _differs(canonical: str, text: str) -> bool:
@@ -53,7 +61,10 @@ def _deadline(deadline) -> str:
 def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), deadline=None,
                   game: str | None = None, max_problems: int = MAX_PROBLEMS,
                   max_lines: int = MAX_LINES, odds: Sequence[str] = (), warnings: Sequence[str] = (),
-                  verdicts: Sequence[str] = ()) -> dict:
+                  verdicts: Sequence[str] = (), language: str = "en") -> dict:
+    from pbem import i18n
+    from pbem.orders.phrases import form_text, reason_text
+
     sections: list[dict] = []
     shown_problems = 0
     shown_lines = 0
@@ -61,7 +72,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
     hidden_lines = 0
     current = object()
     grammar: list[str] = []
-    forms = language(ruleset)       # the order forms of the ruleset (pbem.orders.language)
+    forms = order_language(ruleset)     # the order forms of the ruleset (pbem.orders.language)
     for ln in result.lines:
         if isinstance(ln.order, (GameLine, TokenLine)) and not ln.problems:
             continue
@@ -69,33 +80,36 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
             continue
         if ln.nation != current:
             current = ln.nation
-            sections.append({"nation": ruleset.display(ln.nation) if ln.nation else "", "lines": []})
+            sections.append({"nation": i18n.order_line(language, ruleset, ruleset.display(ln.nation))
+                             if ln.nation else "", "lines": []})
         if shown_lines >= max_lines or (ln.problems and shown_problems >= max_problems):
             hidden_lines += 1
             hidden += len(ln.problems)
             continue
-        probs = [_problem(p, grammar, forms.hint) for p in ln.problems]
+        probs = [_problem(p, grammar, forms.hint, language, ruleset) for p in ln.problems]
         shown_problems += len(probs)
         shown_lines += 1
         sections[-1]["lines"].append({
             "line": ln.line, "ok": ln.ok,
-            "shown": ln.canonical if ln.ok else quote(ln.text),
-            "read_as": ln.canonical if (ln.canonical and not ln.ok and _differs(ln.canonical, ln.text)) else "",
+            "shown": i18n.order_line(language, ruleset, ln.canonical) if ln.ok else quote(ln.text),
+            "read_as": i18n.order_line(language, ruleset, ln.canonical)
+            if (ln.canonical and not ln.ok and _differs(i18n.order_line(language, ruleset, ln.canonical), ln.text)
+                and _differs(ln.canonical, ln.text)) else "",
             "problems": probs,
-            "notes": list(ln.notes) if ln.ok else [],
+            "notes": [reason_text(language, ruleset, n) for n in ln.notes] if ln.ok else [],
             "partly": ln.partly_played and not ln.ok,
         })
-    general = [_problem(p, grammar, forms.hint) for p in result.general]
+    general = [_problem(p, grammar, forms.hint, language, ruleset) for p in result.general]
     orders = [ln for ln in result.lines if ln.order is not None
               and not isinstance(ln.order, (GameLine, TokenLine, NationLine))]
     return {
         "game": game if game is not None else (result.game or ""),
-        "nations": [ruleset.display(n) for n in result.nations],
+        "nations": [i18n.name(language, ruleset, n) for n in result.nations],
         "sections": [s for s in sections if s["lines"]],
         "general": general,
         "ok": result.ok,
         "validated": result.validated,
-        "later": [ruleset.display(n) for n in result.later],
+        "later": [i18n.name(language, ruleset, n) for n in result.later],
         "n_lines": len(orders),
         "n_bad": sum(1 for ln in result.lines if ln.problems),
         "hidden": hidden,
@@ -106,7 +120,7 @@ def reply_context(result: CheckResult, ruleset, *, missing: Sequence[str] = (), 
         "warnings": list(warnings),
         "verdicts": list(verdicts),
         "chatter": [{"line": n, "text": quote(t), "why": why} for n, t, why in result.parsed.chatter],
-        "grammar": list(forms.grammar) if grammar else [],
+        "grammar": [form_text(language, g) for g in forms.grammar] if grammar else [],
     }
 
 
@@ -121,13 +135,20 @@ def render_reply(result: CheckResult, ruleset, *, missing: Sequence[str] = (), d
     of the mail saying what became of its orders (replaces the message-wide verdict)."""
     ctx = reply_context(result, ruleset, missing=missing, deadline=deadline, game=game,
                         max_problems=max_problems, max_lines=max_lines, odds=odds, warnings=warnings,
-                        verdicts=verdicts)
+                        verdicts=verdicts, language=language)
+    from pbem.i18n import GUIDES
+
+    ctx["guide_name"] = "docs/PLAYERS.md" if language == "en" else GUIDES.get(language, "docs/PLAYERS.md")
     text = environment(language=language).get_template(template).render(**ctx)
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def order_warnings(result: CheckResult, ruleset, state, nation: str | None) -> list[str]:
-    """Rules 10.1 and 6.0 (pbem.rules.preview.warnings) for the orders of the nation that moves now."""
+def order_warnings(result: CheckResult, ruleset, state, nation: str | None, language: str = "en") -> list[str]:
+    """Rules 10.1 and 6.0 (pbem.rules.preview.warnings) for the orders of the nation that moves now, in
+    the player's `language` (pbem.orders.phrases)."""
+    from pbem import i18n
+    from pbem.orders.phrases import reason_text
+
     if nation is None or state is None or state.next_nation != nation:
         return []
     section = result.parsed.section(nation)
@@ -137,12 +158,13 @@ def order_warnings(result: CheckResult, ruleset, state, nation: str | None) -> l
 
     out = []
     for w in warnings(ruleset, state, nation, section):
-        where = f'line {w.line} "{quote(w.text)}": ' if w.line else ""
-        out.append(f"{ruleset.display(nation)}: {where}{w.message}")
-    return out + lost_at_sea_warnings(ruleset, state, nation, section)
+        where = (i18n.tr(language, i18n._('line %(line)s "%(text)s": '), line=w.line, text=quote(w.text))
+                 if w.line else "")
+        out.append(f"{i18n.name(language, ruleset, nation)}: {where}{reason_text(language, ruleset, w.message)}")
+    return out + lost_at_sea_warnings(ruleset, state, nation, section, language)
 
 
-def lost_at_sea_warnings(ruleset, state, nation: str, section) -> list[str]:
+def lost_at_sea_warnings(ruleset, state, nation: str, section, language: str = "en") -> list[str]:
     """Units the orders, played as they are, leave at sea where the ruleset has them lost (the event
     cites its rule): a STAY in the first half of a major invasion is legal, but without moves ashore
     after `SECOND MOVEMENT` those armies are lost (issue 30)."""
@@ -154,11 +176,17 @@ def lost_at_sea_warnings(ruleset, state, nation: str, section) -> list[str]:
     lost = [ev for ev in played.events if isinstance(ev, LostAtSea)]
     if not lost:
         return []
+    from pbem.i18n import _, tr
+    from pbem.report.localize import LocalNames, event_line
+
     if cycles(ruleset, state, nation) < 2:
-        how = "move them ashore"
+        how = _("move them ashore")
     elif any(getattr(o, "cycle", 1) == 2 for o in section.orders):
-        how = "move them ashore in the second movement"
+        how = _("move them ashore in the second movement")
     else:
-        how = ("this turn has two movements (a major invasion): after a line SECOND MOVEMENT, write the moves "
-               "that bring them ashore")
-    return [f"played as they are, these orders lose units at sea: {ev.describe(ruleset)}; {how}." for ev in lost]
+        how = _("this turn has two movements (a major invasion): after a line SECOND MOVEMENT, write the moves "
+                "that bring them ashore")
+    said = (lambda ev: ev.describe(ruleset)) if language == "en" else (
+        lambda ev: event_line(ev, LocalNames(ruleset, language), language))
+    return [tr(language, _("played as they are, these orders lose units at sea: %(what)s; %(how)s."),
+               what=said(ev), how=tr(language, how)) for ev in lost]

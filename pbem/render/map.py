@@ -407,7 +407,7 @@ def _halo(width: float = 3.0, colour: str = "white") -> list:
     return [patheffects.withStroke(linewidth=width, foreground=colour)]
 
 
-def _draw_static(ax: Any, panel: Any, geo: Geometry, ruleset: Any, lay: Layout) -> PanelSlots:
+def _draw_static(ax: Any, panel: Any, geo: Geometry, ruleset: Any, lay: Layout, language: str = "en") -> PanelSlots:
     ax.set_facecolor(style.SEA)
     ax.add_patch(Rectangle((lay.frame[0], lay.frame[1]), lay.frame[2] - lay.frame[0], lay.frame[3] - lay.frame[1],
                            facecolor=style.SEA, edgecolor="none", zorder=0))
@@ -446,7 +446,7 @@ def _draw_static(ax: Any, panel: Any, geo: Geometry, ruleset: Any, lay: Layout) 
         ax.text(x, y, _area_name(ruleset, sea).upper(), fontsize=SEA_PT, color=style.SEA_TEXT, parse_math=False,
                 ha="center", va="center", style="italic", weight="bold", zorder=7,
                 path_effects=_halo(3.0, style.SEA))
-    return _draw_legend(panel, ruleset)
+    return _draw_legend(panel, ruleset, language)
 
 
 @dataclass(frozen=True)
@@ -462,11 +462,19 @@ PANEL_LINE = 0.0205     # panel line height (axes fraction)
 PANEL_PT = 11.0
 
 
-def _draw_legend(panel: Any, ruleset: Any) -> PanelSlots:
-    """Players (with room for victory points) at the top, the key at the bottom."""
+def _draw_legend(panel: Any, ruleset: Any, language: str = "en") -> PanelSlots:
+    """Players (with room for victory points) at the top, the key at the bottom; the words of both in
+    the `language` of the players the map is mailed to (pbem.i18n: the area names stay as printed on
+    the board, the nations' names are written as those players know them)."""
+    from pbem import i18n
+    from pbem.i18n import _
+
+    def t(message: str) -> str:
+        return i18n.tr(language, message)
+
     panel.add_patch(Rectangle((0, 0), 1, 1, facecolor=style.PANEL, edgecolor="#d8d2c0", lw=1, zorder=0))
     y = 0.988
-    panel.text(0.03, y, "Players & victory points", fontsize=14, weight="bold", va="top")
+    panel.text(0.03, y, t(_("Players & victory points")), fontsize=14, weight="bold", va="top")
     y -= 0.036
     order = style.player_order(ruleset)
     groups: dict[str, list[str]] = {p: [] for p in order}
@@ -481,12 +489,13 @@ def _draw_legend(panel: Any, ruleset: Any) -> PanelSlots:
     for p in order:
         col = style.PLAYER_COLOURS[p]
         panel.add_patch(Rectangle((0.03, y - 0.009), 0.07, 0.018, facecolor=col, edgecolor="black", lw=1))
-        panel.text(0.12, y, style.colour_name(p), fontsize=12.5, weight="bold", va="center")
+        panel.text(0.12, y, _colour_name(p, language), fontsize=12.5, weight="bold", va="center")
         totals[p] = (0.96, y)
         y -= PANEL_LINE * 1.15
         for i, n in enumerate(groups[p]):
             x = 0.05 if i % 2 == 0 else 0.53
-            panel.text(x, y, f"{style.nation_code(n, ruleset)}  {style.nation_name(n, ruleset)}",
+            panel.text(x, y, f"{style.nation_code(n, ruleset)}  "
+                       f"{i18n.local_name(language, ruleset, n) or style.nation_name(n, ruleset)}",
                        fontsize=PANEL_PT, va="center", color="#222", parse_math=False)
             values[n] = (x + 0.43, y)
             if i % 2 == 1 or i == len(groups[p]) - 1:
@@ -498,23 +507,23 @@ def _draw_legend(panel: Any, ruleset: Any) -> PanelSlots:
     col = style.PLAYER_COLOURS["blue"]
     tc = style.text_colour_on(col)
     rows: list[tuple[str, Any]] = [
-        ("3 armies + 1 cavalry", ("counter", "BE 3+1c", "-")),
-        ("leader (★ + initial)", ("counter", "SX 5 ★A", "-")),
-        ("raiders: R, dashed edge", ("counter", "DA 4(2R)", "--")),
-        ("Roman fort", ("square", "F")),
-        ("a fort with no army: the code alone", ("counter", "BE", "-", "F")),
-        ("burhs (number)", ("square", "B2")),
-        ("hiland", ("hiland",)),
-        ("border of Wales / Scotland / England", ("region",)),
-        ("strait", ("strait",)),
-        ("movement this turn", ("arrow",)),
-        ("battle this turn", ("battle",)),
+        (t(_("3 armies + 1 cavalry")), ("counter", "BE 3+1c", "-")),
+        (t(_("leader (★ + initial)")), ("counter", "SX 5 ★A", "-")),
+        (t(_("raiders: R, dashed edge")), ("counter", "DA 4(2R)", "--")),
+        (t(_("Roman fort")), ("square", "F")),
+        (t(_("a fort with no army: the code alone")), ("counter", "BE", "-", "F")),
+        (t(_("burhs (number)")), ("square", "B2")),
+        (t(_("hiland")), ("hiland",)),
+        (t(_("border of Wales / Scotland / England")), ("region",)),
+        (t(_("strait")), ("strait",)),
+        (t(_("movement this turn")), ("arrow",)),
+        (t(_("battle this turn")), ("battle",)),
     ]
     step = 0.025
     y = 0.015 + step * len(rows) + 0.035
     middle_bottom = y + 0.012
     panel.plot([0.03, 0.97], [y + 0.006, y + 0.006], color="#cfc8b4", lw=1)
-    panel.text(0.03, y, "Key", fontsize=14, weight="bold", va="top")
+    panel.text(0.03, y, t(_("Key")), fontsize=14, weight="bold", va="top")
     y -= 0.045
     for text, sym in rows:
         kind = sym[0]
@@ -545,15 +554,29 @@ def _draw_legend(panel: Any, ruleset: Any) -> PanelSlots:
     return PanelSlots(values, totals, (middle_top, middle_bottom))
 
 
-def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout) -> tuple[np.ndarray, PanelSlots]:
-    key = (width_px, id(geo), _ruleset_signature(ruleset))
+def _colour_name(colour: str, language: str) -> str:
+    """style.colour_name in `language`."""
+    if language == "en":
+        return style.colour_name(colour)
+    from pbem import i18n
+    from pbem.i18n import _
+
+    drawn = style.DRAWN_AS.get(colour)
+    name = i18n.colour(language, colour).capitalize()
+    return name + (" " + i18n.tr(language, _("(drawn %(colour)s)"), colour=i18n.colour(language, drawn))
+                   if drawn else "")
+
+
+def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout,
+                  language: str = "en") -> tuple[np.ndarray, PanelSlots]:
+    key = (width_px, id(geo), _ruleset_signature(ruleset), language)
     with _cache_lock:
         hit = _static_cache.get(key)
     if hit is not None:
         return hit
     fig, ax, panel = _new_figure(width_px, lay)
     fig.patch.set_facecolor("white")
-    slots = _draw_static(ax, panel, geo, ruleset, lay)
+    slots = _draw_static(ax, panel, geo, ruleset, lay, language)
     fig.canvas.draw()
     img = np.asarray(fig.canvas.buffer_rgba()).copy()
     with _cache_lock:
@@ -821,7 +844,11 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def _draw_panel(panel: Any, ruleset: Any, state: Any, vp_table: Any, battles: list[str], slots: PanelSlots) -> None:
+def _draw_panel(panel: Any, ruleset: Any, state: Any, vp_table: Any, battles: list[str], slots: PanelSlots,
+                language: str = "en") -> None:
+    from pbem import i18n
+    from pbem.i18n import _
+
     rows = _vp_rows(ruleset, state, vp_table)
     totals: dict[str, float] = {}
     others = []
@@ -836,13 +863,14 @@ def _draw_panel(panel: Any, ruleset: Any, state: Any, vp_table: Any, battles: li
             others.append(f"{label}: {_fmt(pts)}")
     for p, v in totals.items():
         x, y = slots.totals[p]
-        panel.text(x, y, f"{_fmt(v)} VP", fontsize=12.5, va="center", ha="right", weight="bold")
+        panel.text(x, y, f"{_fmt(v)} " + i18n.tr(language, _("VP")), fontsize=12.5, va="center", ha="right",
+                   weight="bold")
     top, bottom = slots.middle
     lines: list[tuple[str, bool]] = []
     if others:
-        lines += [("Other scores", True)] + [(o, False) for o in others] + [("", False)]
+        lines += [(i18n.tr(language, _("Other scores")), True)] + [(o, False) for o in others] + [("", False)]
     if battles:
-        lines += [("Battles", True)] + [("★ " + b, False) for b in battles]
+        lines += [(i18n.tr(language, _("Battles")), True)] + [("★ " + b, False) for b in battles]
     y = top
     for text, heading in lines:
         if y - PANEL_LINE < bottom:
@@ -858,14 +886,15 @@ def _draw_panel(panel: Any, ruleset: Any, state: Any, vp_table: Any, battles: li
 
 
 def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event | Mapping[str, Any]] | None = None,
-               vp_table: Any = None, width_px: int = 1600) -> bytes:
-    """The board with every stack as a PNG (bytes). See the module docstring for the inputs."""
+               vp_table: Any = None, width_px: int = 1600, language: str = "en") -> bytes:
+    """The board with every stack as a PNG (bytes). See the module docstring for the inputs. `language`:
+    the words of the legend and the key (pbem.i18n; the title is given in it)."""
     width_px = int(width_px)
     if width_px < 200:
         raise ValueError("width_px must be at least 200")
     geo = load_geometry(ruleset_id=str(_get(ruleset, "id", "") or ""))
     lay = layout(geo)
-    base, slots = _static_layer(width_px, ruleset, geo, lay)
+    base, slots = _static_layer(width_px, ruleset, geo, lay, language)
     dpi = width_px / FIG_W_IN
     fig = Figure(figsize=(FIG_W_IN, lay.fig_h_in), dpi=dpi)
     FigureCanvasAgg(fig)
@@ -874,7 +903,7 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
     top = _Layer(fig, fig.transFigure)
     battles = _draw_events(ax, ruleset, state, events or (), geo, lay)
     _draw_callouts(ax, ruleset, state, geo)
-    _draw_panel(panel, ruleset, state, vp_table, battles, slots)
+    _draw_panel(panel, ruleset, state, vp_table, battles, slots, language)
     top.text(0.01, 1 - 0.42 / lay.fig_h_in, title, fontsize=22, weight="bold", va="center", ha="left",
              color="#1d1d1d")
     # Draw only the new artists on top of the cached static pixels: a full figure draw would redo the

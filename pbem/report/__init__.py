@@ -9,8 +9,9 @@ from pbem.report.facts import build_report
 from pbem.templating import render
 
 
-def report_text(report: dict[str, Any]) -> str:
-    return render("report.txt.j2", r=report)
+def report_text(report: dict[str, Any], language: str = "en") -> str:
+    """The report's text in `language` (its facts in that language: pbem.report.localize.localize)."""
+    return render("report.txt.j2", language=language, r=report)
 
 
 def report_json(report: dict[str, Any]) -> str:

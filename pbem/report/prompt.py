@@ -18,12 +18,37 @@ from pbem.templating import render
 GUIDE_NAME = "PLAYERS.md"
 
 
-def players_guide() -> bytes:
-    """The players' guide as shipped: docs/PLAYERS.md beside the package, or pbem/docs in an install."""
+def order_words(language: str, rs) -> str:
+    """The order words of a ruleset in one line (pbem.orders.language.prompt_words), in `language`:
+    each line's first words as a player of that language writes them (pbem.guide.in_russian)."""
+    if language == "en":
+        return prompt_words(rs)
+    from pbem.guide import in_russian
+    from pbem.i18n import _, tr
+    from pbem.orders.language import language as order_language
+    from pbem.orders.language import lead_words
+    from pbem.orders.phrases import form_text
+
+    return ", ".join(in_russian(lead_words(f), rs) if f.leading_word
+                     else tr(language, _("moves (%(form)s)"), form=form_text(language, f.syntax.split("  or  ", 1)[0]))
+                     for f in order_language(rs).order_forms())
+
+
+def guide_name(language: str = "en") -> str:
+    """The file name of the players' guide in `language` (docs/PLAYERS.md, docs/PLAYERS.ru.md)."""
+    from pbem.i18n import GUIDES
+
+    return GUIDES.get(language, GUIDE_NAME)
+
+
+def players_guide(language: str = "en") -> bytes:
+    """The players' guide as shipped: docs/PLAYERS.md (PLAYERS.<language>.md) beside the package, or
+    pbem/docs in an install."""
     import pbem
 
     pkg = Path(pbem.__file__).resolve().parent
-    for p in (pkg.parent / "docs" / GUIDE_NAME, pkg / "docs" / GUIDE_NAME):
+    name = guide_name(language)
+    for p in (pkg.parent / "docs" / name, pkg / "docs" / name):
         if p.is_file():
             return p.read_bytes()
     return b""
@@ -99,16 +124,22 @@ def turn_lines(rs, state, nation: str) -> list[str]:
 
 
 def prompt_text(game_id: str, rs, state, nations: Sequence[str], *, what: str, deadline: str,
-                reminder: bool = False, guide_url: str = "", draft: str = "", still_wrong: Sequence[str] = ()) -> str:
+                reminder: bool = False, guide_url: str = "", draft: str = "", still_wrong: Sequence[str] = (),
+                language: str = "en") -> str:
     """The prompt (or reminder) for `nations`; `still_wrong`: what the rules refuse in the orders waiting
     (our reply to their mail said so; the lines are the mail's), repeated so the player need not look it up."""
-    names = ", ".join(rs.display(n) for n in nations)
-    turn = [] if state.next_nation is None else turn_lines(rs, state, nations[0])
-    return render("prompt.txt.j2", game=game_id, round=state.round, what=what, names=names,
-                  first=rs.display(nations[0]), deadline=deadline, rules=rs.name, reminder=reminder, turn=turn,
-                  order_words=prompt_words(rs),
-                  vote_lines=[] if state.next_nation is not None else _vote_lines(rs, state),
-                  guide_url=guide_url, guide_name=GUIDE_NAME, draft=draft.splitlines(),
+    from pbem.i18n import name
+
+    names = ", ".join(name(language, rs, n) for n in nations)
+    from pbem.report.localize import turn_line
+
+    turn = [] if state.next_nation is None else [turn_line(language, rs, t) for t in turn_lines(rs, state, nations[0])]
+    return render("prompt.txt.j2", language=language, game=game_id, round=state.round, what=what, names=names,
+                  first=name(language, rs, nations[0]), deadline=deadline, rules=rs.name, reminder=reminder, turn=turn,
+                  order_words=order_words(language, rs),
+                  vote_lines=[] if state.next_nation is not None else [turn_line(language, rs, t)
+                                                                       for t in _vote_lines(rs, state)],
+                  guide_url=guide_url, guide_name=guide_name(language), draft=draft.splitlines(),
                   still_wrong=list(still_wrong))
 
 
@@ -125,7 +156,15 @@ GUIDE_LINE = ("Players' guide attached as PLAYERS.md: the whole order language w
               "reply and the report show, and how to check the dice.")
 
 
-def guide_attachments() -> list[tuple[str, bytes, str]]:
-    """The players' guide as a mail attachment (none if the guide is not shipped)."""
-    guide = players_guide()
-    return [(GUIDE_NAME, guide, "text/markdown")] if guide else []
+def guide_line(language: str = "en") -> str:
+    """GUIDE_LINE in `language`, naming its guide."""
+    from pbem.i18n import _, tr
+
+    return tr(language, _("Players' guide attached as %(name)s: the whole order language with examples, what the "
+                          "reply and the report show, and how to check the dice."), name=guide_name(language))
+
+
+def guide_attachments(language: str = "en") -> list[tuple[str, bytes, str]]:
+    """The players' guide (in `language`) as a mail attachment (none if the guide is not shipped)."""
+    guide = players_guide(language)
+    return [(guide_name(language), guide, "text/markdown")] if guide else []

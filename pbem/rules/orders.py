@@ -221,7 +221,13 @@ class AwayLine(Order):
     end: str
 
 
-PLAYER_LINE_TYPES = (TimezoneLine, AwayLine)
+@dataclass(frozen=True)
+class LanguageLine(Order):
+    """A player's setting, not an order: LANGUAGE <code> (en, ru; pbem.i18n, pbem.service.away)."""
+    language: str
+
+
+PLAYER_LINE_TYPES = (TimezoneLine, AwayLine, LanguageLine)
 
 
 STANDING_TYPES = (Defend, ClearDefend, Losses)
@@ -277,7 +283,7 @@ def standing_key(order: Order) -> str:
 # --- the order language: forms, registered once, listed per rules family -------------------------
 FORM_KINDS = ("order", "standing", "header", "player")
 """what a form's line is: an order of a nation's turn, a standing order (section 3 of the guide), a
-message header (GAME, NATION, TOKEN), a player's setting (TIMEZONE, AWAY)"""
+message header (GAME, NATION, TOKEN), a player's setting (TIMEZONE, LANGUAGE, AWAY)"""
 
 
 @dataclass(frozen=True)
@@ -377,7 +383,7 @@ class OrderLanguage(tuple):
 
 
 BASE_LANGUAGE = OrderLanguage((
-    "GAME", "NATION", "TOKEN", "TIMEZONE", "AWAY",
+    "GAME", "NATION", "TOKEN", "TIMEZONE", "LANGUAGE", "AWAY",
     "PLACE", "LEADER", "MOVE", "STAY", "SECOND", "BATTLES", "ATTACK", "WITHDRAW", "SETTLE", "DISBAND",
     "VOTE", "SUBMIT", "PASS", "DEFEND", "CLEAR", "LOSSES"))
 """The forms the generic sequence of play answers (rules 4-12): the message lines, the orders of a

@@ -16,6 +16,8 @@ from email.message import EmailMessage
 from functools import partial
 from pathlib import Path
 
+from pbem import i18n
+from pbem.i18n import _N, _
 from pbem.mail.compose import build_mail
 from pbem.orders.canonical import canonical_lines
 from pbem.orders.check import check_orders, renumber
@@ -24,7 +26,8 @@ from pbem.orders.parser import parse_message
 from pbem.orders.reply import render_reply
 from pbem.report import build_report, report_json, report_text
 from pbem.report.lines import mail_line_map, played_from_player_orders
-from pbem.report.prompt import GUIDE_LINE, GUIDE_NAME, guide_attachments, players_guide, prompt_text
+from pbem.report.localize import localize
+from pbem.report.prompt import guide_attachments, guide_line, prompt_text
 from pbem.rules.book import no_orders
 from pbem.rules.decisions import pending
 from pbem.rules.dice import commitment
@@ -74,6 +77,31 @@ def everyone(game: Game) -> list[str]:
     addrs = [str(p.get("address")) for p in game.players() if p.get("address")]
     addrs += [str(a) for a in game.settings.get("observers") or []]
     return list(dict.fromkeys(addrs))
+
+
+def audiences(game: Game) -> list[tuple[str, list[str]]]:
+    """everyone(game) by language (pbem.i18n): English (with the observers) first, then each other
+    language its players chose; a mail to everyone is one mail per language, the same facts in each."""
+    langs = {str(p.get("address")): i18n.player_language(p) for p in game.players() if p.get("address")}
+    groups: dict[str, list[str]] = {}
+    for addr in everyone(game):
+        groups.setdefault(langs.get(addr, i18n.DEFAULT), []).append(addr)
+    return sorted(groups.items(), key=lambda kv: (kv[0] != i18n.DEFAULT, kv[0]))
+
+
+def send_to_all(game: Game, key: str, build: Callable[[str, list[str]], EmailMessage], send: Send,
+                now: datetime) -> bool:
+    """One mail per language of `audiences(game)`, `build(language, addresses)`; the first language's
+    mail is notice `key` (an all-English game mails as before), each other one `key:<language>`."""
+    sent = False
+    groups = audiences(game)
+    if not groups:
+        mark_sent(game, key, now)
+        return False
+    for i, (lang, to) in enumerate(groups):
+        k = key if i == 0 else f"{key}:{lang}"
+        sent = send_once(game, k, partial(build, lang, to), send, now) or sent
+    return sent
 
 
 def orders_text(orders: NationOrders, rs) -> str:
@@ -310,29 +338,35 @@ def _ask_correction(game: Game, rs, state, nation: str, book, entries: list[LogE
     from pbem.service.inbox import verdict
     from pbem.store.recover import state_after
 
+    lang = i18n.player_language(game.player(player))
     text = orders_text(book.get(nation).orders(), rs)
     result = renumber(check_orders(text, rs, state, nation=nation), entry.get("mail_lines"))
     replied = renumber(check_orders(text, rs, state_after(game, entries, entry.id), nation=nation),
                        entry.get("mail_lines"))
     if _refusals(result) == _refusals(replied):
         return   # the reply refused just this: the turn's prompt repeats it (still_wrong), no second verdict
-    name = rs.display(nation)
+    name = i18n.name(lang, rs, nation)
     unread = int(entry.get("unread") or 0)
     section = result.parsed.section(nation)
     lines = [ln for ln in result.lines if ln.nation == nation]
     verdicts = [verdict(rs, state, section, sum(len(ln.problems) for ln in lines),
                         sum(1 for ln in lines if ln.ok and ln.notes),
-                        sum(1 for ln in lines if ln.partly_played and not ln.ok))] if section is not None else []
-    body = (f"The position has changed since our reply to your orders for the {name} (your mail received "
-            f"{entry.get('received')}): that reply judged them against the position of then; now that "
-            f"their turn has come, the rules refuse what is marked ERROR below. Line numbers are those of your mail"
-            + (f"; {unread} line(s) of it could not be read (see our reply)" if unread else "") + ".\n\n"
+                        sum(1 for ln in lines if ln.partly_played and not ln.ok), language=lang)] if section is not None else []
+    body = (i18n.tr(lang, _("The position has changed since our reply to your orders for the %(name)s (your mail "
+                            "received %(received)s): that reply judged them against the position of then; now that "
+                            "their turn has come, the rules refuse what is marked ERROR below. Line numbers are "
+                            "those of your mail"),
+                    name=name, received=entry.get("received"))
+            + (i18n.trn(lang, _N("; %(num)d line of it could not be read (see our reply)",
+                                 "; %(num)d lines of it could not be read (see our reply)"), unread) if unread else "")
+            + ".\n\n"
             + render_reply(result, rs, deadline=deadline.text(player_zone(game, player)), game=game.id,
-                           verdicts=verdicts) + "\n" + GUIDE_LINE + "\n"
-            + log_line(game))
+                           verdicts=verdicts, language=lang)
+            + "\n" + guide_line(lang) + "\n" + log_line(game, lang))
     if send_once(game, key, lambda: build_mail(
-            str(addr), f"[{game.id}] the position changed: please correct your orders for the {name}", body,
-            from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments()),
+            str(addr), f"[{game.id}] " + i18n.tr(lang, _("the position changed: please correct your orders for the "
+                                                        "%(name)s"), name=name), body,
+            from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments(lang)),
             send, now):
         run.mails += 1
     mark_sent(game, notice_key("prompt", deadline, str(player)), now)   # this mail was the turn's prompt
@@ -354,12 +388,17 @@ def _decision_prompts(game: Game, rs, state, nation: str, items, now: datetime, 
         addr = (game.player(player) or {}).get("address")
         if already_sent(game, k) or not addr:
             continue
-        body = (f"Game {game.id}, round {state.round}.\n\n{text}\n\nReply with GAME {game.id}, your TOKEN and the "
-                f"DEFEND line(s) within {decisions.hours(game, 'decision_hours'):g} hours; without an answer your "
-                "armies hold (they do not retreat).\n\n" + GUIDE_LINE + "\n" + log_line(game))
+        lang = i18n.player_language(game.player(player))
+        body = (i18n.tr(lang, _("Game %(game)s, round %(round)s."), game=game.id, round=state.round)
+                + f"\n\n{text}\n\n"
+                + i18n.tr(lang, _("Reply with GAME %(game)s, your TOKEN and the DEFEND line(s) within %(hours)s hours; "
+                                  "without an answer your armies hold (they do not retreat)."),
+                          game=game.id, hours=f"{decisions.hours(game, 'decision_hours'):g}")
+                + "\n\n" + guide_line(lang) + "\n" + log_line(game, lang))
         if send_once(game, k, partial(
-                build_mail, str(addr), f"[{game.id}] retreat decision: the {rs.display(nation)} attack", body,
-                from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments()),
+                build_mail, str(addr), f"[{game.id}] " + i18n.tr(lang, _("retreat decision: the %(name)s attack"),
+                                                                 name=i18n.name(lang, rs, nation)), body,
+                from_addr=from_addr(game), auto_submitted="auto-generated", attachments=guide_attachments(lang)),
                 send, now):
             run.mails += 1
 
@@ -378,6 +417,11 @@ def notice_key(kind: str, deadline, player: str, draft: str = "") -> str:
     return f"{kind}:{deadline.key}:{player}" + (f":again:{deadline.started.isoformat()}" if draft else "")
 
 
+WHAT = {w: w for w in (_("your Bretwalda vote (VOTE <nation>)"), _("your orders again"), _("corrected orders"),
+                       _("your orders"))}
+"""What a prompt waits for, in each player's language."""
+
+
 def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: Send, run: GameRun, *, what: str,
             draft: str = "", still_wrong: list[str] | None = None) -> None:
     """One prompt per decision and player, one reminder before the deadline."""
@@ -388,26 +432,26 @@ def _prompt(game: Game, rs, nations: list[str], deadline, now: datetime, send: S
             by_player.setdefault(p, []).append(n)
     run.waiting_for = [f"{p} ({', '.join(rs.display(n) for n in ns)})" for p, ns in by_player.items()]
 
-    guide = players_guide()
     for player, ns in by_player.items():
         p = game.player(player) or {}
         addr = p.get("address")
         if not addr:
             continue
+        lang = i18n.player_language(p)
         zone = player_zone(game, player)
         for kind in ("prompt", "reminder"):
             key = notice_key(kind, deadline, player, draft)
             if already_sent(game, key) or (kind == "reminder" and now < remind_time(deadline, zone)):
                 continue
-            names = ", ".join(rs.display(n) for n in ns)
-            head = "Reminder: " if kind == "reminder" else ""
-            body = prompt_text(game.id, rs, game.state, ns, what=what, deadline=deadline.text(zone),
+            names = ", ".join(i18n.name(lang, rs, n) for n in ns)
+            said = i18n.tr(lang, WHAT[what]) if what in WHAT else what
+            head = i18n.tr(lang, _("Reminder:")) + " " if kind == "reminder" else ""
+            body = prompt_text(game.id, rs, game.state, ns, what=said, deadline=deadline.text(zone),
                                reminder=kind == "reminder", guide_url=guide_url(game), draft=draft,
-                               still_wrong=still_wrong or ()) + log_line(game)
-            subject = f"[{game.id}] {head}{what} for the {names}"
+                               still_wrong=still_wrong or (), language=lang) + log_line(game, lang)
+            subject = f"[{game.id}] {head}" + i18n.tr(lang, _("%(what)s for the %(nations)s"), what=said, nations=names)
             if send_once(game, key, partial(build_mail, str(addr), subject, body, from_addr=from_addr(game),
-                                            auto_submitted="auto-generated",
-                                            attachments=[(GUIDE_NAME, guide, "text/markdown")] if guide else ()),
+                                            auto_submitted="auto-generated", attachments=guide_attachments(lang)),
                          send, now):
                 run.mails += 1
 
@@ -455,24 +499,27 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
         atomic_write(base / "report.json", report_json(report))
         if png:
             atomic_write(base / "map.png", png)
-    to = everyone(game)
-    if to:
-        subject = f"[{game.id}] {report['title'].split('] ', 1)[-1]}"
-        if send_once(game, turn_mail_key(entry), lambda: build_mail(
-                to, subject, text, from_addr=from_addr(game), attachments=attachments,
-                auto_submitted="auto-generated"), send, now):
-            run.mails += 1
-    else:
-        mark_sent(game, turn_mail_key(entry), now)
+    def mail(lang: str, to: list[str]) -> EmailMessage:
+        local = localize(report, rs, lang)
+        body = text if lang == i18n.DEFAULT else (
+            _away_note(game, entry, rs, lang) + report_text(local, lang) + log_line(game, lang))
+        return build_mail(to, f"[{game.id}] {local['title'].split('] ', 1)[-1]}", body, from_addr=from_addr(game),
+                          attachments=local_attachments(attachments, lang,
+                                                        lambda: map_png(rs, state, local["title"], events, lang)),
+                          auto_submitted="auto-generated")
+
+    if send_to_all(game, turn_mail_key(entry), mail, send, now):
+        run.mails += 1
 
 
-def _away_note(game: Game, entry: LogEntry, rs) -> str:
+def _away_note(game: Game, entry: LogEntry, rs, language: str = i18n.DEFAULT) -> str:
     """The line a turn mail starts with when the turn was played for an absent player (options.away: bot)."""
     if not already_sent(game, f"{AWAY_PLAYED}{entry.id}"):
         return ""
     nation = str(entry.get("nation"))
-    return (f"The {rs.display(nation)} were played by their standing orders and the bot: their player "
-            f"{game.player_of(nation)} is away (AWAY).\n\n")
+    return i18n.tr(language, _("The %(nation)s were played by their standing orders and the bot: their player "
+                               "%(player)s is away (AWAY)."), nation=i18n.name(language, rs, nation),
+                   player=game.player_of(nation)) + "\n\n"
 
 
 def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbox: Path | None,
@@ -489,10 +536,13 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
     report = build_report(rs, state, [], dict(game.settings), played=None, round_played=state.round,
                           deadline=current_deadline(game, vote=votes_owed(rs, state)).text(), ledger_from=len(state.ledger),
                           nmr=nmr_counts(game))
-    text = render("position.txt.j2", game=game.id, corrected=key != "position-imported", report=report_text(report),
-                  round=state.round,
-                  nation=rs.display(state.next_nation) if state.next_nation else None,
-                  position=export_position(game)) + log_line(game)
+    def position_text(lang: str) -> str:
+        return render("position.txt.j2", language=lang, game=game.id, corrected=key != "position-imported",
+                      report=report_text(localize(report, rs, lang), lang), round=state.round,
+                      nation=i18n.name(lang, rs, state.next_nation) if state.next_nation else None,
+                      position=export_position(game)) + log_line(game, lang)
+
+    text = position_text(i18n.DEFAULT)
     attachments = [("position.yaml", export_position(game).encode(), "text/plain")]
     png = b""
     if render_map:
@@ -504,21 +554,32 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
         if png:
             atomic_write(base / "map.png", png)
         atomic_write(base / "report.txt", text)
-    to = everyone(game)
-    if to:
-        if send_once(game, key, partial(build_mail, to, f"[{game.id}] the imported position: please check it", text,
-                                        from_addr=from_addr(game), attachments=attachments,
-                                        auto_submitted="auto-generated"), send, now):
-            run.mails += 1
-    else:
-        mark_sent(game, key, now)
+    def mail(lang: str, to: list[str]) -> EmailMessage:
+        title = localize(report, rs, lang)["title"] + ": " + i18n.tr(lang, _("the imported position"))
+        return build_mail(to, f"[{game.id}] " + i18n.tr(lang, _("the imported position: please check it")),
+                          text if lang == i18n.DEFAULT else position_text(lang), from_addr=from_addr(game),
+                          attachments=local_attachments(attachments, lang, lambda: map_png(rs, state, title, [], lang)),
+                          auto_submitted="auto-generated")
+
+    if send_to_all(game, key, mail, send, now):
+        run.mails += 1
 
 
-def map_png(rs, state, title: str, events) -> bytes:
+def map_png(rs, state, title: str, events, language: str = i18n.DEFAULT) -> bytes:
     from pbem.render import render_map
 
     vp = {n: state.vp.get(n, 0) for n in rs.order_of_play}
-    return render_map(rs, state, title=title, events=events, vp_table=vp)
+    return render_map(rs, state, title=title, events=events, vp_table=vp,
+                      **({"language": language} if language != i18n.DEFAULT else {}))
+
+
+def local_attachments(attachments: list, language: str, png) -> list:
+    """A mail's attachments for players of `language`: its map.png made again in that language (`png()`,
+    only when the mail has a map), the rest as they are."""
+    if language == i18n.DEFAULT or not any(name == "map.png" for name, _b, _t in attachments):
+        return attachments
+    local = png()
+    return [(name, local if name == "map.png" else data, kind) for name, data, kind in attachments]
 
 
 def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
@@ -530,24 +591,28 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
         reveal_secret(game, who="pbem", why="game over: dice secret revealed", now=now)
     except Exception as e:  # noqa: BLE001 - the game is over either way; say why the secret stays sealed
         run.note = f"secret not revealed: {e}"
-    to = everyone(game)
     state = game.state
     totals = sorted(((sum(state.vp.get(n, 0) for n in game.nations_of(str(p["name"]))), str(p["name"]))
                      for p in game.players()), reverse=True)
     lines = [f"{name}: {vp}" for vp, name in totals]
     best = [name for vp, name in totals if totals and vp == totals[0][0]]
-    result = ("Winner: " + best[0]) if len(best) == 1 else ("Tie: " + ", ".join(best))
-    secret = (game.settings.get("dice") or {}).get("revealed_secret") or "(sealed)"
-    body = (f"Game {game.id} is over after round {state.round}.\n{result}\n\n" + "\n".join(lines)
-            + f"\n\nDice secret: {secret}\nAnyone can check every roll: pbem verify-dice <archive>\n"
-            + log_line(game))
-    if to:
-        if send_once(game, key, lambda: build_mail(to, f"[{game.id}] game over: {result}", body,
-                                                   from_addr=from_addr(game), auto_submitted="auto-generated"), send, now):
-            run.mails += 1
-    else:
-        mark_sent(game, key, now)
-    run.steps.append("game over; " + result)
+
+    def result(lang: str) -> str:
+        return (i18n.tr(lang, _("Winner: %(player)s"), player=best[0]) if len(best) == 1 else
+                i18n.tr(lang, _("Tie: %(players)s"), players=", ".join(best)))
+
+    def mail(lang: str, to: list[str]) -> EmailMessage:
+        secret = (game.settings.get("dice") or {}).get("revealed_secret") or i18n.tr(lang, _("(sealed)"))
+        body = (i18n.tr(lang, _("Game %(game)s is over after round %(round)s."), game=game.id, round=state.round)
+                + f"\n{result(lang)}\n\n" + "\n".join(lines) + "\n\n"
+                + i18n.tr(lang, _("Dice secret: %(secret)s\nAnyone can check every roll: pbem verify-dice <archive>"),
+                          secret=secret) + "\n" + log_line(game, lang))
+        return build_mail(to, f"[{game.id}] " + i18n.tr(lang, _("game over: %(result)s"), result=result(lang)), body,
+                          from_addr=from_addr(game), auto_submitted="auto-generated")
+
+    if send_to_all(game, key, mail, send, now):
+        run.mails += 1
+    run.steps.append("game over; " + result(i18n.DEFAULT))
 
 
 def _plain_text(msg) -> str:

@@ -22,8 +22,9 @@ from datetime import UTC, date, datetime, time, timedelta
 from email.message import EmailMessage
 from functools import partial
 
-from pbem.errors import GameError
-from pbem.rules.orders import AwayLine, TimezoneLine
+from pbem.errors import GameError, PbemError
+from pbem.i18n import _, player_language, tr
+from pbem.rules.orders import AwayLine, LanguageLine, TimezoneLine
 from pbem.store.clock import (
     absences,
     away_policy,
@@ -57,10 +58,13 @@ def apply_lines(game: Game, player: str, lines, *, now: datetime, mail_id: str) 
         try:
             if isinstance(ln, TimezoneLine):
                 out.append(set_timezone(game, player, ln.zone))
+            elif isinstance(ln, LanguageLine):
+                out.append(set_language(game, player, ln.language))
             elif isinstance(ln, AwayLine):
                 out.append(announce(game, player, ln.start, ln.end, now=now, mail_id=mail_id, line=ln.line))
-        except GameError as e:
-            out.append(f"line {ln.line}: {ln.text[:200]}: NOT taken: {e}")
+        except PbemError as e:     # a wrong zone, date or language: said in the reply, the mail goes on
+            out.append(tr(player_language(game.player(player)), _("line %(line)s: %(text)s: NOT taken: %(why)s"),
+                          line=ln.line, text=ln.text[:200], why=e))
     return out
 
 
@@ -73,8 +77,28 @@ def set_timezone(game: Game, player: str, name: str) -> str:
         p["timezone"] = str(zone.key)
         game.save_settings()
 
-    return (f"Time zone set to {zone.key}: every deadline you are sent is written in it, the current one "
-            f"{current_deadline(game).text(zone)}.")
+    return tr(player_language(game.player(player)),
+              _("Time zone set to %(zone)s: every deadline you are sent is written in it, the current one %(deadline)s."),
+              zone=zone.key, deadline=current_deadline(game).text(zone))
+
+
+def set_language(game: Game, player: str, value: str) -> str:
+    """`LANGUAGE ru`: game.yaml `players[i].language` (English is written as no key, as `pbem new` does);
+    every mail the player is sent from now on is in it, this mail's answer already (pbem.i18n)."""
+    from pbem.i18n import DEFAULT, LANGUAGE_NAMES, _, check_language, tr
+
+    code = check_language(value)
+    with game.lock():
+        p = game.player(player)
+        if p is None:
+            raise GameError(f"game {game.id} has no player {player!r}")
+        if code == DEFAULT:
+            p.pop("language", None)
+        else:
+            p["language"] = code
+        game.save_settings()
+    return tr(code, _("Language set to %(language)s: every mail you are sent from now on is written in it."),
+              language=LANGUAGE_NAMES[code])
 
 
 def announce(game: Game, player: str, start: str, end: str, *, now: datetime, mail_id: str = "", line: int = 0) -> str:
@@ -106,10 +130,13 @@ def announce(game: Game, player: str, start: str, end: str, *, now: datetime, ma
 
 
 def _taken(game: Game, e: LogEntry) -> str:
-    what = ("the deadlines of your nations are pushed by the time you are away" if e.get("policy") == "push" else
-            "your nations are played by their standing orders and the bot meanwhile, marked so in the report")
-    return (f"Absence taken: {e.get('days')} day(s) from {str(e.get('start'))[:10]} to the end of "
-            f"{_last_day(e)}; {what}. The moderator is told.")
+    from pbem.i18n import _, player_language, tr
+
+    lang = player_language(game.player(str(e.get("player"))))
+    what = tr(lang, _("the deadlines of your nations are pushed by the time you are away") if e.get("policy") == "push"
+              else _("your nations are played by their standing orders and the bot meanwhile, marked so in the report"))
+    return tr(lang, _("Absence taken: %(days)s day(s) from %(start)s to the end of %(end)s; %(what)s. The moderator "
+                      "is told."), days=e.get("days"), start=str(e.get("start"))[:10], end=_last_day(e), what=what)
 
 
 def _last_day(e: LogEntry) -> str:

@@ -33,18 +33,30 @@ def due(game: Game, state, nation: str, now: datetime) -> bool:
 
 
 def prompt_text(game: Game, rs, state, nation: str, items: list[Decision]) -> dict[str, str]:
-    """Per player, the prompt listing the legal answers (`Decision.options`) for each attacked area."""
+    """Per player, the prompt listing the legal answers (`Decision.options`) for each attacked area, in
+    the player's language (pbem.i18n; the answers with the names as that player writes them)."""
+    from pbem import i18n
+    from pbem.i18n import _
+
     by_player: dict[str, list[str]] = {}
     for d in items:
         defender, area, targets = d.nation, str(d.area), d.options
         player = game.player_of(defender)
         if not player:
             continue
-        lines = [f"The {rs.display(nation)} are about to attack your {rs.display(defender)} in {rs.display(area)}.",
-                 "Answer with one of:", f"  NATION {rs.display(defender)}", f"  DEFEND {rs.display(area)}: HOLD"]
-        lines += [f"  DEFEND {rs.display(area)}: RETREAT TO {rs.display(t)} [IF OUTNUMBERED] [AFTER ROUND K]" for t in targets]
+        lang = i18n.player_language(game.player(player))
+
+        def w(line: str) -> str:
+            return i18n.order_line(lang, rs, line)    # noqa: B023 - used at once, in this iteration
+        lines = [i18n.tr(lang, _("The %(attacker)s are about to attack your %(defender)s in %(area)s."),
+                         attacker=i18n.name(lang, rs, nation), defender=i18n.name(lang, rs, defender),
+                         area=i18n.name(lang, rs, area)),
+                 i18n.tr(lang, _("Answer with one of:")), w(f"  NATION {rs.display(defender)}"),
+                 w(f"  DEFEND {rs.display(area)}: HOLD")]
+        lines += [w(f"  DEFEND {rs.display(area)}: RETREAT TO {rs.display(t)} [IF OUTNUMBERED] [AFTER ROUND K]")
+                  for t in targets]
         if not targets:
-            lines.append("  (no legal retreat from there now: rule 8.2)")
+            lines.append("  " + i18n.tr(lang, _("(no legal retreat from there now: rule 8.2)")))
         by_player.setdefault(player, []).append("\n".join(lines))
     return {p: "\n\n".join(parts) for p, parts in by_player.items()}
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
+from pbem import i18n
 from pbem.errors import GameBusy, GameError, OrderProblem
 from pbem.mail.intake import HandlerFailed, Reply, RetryLater, plain_error
 from pbem.mail.message import MailIn
@@ -39,6 +40,7 @@ from pbem.store.game import Game, LogEntry
 
 # Imported inside the functions that use them, for start-up time (modules each adds to importing
 # inbox alone, measured): pbem.service.advance +13.
+_, _N = i18n._, i18n._N      # marks for pybabel extract (pbem.i18n)
 
 
 @dataclass
@@ -70,7 +72,8 @@ class OrdersHandler:
                 text = take_orders(game, who, mail.text, mail_id=mail.sha256, received=self.now,
                                    authentication=_auth_headers(mail), odds_budget=self.odds_budget)
                 self.games.keep(game)
-                return Reply(text + log_line(game))     # the log's end after the orders entry (issue 27 item 5)
+                lang = i18n.player_language(game.player(who))
+                return Reply(text + log_line(game, lang), language=lang)     # the log's end after the orders entry (issue 27 item 5)
         except GameBusy as e:
             raise RetryLater(str(e)) from e
         except OSError as e:      # a folder that cannot be written, a full disk
@@ -120,7 +123,7 @@ def _default_nation(game: Game, player: str) -> str | None:
     return mine[0] if len(mine) == 1 else None
 
 
-def missing_for(game: Game, player: str, unlogged: list[LogEntry] = ()) -> list[str]:
+def missing_for(game: Game, player: str, unlogged: list[LogEntry] = (), language: str = i18n.DEFAULT) -> list[str]:
     """What the game still needs from this player (for replies and prompts): the decisions owed by
     the player's nations (pbem.rules.decisions.pending); `unlogged`: orders entries taken as logged
     (`pbem check`: the reply a mail would get once its orders are in the log)."""
@@ -128,7 +131,25 @@ def missing_for(game: Game, player: str, unlogged: list[LogEntry] = ()) -> list[
     state = game.state
     mine = set(game.nations_of(player))
     owed = pending(rs, state, build_book(rs, [*game.entries(), *unlogged]), wait_for_defenders=mode(game) == "wait")
-    return [d.describe(rs, state.round) for d in owed if d.nation in mine]
+    return [decision_text(language, rs, d, state.round) for d in owed if d.nation in mine]
+
+
+def decision_text(language: str, rs, d, round_: int) -> str:
+    """Decision.describe (pbem.rules.decisions) in the player's `language`."""
+    if language == i18n.DEFAULT:
+        return d.describe(rs, round_)
+    who = i18n.name(language, rs, d.nation)
+    if d.kind == "vote":
+        return i18n.tr(language, _("VOTE for the %(nation)s (Bretwalda, round %(round)s)"), nation=who, round=round_)
+    if d.kind == "defence":
+        return i18n.tr(language, _("a retreat decision for the %(nation)s in %(area)s (DEFEND %(write)s: HOLD or "
+                                   "RETREAT TO ...), the %(attacker)s are about to attack"), nation=who,
+                       area=i18n.name(language, rs, str(d.area)), write=i18n.order_line(language, rs, rs.display(str(d.area))),
+                       attacker=i18n.name(language, rs, str(d.attacker)))
+    if d.correction:
+        return i18n.tr(language, _("corrected orders for the %(nation)s (round %(round)s, to move now)"), nation=who,
+                       round=round_)
+    return i18n.tr(language, _("orders for the %(nation)s (round %(round)s, to move now)"), nation=who, round=round_)
 
 
 def _auth_headers(mail: MailIn) -> dict[str, str]:
@@ -156,6 +177,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     text, confirm = split_confirm(text)
     result = check_orders(text, rs, state, nation=default)
     parsed = result.parsed
+    language = _language_after(game, player, parsed.player_lines)
     confirmed = confirm_drafts(game, player, result, default, mail_id=mail_id, received=received,
                                record=record) if confirm else []
     # a rerun after a crash in the middle of a multi-nation mail logs the sections not logged yet:
@@ -173,8 +195,8 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
                 if ln.nation == section.nation and ln.order is not None and not isinstance(ln.order, NationLine):
                     ln.problems = [replace(refused, line=ln.line, text=ln.text, hint="not taken")]
                     ln.notes = []
-            verdicts.append(f"{rs.display(section.nation)}: NOT taken: you do not control the "
-                            f"{rs.display(section.nation)}.")
+            verdicts.append(i18n.tr(language, _("%(name)s: NOT taken: you do not control the %(name)s."),
+                                    name=i18n.name(language, rs, section.nation)))
             continue
         bad = sum(len(ln.problems) for ln in result.lines if ln.nation == section.nation)
         unread = sum(1 for ln in result.lines if ln.nation == section.nation and ln.order is None and ln.problems
@@ -184,7 +206,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         idle = sum(1 for ln in result.lines if ln.nation == section.nation and ln.ok and ln.notes)
         partly = sum(1 for ln in result.lines if ln.nation == section.nation and ln.partly_played and not ln.ok)
         if section.orders:
-            verdicts.append(verdict(rs, state, section, bad, idle, partly))
+            verdicts.append(verdict(rs, state, section, bad, idle, partly, language=language))
         if not section.orders or (mail_id, section.nation) in already:
             continue
         # orders with problems wait for a correction until the deadline, then are used as they are
@@ -201,8 +223,9 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     named = [ln.order.nation for ln in result.lines if isinstance(ln.order, NationLine)]
     for n in dict.fromkeys(named):
         if n in mine and parsed.section(n) is None and not any(v.startswith(f"{rs.display(n)}: ") for v in confirmed):
-            verdicts.append(f"{rs.display(n)}: nothing taken: no line for the {rs.display(n)} could be read; "
-                            "the orders waiting (if any) are unchanged.")
+            verdicts.append(i18n.tr(language, _("%(name)s: nothing taken: no line for the %(name)s could be read; "
+                                                "the orders waiting (if any) are unchanged."),
+                                    name=i18n.name(language, rs, n)))
     if not parsed.sections and default is None and mine and not named:
         extra.append(OrderProblem("syntax", 0, "", "the orders do not say which nation they are for",
                                   "start them with a line NATION <name>"))
@@ -217,9 +240,24 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     if result.ok and moving is not None:    # the exact odds of the battles these orders plan
         odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving), rs)
     return "".join(f"{line}\n" for line in settings) + ("\n" if settings else "") + render_reply(
-        result, rs, missing=missing_for(game, player, unlogged), deadline=deadline.text(player_zone(game, player)),
-        game=game.id, odds=odds, verdicts=confirmed + verdicts,
-        warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n)])
+        result, rs, missing=missing_for(game, player, unlogged, language), deadline=deadline.text(player_zone(game, player)),
+        game=game.id, odds=odds, verdicts=confirmed + verdicts, language=language,
+        warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n, language)])
+
+
+def _language_after(game: Game, player: str, player_lines) -> str:
+    """The language the reply to a mail is written in: the player's (pbem.i18n), or the one a valid
+    `LANGUAGE` line of the mail sets (its answer is already in it)."""
+    from pbem.rules.orders import LanguageLine
+
+    language = i18n.player_language(game.player(player))
+    for ln in player_lines:
+        if isinstance(ln, LanguageLine):
+            try:
+                language = i18n.check_language(ln.language)
+            except i18n.PbemError:
+                pass
+    return language
 
 
 def _refuse_unknown_zones(lines, result) -> list:
@@ -266,17 +304,20 @@ def confirm_drafts(game: Game, player: str, result, default: str | None, *, mail
     drafts = {n: orders_text(NationOrders(n, nb.draft), rs) for n, nb in book.nations.items() if nb.draft}
     already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
     out = []
+    language = i18n.player_language(game.player(player))
     for n in nations:
         if n not in game.nations_of(player):
             continue
         if n not in drafts:
-            out.append(f"{rs.display(n)}: CONFIRM: there are no orders from before a rollback to confirm.")
+            out.append(i18n.tr(language, _("%(name)s: CONFIRM: there are no orders from before a rollback to confirm."),
+                               name=i18n.name(language, rs, n)))
             continue
         if (mail_id, n) not in already and record:
             game.record_orders(n, player, drafts[n], mail_id=mail_id, received=received.isoformat(),
                                time=received.isoformat(), problems=0, confirmed=True)
-        out.append(f"{rs.display(n)}: your orders from before the rollback are confirmed: "
-                   + "; ".join(drafts[n].strip().splitlines()))
+        out.append(i18n.tr(language, _("%(name)s: your orders from before the rollback are confirmed: %(orders)s"),
+                           name=i18n.name(language, rs, n), orders="; ".join(
+                               i18n.order_line(language, rs, ln) for ln in drafts[n].strip().splitlines())))
     return out
 
 
@@ -290,33 +331,46 @@ def _standing_word(text: str) -> bool:
     return bool(_STANDING_WORDS.match(text or ""))
 
 
-def verdict(rs, state, section: NationOrders, bad: int, idle: int = 0, partly: int = 0) -> str:
+def verdict(rs, state, section: NationOrders, bad: int, idle: int = 0, partly: int = 0,
+            language: str = i18n.DEFAULT) -> str:
     """What became of one nation's orders in a mail (each nation is answered on its own). `idle`: lines
     OK that, played from this position, do nothing (shown "no effect" with the reason, e.g. a stacking
     error that cancels its whole movement, rule 5.2): the verdict does not promise them (issue 30);
-    `partly`: refused lines the turn still carries out in part (CheckedLine.partly_played)."""
-    name = rs.display(section.nation)
+    `partly`: refused lines the turn still carries out in part (CheckedLine.partly_played). In the
+    player's `language` (pbem.i18n)."""
+    name = i18n.name(language, rs, section.nation)
     n = len(section.orders)
     order = list(rs.order_of_play)
     later = ""
     turn_orders = [o for o in section.orders if not isinstance(o, STANDING_TYPES)]
     if turn_orders and state.next_nation in order and section.nation in order and \
             order.index(section.nation) < order.index(state.next_nation):
-        later = (f" The {name} have already played round {state.round}: these orders wait for their turn "
-                 f"in round {state.round + 1}.")
+        later = " " + i18n.tr(language, _("The %(name)s have already played round %(round)s: these orders wait for "
+                                          "their turn in round %(next)s."),
+                              name=name, round=state.round, next=state.round + 1)
     if not later and turn_orders and section.nation != state.next_nation:
-        later = (" Checked against today's position; checked again when your turn comes, and you are told at "
-                 "once if a line cannot be carried out then.")
-    idle_note = (f" {idle} of the lines OK would have no effect (marked \"no effect\" above, with the reason)."
-                 if idle else "")
+        later = " " + i18n.tr(language, _("Checked against today's position; checked again when your turn comes, "
+                                          "and you are told at once if a line cannot be carried out then."))
+    idle_note = (" " + i18n.trn(language, _N("%(num)d of the lines OK would have no effect (marked \"no effect\" "
+                                             "above, with the reason).",
+                                             "%(num)d of the lines OK would have no effect (marked \"no effect\" "
+                                             "above, with the reason)."), idle) if idle else "")
     if not bad:
-        return f"{name}: taken ({n} line{'s' if n != 1 else ''} OK).{idle_note}{later}"
-    played = (f"the correct lines are played (except the {idle} marked \"no effect\", which do nothing) and the "
-              "others dropped" if idle else "the correct lines are played and the others dropped")
+        return i18n.trn(language, _N("%(name)s: taken (%(num)d line OK).", "%(name)s: taken (%(num)d lines OK)."),
+                        n, name=name) + idle_note + later
+    played = (i18n.trn(language, _N("the correct lines are played (except the %(num)d marked \"no effect\", which "
+                                    "do nothing) and the others dropped",
+                                    "the correct lines are played (except the %(num)d marked \"no effect\", which "
+                                    "do nothing) and the others dropped"), idle) if idle else
+              i18n.tr(language, _("the correct lines are played and the others dropped")))
     if partly:
-        played += f" ({partly} of them still carried out in part, as marked)"
-    return (f"{name}: taken, but {bad} problem{'s' if bad != 1 else ''} to correct. Until the deadline a "
-            f"corrected mail for the {name} replaces these orders in full; at the deadline {played}.{later}")
+        played += " " + i18n.trn(language, _N("(%(num)d of them still carried out in part, as marked)",
+                                              "(%(num)d of them still carried out in part, as marked)"), partly)
+    return i18n.trn(language, _N("%(name)s: taken, but %(num)d problem to correct. Until the deadline a corrected "
+                                 "mail for the %(name)s replaces these orders in full; at the deadline %(played)s.",
+                                 "%(name)s: taken, but %(num)d problems to correct. Until the deadline a corrected "
+                                 "mail for the %(name)s replaces these orders in full; at the deadline %(played)s."),
+                    bad, name=name, played=played) + later
 
 
 def section_text(section: NationOrders, rs) -> str:

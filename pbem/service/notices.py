@@ -17,6 +17,8 @@ from datetime import datetime
 from email.message import EmailMessage
 from functools import partial
 
+from pbem import i18n
+from pbem.i18n import _
 from pbem.mail.compose import build_mail
 from pbem.service.outgoing import log_line, send_once
 from pbem.store.clock import current_deadline, mark_sent, player_zone, sent_keys, when_text
@@ -47,24 +49,29 @@ def waiting_players(game: Game) -> tuple[list[str], list[str]]:
     return players, nations
 
 
-def change_line(game: Game, e: LogEntry) -> str:
-    """What the moderator did, in a sentence a player reads (with the moderator's reason)."""
+def change_line(game: Game, e: LogEntry, language: str = i18n.DEFAULT) -> str:
+    """What the moderator did, in a sentence a player reads (with the moderator's reason), in their language."""
     action = e.get("action")
     why = f" ({e.get('why')})" if e.get("why") and e.get("why") not in ("by mail", "by command line") else ""
+    t = lambda msg, **kw: i18n.tr(language, msg, why=why, **kw)  # noqa: E731
     if action == "pause":
-        return f"The moderator paused the game{why}."
+        return t(_("The moderator paused the game%(why)s."))
     if action == "resume":
-        return f"The moderator resumed the game{why}; the time it was paused is added to the deadline."
+        return t(_("The moderator resumed the game%(why)s; the time it was paused is added to the deadline."))
     if action == "deadline":
         until = parse_time(e.get("until"))
-        return f"The moderator set the deadline to {when_text(until) if until else e.get('until')}{why}."
+        return t(_("The moderator set the deadline to %(until)s%(why)s."),
+                 until=when_text(until) if until else e.get("until"))
     if action == "extend":
-        return f"The moderator extended the deadline by {float(e.get('hours') or 0):g} hours{why}."
+        return t(_("The moderator extended the deadline by %(hours)s hours%(why)s."),
+                 hours=f"{float(e.get('hours') or 0):g}")
     if action == "rollback":
-        return f"The moderator rolled the game back to before {_turn_named(game, e.get('turn'))}{why}."
+        return (t(_("The moderator rolled the game back to before %(turn)s%(why)s."), turn=_turn_named(game, e.get("turn")))
+                if e.get("turn") else t(_("The moderator rolled the game back to before an earlier turn%(why)s.")))
     if action == "replace":
-        return f"Player {e.get('player')} was handed over to a new address{why}; the deadline starts again."
-    return f"The moderator: {action}{why}."
+        return t(_("Player %(player)s was handed over to a new address%(why)s; the deadline starts again."),
+                 player=e.get("player"))
+    return t(_("The moderator: %(action)s%(why)s."), action=action)
 
 
 def _turn_named(game: Game, turn) -> str:
@@ -97,17 +104,20 @@ def deadline_notices(game: Game, now: datetime, send: Send, *, from_addr: str) -
     rs = game.ruleset()
     players, nations = waiting_players(game)
     deadline = current_deadline(game, entries, vote=votes_owed(rs, game.state))
-    changes = [change_line(game, e) for e in todo]
     for player in players:
         p = game.player(player) or {}
         if not p.get("address"):
             continue
-        mine = [rs.display(n) for n in nations if game.player_of(n) == player]
-        what = ("your Bretwalda vote" if game.state.next_nation is None else "your orders") + " for the " + ", ".join(mine)
-        text = render("deadline.txt.j2", game=game.id, changes=changes, paused=game.paused, what=what,
-                      deadline=deadline.text(player_zone(game, player))) + log_line(game)
-        subject = f"[{game.id}] " + ("the game is paused" if game.paused else
-                                     f"your deadline moved: {deadline.text(player_zone(game, player))}")
+        lang = i18n.player_language(p)
+        changes = [change_line(game, e, lang) for e in todo]
+        mine = ", ".join(i18n.name(lang, rs, n) for n in nations if game.player_of(n) == player)
+        what = (i18n.tr(lang, _("your Bretwalda vote for the %(nations)s"), nations=mine)
+                if game.state.next_nation is None else i18n.tr(lang, _("your orders for the %(nations)s"), nations=mine))
+        text = render("deadline.txt.j2", language=lang, game=game.id, changes=changes, paused=game.paused,
+                      what=what, deadline=deadline.text(player_zone(game, player))) + log_line(game, lang)
+        subject = f"[{game.id}] " + (i18n.tr(lang, _("the game is paused")) if game.paused else
+                                     i18n.tr(lang, _("your deadline moved: %(deadline)s"),
+                                             deadline=deadline.text(player_zone(game, player))))
         if send_once(game, f"moved:{todo[-1].id}:{player}", partial(
                 build_mail, str(p["address"]), subject, text, from_addr=from_addr, auto_submitted="auto-generated"),
                 send, now):
@@ -129,13 +139,16 @@ def _replaced_mail(game: Game, e: LogEntry, now: datetime, send: Send, *, from_a
     rs = game.ruleset()
     state = game.state
     nxt = state.next_nation
-    waiting = rs.display(nxt) if nxt and game.player_of(nxt) == name else ""
+    lang = i18n.player_language(p)
+    waiting = i18n.name(lang, rs, nxt) if nxt and game.player_of(nxt) == name else ""
     deadline = current_deadline(game, vote=votes_owed(rs, state))
-    text = render("replaced.txt.j2", game=game.id, player=name, colour=p.get("colour", ""),
-                  nations=[rs.display(n) for n in p.get("nations") or []], token=p.get("token"), waiting=waiting,
-                  deadline=deadline.text(player_zone(game, name)),
-                  next=rs.display(nxt) if nxt else "the start of the round") + log_line(game)
-    subject = f"[{game.id}] you now play " + ", ".join(rs.display(n) for n in p.get("nations") or [])
+    text = render("replaced.txt.j2", language=lang, game=game.id, player=name, colour=i18n.colour(lang, p.get("colour", "")),
+                  nations=[i18n.name(lang, rs, n) for n in p.get("nations") or []], token=p.get("token"),
+                  waiting=waiting, deadline=deadline.text(player_zone(game, name)),
+                  next=i18n.name(lang, rs, nxt) if nxt else i18n.tr(lang, _("the start of the round")),
+                  guide_name=i18n.GUIDES[lang]) + log_line(game, lang)
+    subject = f"[{game.id}] " + i18n.tr(lang, _("you now play %(nations)s"), nations=", ".join(
+        i18n.name(lang, rs, n) for n in p.get("nations") or []))
     return int(send_once(game, f"replaced:{e.id}", partial(build_mail, str(p["address"]), subject, text,
                                                            from_addr=from_addr, auto_submitted="auto-generated"),
                          send, now))

@@ -34,12 +34,15 @@ PENDING = "sending"
 Send = Callable[[Message], None]
 
 
-def log_line(game: Game) -> str:
+def log_line(game: Game, language: str = "en") -> str:
     """The log's end as this mail leaves (pbem.store.loghash), the last lines of every game mail (issue 27
     item 5): whoever keeps any mail of the game can later see that the log was cut short or changed
     after it (`pbem replay --log-hash N:H`)."""
     n, h = log_end(game)
-    return f"\nLog: entry {n}, running hash {h}\n(check it later: pbem replay {game.id} --log-hash {n}:{h})\n"
+    from pbem.i18n import _, tr
+
+    return "\n" + tr(language, _("Log: entry %(n)s, running hash %(hash)s\n(check it later: pbem replay %(game)s "
+                                 "--log-hash %(n)s:%(hash)s)"), n=n, hash=h, game=game.id) + "\n"
 
 
 def message_id(game: Game, key: str, from_addr: str) -> str:

@@ -9,6 +9,8 @@ from datetime import datetime
 from email.message import EmailMessage
 from functools import partial
 
+from pbem import i18n
+from pbem.i18n import _
 from pbem.mail.compose import build_mail
 from pbem.rules.flow import votes_owed
 from pbem.service.outgoing import log_line, send_once
@@ -32,7 +34,7 @@ def nobody_has_played(game: Game) -> bool:
 def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None], *, from_addr: str,
                  render_map: bool, guide_url: str = "") -> int:
     """Mail each player the start of the game once (key `welcome:<player>`). Returns mails sent."""
-    from pbem.report.prompt import GUIDE_NAME, players_guide
+    from pbem.report.prompt import guide_name, players_guide
 
     if not nobody_has_played(game):
         return 0
@@ -47,24 +49,35 @@ def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None]
         from pbem.service.advance import map_png
 
         attachments.append(("map.png", map_png(rs, state, f"[{game.id}] the start of the game", []), "image/png"))
-    guide = players_guide()
-    if guide:
-        attachments.append((GUIDE_NAME, guide, "text/markdown"))
     nxt = state.next_nation
     sent = 0
+    by_language: dict[str, list] = {}
     for p in todo:
-        others = [f"{o['name']} ({str(o.get('colour', '')).lower()}): " + ", ".join(rs.display(n) for n in o.get("nations") or [])
+        lang = i18n.player_language(p)
+        from pbem.service.advance import local_attachments, map_png
+
+        if lang not in by_language:       # the start map drawn once per language
+            by_language[lang] = local_attachments(list(attachments), lang, partial(
+                map_png, rs, state, f"[{game.id}] " + i18n.tr(lang, _("the start of the game")), [], lang))
+        mailed = list(by_language[lang])
+        guide = players_guide(lang)
+        if guide:
+            mailed.append((guide_name(lang), guide, "text/markdown"))
+        others = [f"{o['name']} ({i18n.colour(lang, str(o.get('colour', '')).lower())}): " + ", ".join(i18n.name(lang, rs, n) for n in o.get("nations") or [])
                   for o in game.players() if o["name"] != p["name"]]
-        text = render("welcome.txt.j2", game=game.id, moved_round=state.round if state.round > 1 else None,
-                      player=p["name"], colour=p.get("colour", ""),
-                      nations=[rs.display(n) for n in p.get("nations") or []], token=p["token"], others=others,
+        text = render("welcome.txt.j2", language=lang, game=game.id, moved_round=state.round if state.round > 1 else None,
+                      player=p["name"], colour=i18n.colour(lang, p.get("colour", "")),
+                      nations=[i18n.name(lang, rs, n) for n in p.get("nations") or []], token=p["token"], others=others,
                       commitment=(game.settings.get("dice") or {}).get("commitment") or "",
-                      deadline=deadline.text(player_zone(game, p["name"])), first=rs.display(nxt) if nxt else "the round start",
-                      first_player=game.player_of(nxt) if nxt else "", guide_url=guide_url, guide_name=GUIDE_NAME,
-                      optional=[f"{r['rule']} {r['name']}" for r in rs.optional_rules.values() if r["play"]]) + log_line(game)
-        subject = f"[{game.id}] the game starts: you play the " + ", ".join(rs.display(n) for n in p.get("nations") or [])
+                      deadline=deadline.text(player_zone(game, p["name"])),
+                      first=i18n.name(lang, rs, nxt) if nxt else i18n.tr(lang, _("the round start")),
+                      first_player=game.player_of(nxt) if nxt else "", guide_url=guide_url,
+                      guide_name=guide_name(lang),
+                      optional=[f"{r['rule']} {r['name']}" for r in rs.optional_rules.values() if r["play"]]) + log_line(game, lang)
+        subject = f"[{game.id}] " + i18n.tr(lang, _("the game starts: you play the %(nations)s"), nations=", ".join(
+            i18n.name(lang, rs, n) for n in p.get("nations") or []))
         if send_once(game, f"welcome:{p['name']}", partial(build_mail, str(p["address"]), subject, text,
-                                                          from_addr=from_addr, attachments=attachments,
+                                                          from_addr=from_addr, attachments=mailed,
                                                           auto_submitted="auto-generated"), send, now):
             sent += 1
     return sent

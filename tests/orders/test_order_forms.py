@@ -212,3 +212,20 @@ def test_the_prompt_names_the_order_words_of_the_ruleset(any_rs):
     text = prompt_text("g", any_rs, state, [state.next_nation], what="your orders", deadline="soon")
     assert f"Order words: {prompt_words(any_rs)}." in " ".join(text.split())
     assert prompt_words(any_rs).startswith("PLACE, LEADER, moves (N A -> B [-> C ...]), STAY, SECOND MOVEMENT")
+
+
+def test_language_is_a_player_form_of_every_ruleset_with_its_russian_keyword():
+    """Issue 34: LANGUAGE <code> is a player's setting like TIMEZONE (a registered OrderForm of the base
+    language, kind "player"), read in Russian as ЯЗЫК; its read-back is the canonical line."""
+    from pbem.orders.russian import first_words
+    from pbem.rules.orders import LanguageLine, form_named
+
+    form = form_named("LANGUAGE")
+    assert form.kind == "player" and "LANGUAGE" in BASE_LANGUAGE
+    assert first_words()["язык"] == "LANGUAGE"
+    for r in known_rulesets():
+        if is_package(r):
+            rs = load_ruleset(r)
+            pm = parse_message("ЯЗЫК ru\nLANGUAGE en\n", rs)
+            assert pm.player_lines == [LanguageLine(language="ru"), LanguageLine(language="en")]
+            assert canonical(LanguageLine(language="ru"), rs) == "LANGUAGE ru"

@@ -1,0 +1,121 @@
+"""Issue 34 item 4: every message template a player receives renders in English and in Russian with
+StrictUndefined (every variable given), and the Russian text leaves no English word of the template
+behind: the only Latin words left are the values given (names, tokens) and what a player may write
+in either script (the order keywords) or that is no English (SHA-256, UTC, pbem's commands)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from pbem.templating import environment, template_dirs
+
+REPO = Path(__file__).resolve().parents[1]
+MAILS = sorted(p.name for p in (REPO / "templates").glob("*.txt.j2"))
+KEEP = {
+    # order keywords a player writes (either script) and the words of their forms
+    "GAME", "NATION", "TOKEN", "ODDS", "VS", "IN", "CONFIRM", "DEFEND", "VOTE", "AWAY", "TIMEZONE", "LANGUAGE",
+    "OK", "ERROR",
+    # no English: abbreviations, commands, file names
+    "SHA", "UTC", "NMR", "FFG", "pbem", "rules", "show", "replay", "verify", "dice", "log", "hash", "md", "ru",
+}
+RU_NAMES = {"Римляне (Romans)", "Саксы (Saxons)", "Йорк (York)", "Кент (Kent)"}
+
+
+def report(lang: str) -> dict:
+    romans, saxons = ("Римляне (Romans)", "Саксы (Saxons)") if lang == "ru" else ("Romans", "Saxons")
+    return {
+        "title": "[g] X", "played_by": "x1", "ruleset": {"name": "Britannia", "data_version": 3, "overrides": ["o1"]},
+        "events": ["e1"],
+        "battle_rules": "(b9)",
+        "battles": [{"area_name": "Kent", "attacker_name": romans, "defender_name": saxons,
+                     "rounds": [{"n": 1, "sides": [{"text": "s1"}]}], "notes": ["n1"], "result": "r1",
+                     "label_pattern": "g/r1/b<round>"}],
+        "vp_gained": [{"name": romans, "points": 2, "reason": "v1"}],
+        "players": [{"name": "ann", "vp": 3, "nations": [romans]}],
+        "scores": [{"name": romans, "vp": 3}],
+        "finished": False, "next": {"line": "l1", "deadline": "2026-12-04 12:00 UTC"},
+        "waiting_for": ["ann"], "nmr": {"ann": 1}, "next_options": ["o2"], "dice_commitment": "abc123",
+    }
+
+
+def context(template: str, lang: str) -> dict:
+    romans = "Римляне (Romans)" if lang == "ru" else "Romans"
+    guide = "PLAYERS.ru.md" if lang == "ru" else "PLAYERS.md"
+    common = {"game": "g7", "deadline": "2026-12-04 12:00 UTC", "token": "abc123", "player": "ann", "colour": "c1",
+              "nations": [romans], "guide_name": guide}
+    return {
+        "prompt.txt.j2": {**common, "round": 3, "what": "w1", "names": romans, "first": romans, "rules": "Britannia",
+                          "reminder": True, "draft": ["d1"], "still_wrong": ["s1"], "turn": ["t1"],
+                          "vote_lines": ["v1"], "guide_url": "https://x.org/g", "order_words": "w3"},
+        "report.txt.j2": {"r": report(lang)},
+        "welcome.txt.j2": {**common, "moved_round": None, "others": ["bob"], "optional": ["16.251 Brittany"],
+                           "first": romans, "first_player": "ann", "commitment": "abc123",
+                           "guide_url": "https://x.org/g"},
+        "deadline.txt.j2": {**common, "changes": ["c2"], "paused": False, "what": "w1"},
+        "replaced.txt.j2": {**common, "waiting": romans, "next": romans},
+        "position.txt.j2": {**common, "corrected": True, "report": "r1", "round": 3, "nation": romans,
+                            "position": "p1"},
+        "reply.txt.j2": {**common, "nations": [romans], "later": [romans], "verdicts": [], "ok": False,
+                         "validated": True, "n_lines": 2, "n_bad": 5, "hidden": 2, "hidden_lines": 1,
+                         "sections": [{"nation": romans, "lines": [
+                             {"line": 4, "ok": True, "shown": "PASS", "read_as": "", "problems": [], "notes": ["n1"],
+                              "partly": False},
+                             {"line": 5, "ok": False, "shown": "3 Йорх -> Кент", "read_as": "3 York -> Kent",
+                              "problems": [{"kind": "unknown-name", "message": "m1", "hint": "h1"}], "notes": [],
+                              "partly": True}]}],
+                         "general": [{"kind": "syntax", "message": "m2", "text": "x", "hint": "h2"}],
+                         "warnings": ["w2"], "chatter": [{"line": 1, "text": "Привет", "why": "a greeting or sign-off"}],
+                         "grammar": ["PASS"], "odds": ["o1"], "missing": ["m3"]},
+    }[template]
+
+
+def english_words(text: str, ctx: dict) -> set[str]:
+    """The Latin words of `text` that are not in a value of `ctx` nor in KEEP."""
+    values = set()
+
+    def walk(v):
+        if isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+        elif v is not None:
+            values.add(str(v))
+    walk(ctx)
+    for v in sorted(values, key=len, reverse=True):
+        text = re.sub(r"(?<!\w)" + re.escape(v) + r"(?!\w)", " ", text)
+    return {w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in KEEP}
+
+
+def test_every_mail_template_is_tested():
+    assert set(MAILS) == {"prompt.txt.j2", "report.txt.j2", "welcome.txt.j2", "deadline.txt.j2",
+                          "replaced.txt.j2", "position.txt.j2", "reply.txt.j2"}
+
+
+@pytest.mark.parametrize("template", MAILS)
+def test_a_template_renders_in_both_languages_and_the_russian_has_no_english_left(template):
+    en = environment(language="en").get_template(template).render(**context(template, "en"))
+    ru_ctx = context(template, "ru")
+    ru = environment(language="ru").get_template(template).render(**ru_ctx)
+    assert en.strip() and ru.strip() and en != ru
+    assert english_words(en, context(template, "en")), "the check sees the English words of the English text"
+    assert not english_words(ru, ru_ctx), f"{template}: English left in the Russian text:\n{ru}"
+    assert re.search("[а-яА-Я]", ru)
+
+
+@pytest.mark.parametrize("template", MAILS)
+def test_a_missing_variable_is_an_error_in_either_language(template):
+    for lang in ("en", "ru"):
+        ctx = context(template, lang)
+        ctx.pop(next(iter(ctx)))
+        with pytest.raises(jinja2.UndefinedError):
+            environment(language=lang).get_template(template).render(**ctx)
+
+
+def test_the_templates_are_those_shipped():
+    assert any((d / "reply.txt.j2").is_file() for d in template_dirs())
