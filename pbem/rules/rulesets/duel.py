@@ -1,0 +1,313 @@
+"""The Duel Britannia rules family (seed 003, the Duel rulebook chapter of the 2020 PSC box).
+
+[Section] names a section of that chapter. What differs from the generic engine, as phases:
+- Phase I, the maintenance economy (`population_phase`, `maintenance`): the increase points of the
+  occupied land areas minus the armies not at sea, read on the six-row table from gain 3 to lose 3;
+  then Phase II, the arrivals of the aid (`arrivals`, the generic ones).
+- Phase V, scoring at the end of every nation turn (`end_of_turn`, `phase_v`): the scoring centres,
+  the land areas adjacent to them, the areas raided, the enemy leaders killed.
+- [Withdrawal of the Romans] after the Saxon turn of round 1 (`roman_withdrawal`); the Romans have no
+  nation turn of their own ([A Game Round]).
+
+The data (ruleset.yaml `duel`, derived from board.yaml and aid.yaml by pbem.data.duel_build) is read by
+DuelSchema into rs.extras. What the family does not play yet is listed in ruleset.yaml `doubts` (S1-S8),
+shown by `pbem rules show duel`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import OrderProblem
+from pbem.rules import accounting, endturn, population, scoring
+from pbem.rules.context import NationTurn, TurnContext
+from pbem.rules.events import Event, Names, event
+from pbem.rules.orders import Place
+from pbem.rules.ruleset import Constants, Ruleset
+from pbem.rules.rulesets.base import Rules
+from pbem.rules.rulesets.schema import Board, Schema
+from pbem.rules.state import GameState
+
+# [Phase I] the population-change table: (lowest calculation of the row, armies gained (<0: lost))
+MAINTENANCE_TABLE: tuple[tuple[int, int], ...] = ((4, 3), (2, 2), (-1, 1), (-3, -1), (-5, -2))
+MAINTENANCE_WORST = -3   # -6 or worse: lose 3 armies
+
+
+def maintenance_change(calculation: int) -> int:
+    """[Phase I] — the armies gained (positive) or lost (negative) for a calculation (increase points of
+    the occupied areas minus the armies not at sea): 4 or better +3, 2..3 +2, 1..-1 +1, -2..-3 -1,
+    -4..-5 -2, -6 or worse -3. Never zero: "there is no circumstance where you neither gain nor lose"."""
+    for lowest, change in MAINTENANCE_TABLE:
+        if calculation >= lowest:
+            return change
+    return MAINTENANCE_WORST
+
+
+@dataclass(frozen=True, kw_only=True)
+class DuelConstants(Constants):
+    """ruleset.yaml `constants` of the Duel family: the common ones and the clear-terrain overstack."""
+
+    big_stack_clear: int   # [Stacking Limits] the one overstack of 5 in a clear area (not played yet: S5)
+
+
+@event("duel_maintenance")
+class DuelMaintenance(Event):
+    """[Phase I] — the maintenance count: increase points, armies, the table's change and what it did."""
+
+    nation: str
+    points: int
+    armies: int
+    change: int
+    gained: int
+    lost: dict[str, int]
+
+    def describe(self, names: Names) -> str | None:
+        what = (f"gains {self.gained}" if self.change > 0 else
+                "loses " + ", ".join(f"{n} in {names.display(a)}" for a, n in sorted(self.lost.items())))
+        return (f"{names.display(self.nation)}: increase points {self.points} - armies {self.armies} = "
+                f"{self.points - self.armies}: {what} (Phase I)")
+
+
+@event("duel_romans_withdrawn")
+class DuelRomansWithdrawn(Event):
+    """[Withdrawal of the Romans] — the Roman pieces become those of the nations named (area -> nation)."""
+
+    to: dict[str, str]
+
+    def describe(self, names: Names) -> str | None:
+        return "the Romans withdraw: " + ", ".join(f"{names.display(a)} to the {names.display(n)}"
+                                                    for a, n in sorted(self.to.items()))
+
+
+class DuelSchema(Schema):
+    """ruleset.yaml `duel`: populations, Roman forts, scoring centres, scoring-only neighbours, raid
+    rounds, the withdrawal, the nations with no turn (all derived from board.yaml and aid.yaml)."""
+
+    def extras(self, board: Board) -> dict[str, Any]:
+        rc = board.readers["ruleset"]
+        d = rc.mapping(board.ruleset, "duel", "")
+        areas, nations = board.areas, board.nations
+        pop = rc.mapping(d, "population", "duel")
+        for a in areas:
+            if a not in pop:
+                raise rc.fail(f"duel.population.{a}", "missing: every land area has an increase value ([Phase I])")
+            rc.integer(pop[a], f"duel.population.{a}", minimum=0)
+        rc.ids(list(pop), "duel.population", areas, "area")
+        forts = rc.mapping(d, "forts", "duel", required=False)
+        rc.ids(list(forts), "duel.forts", areas, "area")
+        centres: dict[str, tuple[tuple[str, frozenset[int]], ...]] = {}
+        for nid, cs in rc.mapping(d, "centres", "duel").items():
+            rc.one(nid, f"duel.centres.{nid}", nations, "nation")
+            rows = []
+            for i, c in enumerate(cs or []):
+                where = f"duel.centres.{nid}.{i}"
+                place = rc.one(rc.get(c, "where", where), f"{where}.where", {**areas, **board.seas}, "area or sea")
+                rows.append((place, frozenset(rc.rounds_list(rc.get(c, "rounds", where), f"{where}.rounds", board.max_rounds))))
+            centres[nid] = tuple(rows)
+        pairs = [tuple(rc.ids(p, f"duel.scoring_adjacent.{i}", areas, "area"))
+                 for i, p in enumerate(rc.seq(d, "scoring_adjacent", "duel"))]
+        raiders = {int(r): frozenset(rc.ids(ns, f"duel.raiders.{r}", nations, "nation"))
+                   for r, ns in rc.mapping(d, "raiders", "duel", required=False).items()}
+        w = rc.mapping(d, "withdrawal", "duel")
+        withdrawal_to: dict[str, str] = {}
+        for nid, lst in rc.mapping(w, "to", "duel.withdrawal").items():
+            rc.one(nid, f"duel.withdrawal.to.{nid}", nations, "nation")
+            for a in rc.ids(lst, f"duel.withdrawal.to.{nid}", areas, "area"):
+                withdrawal_to[a] = nid
+        no_raid = {rc.one(n, f"duel.no_raid_points.{n}", nations, "nation"): str(region)
+                   for n, region in rc.mapping(d, "no_raid_points", "duel", required=False).items()}
+        return {
+            "duel_population": dict(pop),
+            "duel_forts": {a: int(n) for a, n in forts.items()},
+            "duel_centres": centres,
+            "duel_scoring_adjacent": tuple(pairs),
+            "duel_raiders": raiders,
+            "duel_withdrawal": {"after": rc.one(rc.get(w, "after", "duel.withdrawal"), "duel.withdrawal.after", nations, "nation"),
+                                "round": rc.integer(rc.get(w, "round", "duel.withdrawal"), "duel.withdrawal.round", minimum=1),
+                                "to": withdrawal_to},
+            "duel_no_turn": frozenset(rc.ids(rc.seq(d, "no_turn", "duel"), "duel.no_turn", nations, "nation")),
+            "duel_no_raid_points": no_raid,
+            "duel_no_score": frozenset(rc.ids(rc.seq(d, "no_score_area", "duel"), "duel.no_score_area", areas, "area")),
+        }
+
+
+class DuelRules(Rules):
+    """Duel Britannia: the maintenance economy, scoring every nation turn, the Roman withdrawal."""
+
+    name = "duel"
+    constants_class = DuelConstants
+    schema = DuelSchema
+
+    # --- the game round ----------------------------------------------------------------------------
+    def round_start(self, rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list[Event]) -> None:
+        """[A Game Round]; [Setting Up Round 1] — the Roman forts are on the board from the start (one
+        fort piece per area: S2)."""
+        super().round_start(rs, state, ballots, events)
+        if state.round == 1:
+            for nid in rs.extras["duel_no_turn"]:
+                for area in sorted(rs.extras["duel_forts"]):
+                    if nid in state.areas.get(area, {}):
+                        state.stack(area, nid).fort = True
+
+    # --- a nation turn -----------------------------------------------------------------------------
+    def nation_turn(self, t: NationTurn) -> None:
+        """[A Game Round] — the Romans are on no aid and have no nation turn: theirs does nothing."""
+        if t.ctx.nation in t.ctx.rs.extras["duel_no_turn"]:
+            accounting.account(t.ctx, set())
+            return
+        super().nation_turn(t)
+
+    def population_phase(self, t: NationTurn) -> None:
+        """[Phase I] the leader on the board since the last round is removed; the maintenance economy;
+        [Phase II] the arrivals of the aid; the arriving leaders."""
+        ctx = t.ctx
+        population.leaders_leave(ctx)
+        t.problems += self.maintenance(ctx)
+        t.problems += self.arrivals(t)
+        t.stop_after("before_leaders")
+        t.problems += population.leaders_enter(ctx)
+
+    def maintenance(self, ctx: TurnContext) -> list[OrderProblem]:
+        """[Phase I] — count the increase points of the land areas the nation occupies and subtract its
+        armies not at sea (forts and leaders count for neither); the table gives the change. Gains are
+        placed in occupied land areas (PLACE, else by default), up to the army limit; an only-Connacht
+        nation gains nothing. Losses come from the biggest stack by default (S7)."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        value = rs.extras["duel_population"]
+        occupied = population.placement_areas(ctx, nation)
+        if not occupied:
+            return []
+        points = sum(value[a] for a in occupied)
+        armies = sum(state.areas[a][nation].units for a in occupied)
+        change = maintenance_change(points - armies)
+        gained, lost = 0, {}
+        problems: list[OrderProblem] = []
+        if change > 0 and any(value[a] for a in occupied):
+            new = min(change, population.free_armies(ctx, nation))
+            before = state.units_of(nation)
+            problems = population.place_new_armies(ctx, nation, new, ctx.own().of(Place))
+            gained = state.units_of(nation) - before
+        elif change < 0:
+            lost = self.lose_armies(ctx, occupied, -change)
+        ctx.emit("duel_maintenance", nation=nation, points=points, armies=armies, change=change,
+                 gained=gained, lost=lost)
+        return problems
+
+    def lose_armies(self, ctx: TurnContext, occupied: list[str], n: int) -> dict[str, int]:
+        """[Phase I] "you lose an army of your choice": by default one at a time from the biggest
+        stack (ties: the area of least increase value, then by id); cavalry last."""
+        state, nation, value = ctx.state, ctx.nation, ctx.rs.extras["duel_population"]
+        lost: dict[str, int] = {}
+        for _ in range(n):
+            options = [a for a in occupied if state.areas[a][nation].units]
+            if not options:
+                break
+            area = min(options, key=lambda a: (-state.areas[a][nation].units, value[a], a))
+            st = state.areas[area][nation]
+            if st.armies:
+                st.armies -= 1
+                st.raiders = min(st.raiders, st.armies)
+            else:
+                st.cavalry -= 1
+            lost[area] = lost.get(area, 0) + 1
+        state.prune()
+        return lost
+
+    def end_of_turn(self, t: NationTurn) -> None:
+        """[Phase V] after combat, retreats and raider withdrawal: raiders go back, the turn's points
+        (`phase_v`, the leaders killed by the victory-point cards), then the Roman withdrawal when this
+        was the nation it follows; no overpopulation in Duel."""
+        ctx = t.ctx
+        raided = self.raided_areas(ctx)
+        all_back = endturn.withdraw_raiders(ctx)
+        ctx.state.raided_from.pop(ctx.nation, None)
+        scoring.score_kills(ctx, all_back)
+        self.phase_v(ctx, raided)
+        self.roman_withdrawal(ctx)
+        accounting.account(ctx, {p.line for p in t.problems})
+
+    def raided_areas(self, ctx: TurnContext) -> list[str]:
+        """[Phase V] the land areas the nation's raiders entered this turn (a raid round of the aid),
+        never areas of the region the nation may not score raids in (the Irish in Ireland)."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        if nation not in rs.extras["duel_raiders"].get(state.round, ()):
+            return []
+        barred = rs.extras["duel_no_raid_points"].get(nation)
+        return sorted(a for a in ctx.entered if rs.is_land(a) and rs.areas[a].region != barred)
+
+    def phase_v(self, ctx: TurnContext, raided: list[str]) -> None:
+        """[Phase V] — +2 VP for the scoring centre occupied (+1 each with two centres), +1 per land
+        area the nation occupies adjacent to a centre (straits and the scoring-only pairs count, a held
+        centre only as a centre, each area once, Connacht never), +2 per area raided (once per area per
+        nation per game, none where a raider stayed)."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        if not scoring.may_score(state, nation):
+            return
+        centres = [c for c, rounds in rs.extras["duel_centres"].get(nation, ()) if state.round in rounds]
+        held = {a for a, st in state.areas.items() if nation in st and rs.is_land(a)
+                and (st[nation].units or st[nation].fort or st[nation].burhs)}
+        each = 2 if len(centres) == 1 else 1
+        for c in centres:
+            if c in held:
+                state.score(nation, each, f"holds its scoring centre {rs.display(c)}", "centre", nation)
+                ctx.emit("scored", nation=nation, points=each, kind="centre", area=c)
+        near = set()
+        for c in centres:
+            near |= self.scoring_neighbours(rs, c)
+        for a in sorted((near & held) - set(centres) - rs.extras["duel_no_score"]):
+            state.score(nation, 1, f"holds {rs.display(a)} next to its scoring centre", "adjacent", nation)
+            ctx.emit("scored", nation=nation, points=1, kind="adjacent", area=a)
+        done = state.extras.setdefault("duel_raided", {}).setdefault(nation, [])
+        for a in raided:
+            if a in done or (nation in state.areas.get(a, {}) and state.areas[a][nation].units):
+                continue
+            done.append(a)
+            state.score(nation, 2, f"raided {rs.display(a)}", "raid", nation)
+            ctx.emit("scored", nation=nation, points=2, kind="raid", area=a)
+        if not done:
+            del state.extras["duel_raided"][nation]
+            if not state.extras["duel_raided"]:
+                del state.extras["duel_raided"]
+
+    def scoring_neighbours(self, rs: Ruleset, centre: str) -> set[str]:
+        """[Phase V], [The Game Board], [Straits] — the land areas adjacent to a centre for scoring: land
+        borders, straits and the scoring-only pairs; a sea centre (Vikings): its coast."""
+        if not rs.is_land(centre):
+            return set(rs.seas[centre].coast)
+        ar = rs.areas[centre]
+        out = set(ar.land) | set(ar.straits)
+        for a, b in rs.extras["duel_scoring_adjacent"]:
+            if centre in (a, b):
+                out.add(b if a == centre else a)
+        return out
+
+    def roman_withdrawal(self, ctx: TurnContext) -> None:
+        """[Withdrawal of the Romans] — after the Saxon turn of round 1, the Roman pieces (armies and
+        forts) become those of the nation the aid names for their area."""
+        rs, state = ctx.rs, ctx.state
+        w = rs.extras["duel_withdrawal"]
+        if ctx.nation != w["after"] or state.round != w["round"]:
+            return
+        to: dict[str, str] = {}
+        for roman in sorted(rs.extras["duel_no_turn"]):
+            for area in sorted(state.areas):
+                st = state.areas[area].get(roman)
+                heir = w["to"].get(area)
+                if st is None or heir is None:
+                    continue
+                new = state.stack(area, heir)
+                new.armies += st.armies
+                new.fort = new.fort or st.fort
+                del state.areas[area][roman]
+                to[area] = heir
+        state.prune()
+        if to:
+            ctx.emit("duel_romans_withdrawn", to=to)
+
+    # --- the generic points the family answers otherwise -------------------------------------------
+    def has_reinforcements(self, rs: Ruleset, state: GameState, nation: str) -> bool:
+        """[A Game Round] — the nations the Romans' withdrawal creates play from the round after it."""
+        return False
+
