@@ -140,17 +140,6 @@ class DuelRules(Rules):
     constants_class = DuelConstants
     schema = DuelSchema
 
-    # --- the game round ----------------------------------------------------------------------------
-    def round_start(self, rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list[Event]) -> None:
-        """[A Game Round]; [Setting Up Round 1] — the Roman forts are on the board from the start (one
-        fort piece per area: S2)."""
-        super().round_start(rs, state, ballots, events)
-        if state.round == 1:
-            for nid in rs.extras["duel_no_turn"]:
-                for area in sorted(rs.extras["duel_forts"]):
-                    if nid in state.areas.get(area, {}):
-                        state.stack(area, nid).fort = True
-
     # --- a nation turn -----------------------------------------------------------------------------
     def nation_turn(self, t: NationTurn) -> None:
         """[A Game Round] — the Romans are on no aid and have no nation turn: theirs does nothing."""
@@ -191,6 +180,8 @@ class DuelRules(Rules):
             gained = state.units_of(nation) - before
         elif change < 0:
             lost = self.lose_armies(ctx, occupied, -change)
+            # the units' record of the removal (the generic event of armies taken off by a family's rule)
+            ctx.emit("legions_withdrawn", nation=nation, removed=lost)
         ctx.emit("duel_maintenance", nation=nation, points=points, armies=armies, change=change,
                  gained=gained, lost=lost)
         return problems
@@ -241,7 +232,8 @@ class DuelRules(Rules):
         """[Phase V] — +2 VP for the scoring centre occupied (+1 each with two centres), +1 per land
         area the nation occupies adjacent to a centre (straits and the scoring-only pairs count, a held
         centre only as a centre, each area once, Connacht never), +2 per area raided (once per area per
-        nation per game, none where a raider stayed)."""
+        nation per game, none where a raider stayed). The ledger books centres and adjacent areas as
+        holdings ("hold") and raids as captures ("capture"), the kinds every report and check knows."""
         rs, state, nation = ctx.rs, ctx.state, ctx.nation
         if not scoring.may_score(state, nation):
             return
@@ -251,21 +243,21 @@ class DuelRules(Rules):
         each = 2 if len(centres) == 1 else 1
         for c in centres:
             if c in held:
-                state.score(nation, each, f"holds its scoring centre {rs.display(c)}", "centre", nation)
-                ctx.emit("scored", nation=nation, points=each, kind="centre", area=c)
+                state.score(nation, each, f"holds its scoring centre {rs.display(c)}", "hold", nation)
+                ctx.emit("scored", nation=nation, points=each, kind="hold", area=c)
         near = set()
         for c in centres:
             near |= self.scoring_neighbours(rs, c)
         for a in sorted((near & held) - set(centres) - rs.extras["duel_no_score"]):
-            state.score(nation, 1, f"holds {rs.display(a)} next to its scoring centre", "adjacent", nation)
-            ctx.emit("scored", nation=nation, points=1, kind="adjacent", area=a)
+            state.score(nation, 1, f"holds {rs.display(a)} next to its scoring centre", "hold", nation)
+            ctx.emit("scored", nation=nation, points=1, kind="hold", area=a)
         done = state.extras.setdefault("duel_raided", {}).setdefault(nation, [])
         for a in raided:
             if a in done or (nation in state.areas.get(a, {}) and state.areas[a][nation].units):
                 continue
             done.append(a)
-            state.score(nation, 2, f"raided {rs.display(a)}", "raid", nation)
-            ctx.emit("scored", nation=nation, points=2, kind="raid", area=a)
+            state.score(nation, 2, f"raided {rs.display(a)}", "capture", nation)
+            ctx.emit("scored", nation=nation, points=2, kind="capture", area=a)
         if not done:
             del state.extras["duel_raided"][nation]
             if not state.extras["duel_raided"]:
@@ -284,27 +276,32 @@ class DuelRules(Rules):
         return out
 
     def roman_withdrawal(self, ctx: TurnContext) -> None:
-        """[Withdrawal of the Romans] — after the Saxon turn of round 1, the Roman pieces (armies and
-        forts) become those of the nation the aid names for their area."""
+        """[Withdrawal of the Romans] — after the Saxon turn of round 1, the Roman armies become those of
+        the nation the aid names for their area (the forts are not on the board yet: doubt S2)."""
         rs, state = ctx.rs, ctx.state
         w = rs.extras["duel_withdrawal"]
         if ctx.nation != w["after"] or state.round != w["round"]:
             return
         to: dict[str, str] = {}
+        removed: dict[str, int] = {}
         for roman in sorted(rs.extras["duel_no_turn"]):
             for area in sorted(state.areas):
                 st = state.areas[area].get(roman)
                 heir = w["to"].get(area)
                 if st is None or heir is None:
                     continue
-                new = state.stack(area, heir)
-                new.armies += st.armies
-                new.fort = new.fort or st.fort
+                state.stack(area, heir).armies += st.armies
+                removed[area] = st.armies
                 del state.areas[area][roman]
                 to[area] = heir
         state.prune()
         if to:
             ctx.emit("duel_romans_withdrawn", to=to)
+            # the units' record: the Roman armies go, each heir's come in their areas
+            ctx.emit("legions_withdrawn", nation=sorted(rs.extras["duel_no_turn"])[0], removed=removed)
+            for heir in sorted(set(to.values())):
+                areas = [a for a in sorted(to) if to[a] == heir]
+                ctx.emit("reinforced", nation=heir, armies=sum(removed[a] for a in areas), areas=areas)
 
     # --- the generic points the family answers otherwise -------------------------------------------
     def has_reinforcements(self, rs: Ruleset, state: GameState, nation: str) -> bool:
