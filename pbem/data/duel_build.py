@@ -138,9 +138,12 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
     # [Phase V] +2 VP for killing an enemy leader (Arthur included); the other points: DuelRules.end_of_turn
     side_of = {n: side for side, ns in aid["sides"].items() if isinstance(ns, list) for n in ns}
     vp_doc: dict[str, Any] = {"nations": {}}
+    max_rounds = int(aid["rounds"])
     for nid in nations_all:
         enemy = [lid for lid, ld in aid["leaders"].items() if side_of.get(ld["nation"]) != side_of.get(nid)]
-        card: dict[str, Any] = {"hold": []}
+        centre_rows = [c for c in (nations_all[nid].get("scoring_centres") or []) if isinstance(c, Mapping)]
+        card: dict[str, Any] = {"hold": [_hold_row(r, centre_rows, map_doc, board) for r in range(1, max_rounds + 1)
+                                         if any(r in c["rounds"] for c in centre_rows)]}
         if nid != "romans" and enemy:
             card["kills"] = {"leaders": [{"leader": lid, "points": 2, "rounds_b": "any"} for lid in enemy]}
         vp_doc["nations"][nid] = card
@@ -153,6 +156,9 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
         "data_version": 1, "source": "seed 003", "family": "duel", "status": "PROVISIONAL",
         "constants": {**FAMILY_CONSTANTS, "max_rounds": int(aid["rounds"])},
         "order_of_play": "duel",
+        # [Phase V] every nation turn scores its card's row of the round (DuelRules.phase_v)
+        "scoring": {"hold_rounds": list(range(1, int(aid["rounds"]) + 1)),
+                    "vp_table_rounds": list(range(1, int(aid["rounds"]) + 1))},
         "start": start,
         "control": {2: control2, 4: {s: list(ns) for s, ns in sets4.items()
                                      if s != "drafting"} | {}},
@@ -173,6 +179,33 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
     ruleset["control"][4][colour_of["romans"]] = ["romans"] + ruleset["control"][4][colour_of["romans"]]
     return {"map": map_doc, "nations": nations_doc, "timeline": timeline_doc,
             "victory_points": vp_doc, "ruleset": ruleset}
+
+
+def _hold_row(rnd: int, centre_rows: list, map_doc: Mapping, board: Mapping) -> dict[str, Any]:
+    """[Phase V] the points of round `rnd` as a card row: each centre of the round 2 (1 each with two),
+    each land area adjacent to one of them 1 (land borders, straits, the scoring-only pairs; a sea
+    centre's coast), an area once, a centre only as a centre, areas of increase value 0 never."""
+    centres = [c["where"] for c in centre_rows if rnd in c["rounds"]]
+    lands, seas = map_doc["land_areas"], map_doc["seas"]
+    pairs = [tuple(p) for p in board.get("scoring_only") or []]
+    near: set[str] = set()
+    for c in centres:
+        if c in seas:
+            near |= set(seas[c]["coast"])
+            continue
+        near |= set(lands[c]["land"]) | set(lands[c].get("straits", []))
+        near |= {b if a == c else a for a, b in pairs if c in (a, b)}
+    barred = {a for a, v in board["areas"].items() if v.get("population") == 0}
+    near = sorted(near - set(centres) - barred)
+    each = 2 if len(centres) == 1 else 1
+    land_centres = sorted(c for c in centres if c in lands)
+    points: dict[int, list[str]] = {}
+    if land_centres:
+        points[each] = land_centres
+    if near:
+        points.setdefault(1, [])
+        points[1] = sorted(set(points[1]) | set(near))
+    return {"rounds_b": [rnd], "points": points}
 
 
 def _codes(nations: Mapping[str, Any]) -> dict[str, str]:

@@ -24,9 +24,10 @@ from pbem.errors import OrderProblem
 from pbem.rules import accounting, endturn, population, scoring
 from pbem.rules.context import NationTurn, TurnContext
 from pbem.rules.events import Event, Names, event
-from pbem.rules.orders import Place
+from pbem.rules.orders import Disband, Place
 from pbem.rules.ruleset import Constants, Ruleset
 from pbem.rules.rulesets.base import Rules
+from pbem.rules.rulesets.duel_battle import DuelBattleModel
 from pbem.rules.rulesets.schema import Board, Schema
 from pbem.rules.state import GameState
 
@@ -62,6 +63,7 @@ class DuelMaintenance(Event):
     change: int
     gained: int
     lost: dict[str, int]
+    lines: list[int]
 
     def describe(self, names: Names) -> str | None:
         what = (f"gains {self.gained}" if self.change > 0 else
@@ -139,6 +141,14 @@ class DuelRules(Rules):
     name = "duel"
     constants_class = DuelConstants
     schema = DuelSchema
+    battle = DuelBattleModel()
+
+    def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
+        """[Battle Dice] — a 5 or 6 hits; only a 6 against a defender in difficult terrain (the cavalry,
+        hit only by 6s, is the hard target)."""
+        if defending and rs.hiland(area):
+            return rs.const.hit_hard, rs.const.hit_hard
+        return rs.const.hit, rs.const.hit_hard
 
     # --- a nation turn -----------------------------------------------------------------------------
     def nation_turn(self, t: NationTurn) -> None:
@@ -171,7 +181,7 @@ class DuelRules(Rules):
         points = sum(value[a] for a in occupied)
         armies = sum(state.areas[a][nation].units for a in occupied)
         change = maintenance_change(points - armies)
-        gained, lost = 0, {}
+        gained, lost, lines = 0, {}, []
         problems: list[OrderProblem] = []
         if change > 0 and any(value[a] for a in occupied):
             new = min(change, population.free_armies(ctx, nation))
@@ -179,23 +189,33 @@ class DuelRules(Rules):
             problems = population.place_new_armies(ctx, nation, new, ctx.own().of(Place))
             gained = state.units_of(nation) - before
         elif change < 0:
-            lost = self.lose_armies(ctx, occupied, -change)
+            lost, lines = self.lose_armies(ctx, occupied, -change)
             # the units' record of the removal (the generic event of armies taken off by a family's rule)
             ctx.emit("legions_withdrawn", nation=nation, removed=lost)
         ctx.emit("duel_maintenance", nation=nation, points=points, armies=armies, change=change,
-                 gained=gained, lost=lost)
+                 gained=gained, lost=lost, lines=lines)
         return problems
 
-    def lose_armies(self, ctx: TurnContext, occupied: list[str], n: int) -> dict[str, int]:
-        """[Phase I] "you lose an army of your choice": by default one at a time from the biggest
-        stack (ties: the area of least increase value, then by id); cavalry last."""
+    def lose_armies(self, ctx: TurnContext, occupied: list[str], n: int) -> tuple[dict[str, int], list[int]]:
+        """[Phase I] "you lose an army of your choice": the loser's DISBAND A, B ... says from which
+        areas, one army each in that order (again from the first while armies are still to go); the
+        rest, by default, one at a time from the biggest stack (ties: the area of least increase value,
+        then by id); cavalry last. Returns the armies lost per area and the DISBAND lines used."""
         state, nation, value = ctx.state, ctx.nation, ctx.rs.extras["duel_population"]
+        orders = ctx.own().of(Disband)
+        prefs = [a for o in orders for a in o.areas if a in occupied]
         lost: dict[str, int] = {}
         for _ in range(n):
             options = [a for a in occupied if state.areas[a][nation].units]
             if not options:
                 break
-            area = min(options, key=lambda a: (-state.areas[a][nation].units, value[a], a))
+            chosen = [a for a in prefs if a in options]
+            if chosen:
+                area = chosen[0]
+                prefs.remove(area)
+                prefs.append(area)
+            else:
+                area = min(options, key=lambda a: (-state.areas[a][nation].units, value[a], a))
             st = state.areas[area][nation]
             if st.armies:
                 st.armies -= 1
@@ -204,7 +224,7 @@ class DuelRules(Rules):
                 st.cavalry -= 1
             lost[area] = lost.get(area, 0) + 1
         state.prune()
-        return lost
+        return lost, sorted(o.line for o in orders if o.line) if lost and orders else []
 
     def end_of_turn(self, t: NationTurn) -> None:
         """[Phase V] after combat, retreats and raider withdrawal: raiders go back, the turn's points
@@ -229,28 +249,24 @@ class DuelRules(Rules):
         return sorted(a for a in ctx.entered if rs.is_land(a) and rs.areas[a].region != barred)
 
     def phase_v(self, ctx: TurnContext, raided: list[str]) -> None:
-        """[Phase V] — +2 VP for the scoring centre occupied (+1 each with two centres), +1 per land
-        area the nation occupies adjacent to a centre (straits and the scoring-only pairs count, a held
-        centre only as a centre, each area once, Connacht never), +2 per area raided (once per area per
-        nation per game, none where a raider stayed). The ledger books centres and adjacent areas as
+        """[Phase V] — the nation's card for this round (victory_points.yaml `hold`, the one statement
+        of the Phase V table, derived by pbem.data.duel_build): +2 VP for the scoring centre occupied
+        (+1 each with two centres), +1 per land area occupied adjacent to a centre (straits and the
+        scoring-only pairs count, a centre only as a centre, each area once, Connacht never); then
+        +2 per area raided (once per area per nation per game, none where a raider stayed). The ledger books centres and adjacent areas as
         holdings ("hold") and raids as captures ("capture"), the kinds every report and check knows."""
         rs, state, nation = ctx.rs, ctx.state, ctx.nation
         if not scoring.may_score(state, nation):
             return
-        centres = [c for c, rounds in rs.extras["duel_centres"].get(nation, ()) if state.round in rounds]
         held = {a for a, st in state.areas.items() if nation in st and rs.is_land(a)
                 and (st[nation].units or st[nation].fort or st[nation].burhs)}
-        each = 2 if len(centres) == 1 else 1
-        for c in centres:
-            if c in held:
-                state.score(nation, each, f"holds its scoring centre {rs.display(c)}", "hold", nation)
-                ctx.emit("scored", nation=nation, points=each, kind="hold", area=c)
-        near = set()
-        for c in centres:
-            near |= self.scoring_neighbours(rs, c)
-        for a in sorted((near & held) - set(centres) - rs.extras["duel_no_score"]):
-            state.score(nation, 1, f"holds {rs.display(a)} next to its scoring centre", "hold", nation)
-            ctx.emit("scored", nation=nation, points=1, kind="hold", area=a)
+        card = rs.vp.get(nation)
+        table = card.hold.get(rs.hold_occasion(state.round), {}) if card else {}
+        for a in sorted(held & set(table)):
+            pts = table[a]
+            what = "its scoring centre" if a in self.centres(rs, nation, state.round) else "an area next to its scoring centre"
+            state.score(nation, pts, f"holds {what} {rs.display(a)}", "hold", nation)
+            ctx.emit("scored", nation=nation, points=pts, kind="hold", area=a)
         done = state.extras.setdefault("duel_raided", {}).setdefault(nation, [])
         for a in raided:
             if a in done or (nation in state.areas.get(a, {}) and state.areas[a][nation].units):
@@ -263,17 +279,12 @@ class DuelRules(Rules):
             if not state.extras["duel_raided"]:
                 del state.extras["duel_raided"]
 
-    def scoring_neighbours(self, rs: Ruleset, centre: str) -> set[str]:
-        """[Phase V], [The Game Board], [Straits] — the land areas adjacent to a centre for scoring: land
-        borders, straits and the scoring-only pairs; a sea centre (Vikings): its coast."""
-        if not rs.is_land(centre):
-            return set(rs.seas[centre].coast)
-        ar = rs.areas[centre]
-        out = set(ar.land) | set(ar.straits)
-        for a, b in rs.extras["duel_scoring_adjacent"]:
-            if centre in (a, b):
-                out.add(b if a == centre else a)
-        return out
+    def centres(self, rs: Ruleset, nation: str, rnd: int) -> list[str]:
+        """[Army Limits and Scoring Centres] — the nation's scoring centres in round `rnd` (the aid's)."""
+        return [c for c, rounds in rs.extras["duel_centres"].get(nation, ()) if rnd in rounds]
+
+    def round_scoring(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
+        """[Phase V] — Duel scores at the end of every nation turn (`phase_v`), never at a round's end."""
 
     def roman_withdrawal(self, ctx: TurnContext) -> None:
         """[Withdrawal of the Romans] — after the Saxon turn of round 1, the Roman armies become those of
