@@ -198,9 +198,10 @@ class DuelRules(Rules):
 
     def lose_armies(self, ctx: TurnContext, occupied: list[str], n: int) -> tuple[dict[str, int], list[int]]:
         """[Phase I] "you lose an army of your choice": the loser's DISBAND A, B ... says from which
-        areas, one army each in that order (again from the first while armies are still to go); the
-        rest, by default, one at a time from the biggest stack (ties: the area of least increase value,
-        then by id); cavalry last. Returns the armies lost per area and the DISBAND lines used."""
+        areas, one army each in that order (again from the first while armies are still to go), as
+        long as the area keeps one (as the order reads for overpopulation); the rest, by default, one
+        at a time from the biggest stack (ties: an area DISBAND does not name, the area of least
+        increase value, then by id); cavalry last. Returns the armies lost per area and the DISBAND lines used."""
         state, nation, value = ctx.state, ctx.nation, ctx.rs.extras["duel_population"]
         orders = ctx.own().of(Disband)
         prefs = [a for o in orders for a in o.areas if a in occupied]
@@ -209,13 +210,13 @@ class DuelRules(Rules):
             options = [a for a in occupied if state.areas[a][nation].units]
             if not options:
                 break
-            chosen = [a for a in prefs if a in options]
+            chosen = [a for a in prefs if a in options and state.areas[a][nation].units > 1]
             if chosen:
                 area = chosen[0]
                 prefs.remove(area)
                 prefs.append(area)
-            else:
-                area = min(options, key=lambda a: (-state.areas[a][nation].units, value[a], a))
+            else:   # an area the DISBAND names is emptied last: the order speaks of areas held
+                area = min(options, key=lambda a: (-state.areas[a][nation].units, a in prefs, value[a], a))
             st = state.areas[area][nation]
             if st.armies:
                 st.armies -= 1
@@ -313,6 +314,10 @@ class DuelRules(Rules):
             for heir in sorted(set(to.values())):
                 areas = [a for a in sorted(to) if to[a] == heir]
                 ctx.emit("reinforced", nation=heir, armies=sum(removed[a] for a in areas), areas=areas)
+
+    def nations_brought_in(self, rs: Ruleset, events) -> set[str]:
+        """[Withdrawal of the Romans] — the heirs of the Romans are on the board from the withdrawal."""
+        return {n for ev in events if isinstance(ev, DuelRomansWithdrawn) for n in ev.to.values()}
 
     # --- the generic points the family answers otherwise -------------------------------------------
     def has_reinforcements(self, rs: Ruleset, state: GameState, nation: str) -> bool:
