@@ -12,7 +12,7 @@ that the shipped files are what this tool writes.
 
 Readings (each also listed in ruleset.yaml `doubts`, shown by `pbem rules show duel`):
 - terrain `difficult` is the loader's `hiland` (movement stops on entry, 6 only against defenders);
-  the two impassable areas (Pennines, Grampians) are not land areas of the map: nothing enters them;
+  the two impassable areas of the board are not land areas of the map: nothing enters them;
   their neighbours' scoring-only adjacency is kept in ruleset.yaml `duel.scoring_adjacent`.
 - straits are ordinary borders of the map marked as straits.
 - a two-sea arrival (North Sea / English Channel) arrives in the first sea named.
@@ -106,7 +106,7 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
             start.setdefault("romans", {})[a] = 1
         if v.get("roman_forts"):
             forts[a] = v["roman_forts"]
-    # [Setting Up Round 1]: the Picts one army in each area of Scotland; the others as the aid lists
+    # [Setting Up Round 1]: a nation whose aid start reads "1 army in each area of Scotland" gets that; the others as the aid lists
     for nid, n in aid["nations"].items():
         s = n.get("start")
         if isinstance(s, Mapping):
@@ -175,7 +175,7 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
             "no_score_area": [a for a, v in areas.items() if v["population"] == 0],
         },
     }
-    # the Romans (on the Brython-Viking side, [Game Setup]) go with partner set 2 in 4 players (D15)
+    # the nation on no aid (on the Brython-Viking side, [Game Setup]) go with partner set 2 in 4 players (D15)
     ruleset["control"][4][colour_of["romans"]] = ["romans"] + ruleset["control"][4][colour_of["romans"]]
     return {"map": map_doc, "nations": nations_doc, "timeline": timeline_doc,
             "victory_points": vp_doc, "ruleset": ruleset}
