@@ -35,9 +35,19 @@ class DuelBattleModel(BattleModel):
         """[Battle Dice] — two dice per army, cavalry and fortification still alive; the leader's +1
         on the armies' and cavalry's dice ([Leaders in Battle])."""
         bonus = self.leader_bonus(rs, leader)
+        fast = self.fast_pieces(rs, roman)
         counts = {"cavalry": cavalry, "armies": armies, "fort": int(fort), "burhs": burhs}
-        return tuple(DiceGroup(p, DICE_PER_PIECE * counts[p], bonus if p in ("armies", "cavalry") else 0, False)
+        return tuple(DiceGroup(p, DICE_PER_PIECE * counts[p], bonus if p in ("armies", "cavalry") else 0, p in fast)
                      for p in ("cavalry", "armies", "fort", "burhs") if counts[p])
+
+    def fast_pieces(self, rs, roman: bool) -> frozenset[str]:
+        """[Cavalry] — the cavalry's dice are rolled apart and hit on a 4 in normal terrain."""
+        return frozenset({"cavalry"})
+
+    def fast_gain(self, rs) -> int:
+        """[Cavalry] — "it hits in normal terrain on a 4, 5, or 6": one below the armies' 5; against
+        difficult terrain it needs the 6 as any army (DieNeeds: no gain where soft = hard)."""
+        return 1
 
     def casualties(self, ctx: TurnContext, area, faces, roller, roller_nation, target, target_nation, defending):
         """[Battle Dice], [Allocation of Hits], [Cavalry in Battle] — one round's hits on the target,
@@ -46,9 +56,9 @@ class DuelBattleModel(BattleModel):
         needs = self.needs(rs, area, defending)
         if isinstance(faces, dict):     # case dice aimed by target: pooled, as the model aims itself
             faces = [f for fs in faces.values() for f in fs]
-        mods, _ = self.modified(rs, list(faces), roller, roller_nation)
+        mods, fast = self.modified(rs, list(faces), roller, roller_nation)
         sixes = sum(m >= needs.hard for m in mods)
-        hits = sum(m >= needs.soft for m in mods)
+        hits = sum(m >= (needs.fast if f else needs.soft) for m, f in zip(mods, fast, strict=True))
         return split_hits(hits, sixes, target.cavalry, target.armies, int(target.fort) + target.burhs,
                           wounded_kind(target))
 
@@ -75,8 +85,9 @@ class DuelBattleModel(BattleModel):
 
 
 def split_hits(hits: int, sixes: int, cavalry: int, armies: int, forts: int, wounded: str | None) -> dict[str, int]:
-    """[Allocation of Hits] by default: the cavalry takes the sixes first (only 6s hit it), then the
-    armies take the hits left, the fortification last; a piece falls at two hits, counting the hit the
+    """[Allocation of Hits] by default: the cavalry takes the sixes first (only 6s hit it, and while it
+    stands the other hits hit nothing: [Cavalry]), then the armies take the hits left, the
+    fortification last; a piece falls at two hits, counting the hit the
     side's wounded piece already has; one piece at most is left wounded (a second odd hit is lost)."""
     out: dict[str, int] = {}
     left_wounded = None
@@ -89,6 +100,8 @@ def split_hits(hits: int, sixes: int, cavalry: int, armies: int, forts: int, wou
         spare -= given
         total = given + (wounded == kind)
         killed = min(total // HITS_TO_KILL, count)
+        if kind == "cavalry" and killed < count:
+            spare = 0   # [Cavalry] "lower rolls hit nothing until the cavalry is eliminated"
         if killed:
             out[kind] = killed
         if total - HITS_TO_KILL * killed and killed < count and left_wounded is None:
