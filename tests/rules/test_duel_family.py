@@ -88,3 +88,36 @@ def test_roman_withdrawal_after_the_saxons_in_round_1(rs):
     assert st.units_of("romans") == 0
     assert "welsh" in st.areas["devon"] and "rheged" in st.areas["hwicce"]
     assert "romano_british" in st.areas["kent"]
+
+
+def test_a_side_keeps_at_most_one_wounded_piece():
+    """[Allocation Of Hits] — "a side can never have more than one wounded army at a time"; two hits
+    eliminate; the cavalry takes the 6s first and shields the rest while it stands ([Cavalry])."""
+    from pbem.rules.rulesets.duel_battle import WOUNDED, split_hits   # noqa: PLC0415
+    for hits in range(0, 9):
+        for sixes in range(0, hits + 1):
+            for cav in (0, 1):
+                for armies in range(0, 4):
+                    for fort in (0, 1):
+                        for wounded in (None, *WOUNDED):
+                            out = split_hits(hits, sixes, cav, armies, fort, wounded)
+                            assert sum(1 for k in WOUNDED.values() if out.get(k)) <= 1
+                            assert out.get("cavalry", 0) <= cav and out.get("armies", 0) <= armies
+                            dealt = 2 * sum(out.get(k, 0) for k in ("cavalry", "armies", "forts"))
+                            assert dealt <= hits + (wounded is not None)
+
+
+def test_dyfed_example_hits():
+    """[Examples Of Battle] — three hits on two Welsh armies: one eliminated, one wounded."""
+    from pbem.rules.rulesets.duel_battle import split_hits   # noqa: PLC0415
+    assert split_hits(3, 1, 0, 2, 0, None) == {"armies": 1, "wounded_armies": 1}
+
+
+def test_bot_games_end_with_no_wound_left(rs):
+    """[Allocation Of Hits] — hits "do not carry over to later in the game": no counter survives a step;
+    a whole 7-round game between the bots ends, every invariant kept."""
+    from pbem.bots.selfplay import play_bot_game   # noqa: PLC0415
+    r = play_bot_game(rs, 11, players=2, check=True)
+    assert r.state.finished and r.state.round == 7
+    assert not r.violations
+    assert all(not s.counters for stacks in r.state.areas.values() for s in stacks.values())
