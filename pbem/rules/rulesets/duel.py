@@ -118,6 +118,9 @@ class DuelSchema(Schema):
             rc.one(nid, f"duel.withdrawal.to.{nid}", nations, "nation")
             for a in rc.ids(lst, f"duel.withdrawal.to.{nid}", areas, "area"):
                 withdrawal_to[a] = nid
+        barred = {rc.one(n, f"duel.strait_barred.{n}", nations, "nation"):
+                   frozenset(rc.ids(rs_, f"duel.strait_barred.{n}", board.regions, "region"))
+                   for n, rs_ in rc.mapping(d, "strait_barred", "duel", required=False).items()}
         no_raid = {rc.one(n, f"duel.no_raid_points.{n}", nations, "nation"): str(region)
                    for n, region in rc.mapping(d, "no_raid_points", "duel", required=False).items()}
         return {
@@ -131,6 +134,7 @@ class DuelSchema(Schema):
                                 "to": withdrawal_to},
             "duel_no_turn": frozenset(rc.ids(rc.seq(d, "no_turn", "duel"), "duel.no_turn", nations, "nation")),
             "duel_no_raid_points": no_raid,
+            "duel_strait_barred": barred,
             "duel_no_score": frozenset(rc.ids(rc.seq(d, "no_score_area", "duel"), "duel.no_score_area", areas, "area")),
         }
 
@@ -314,6 +318,23 @@ class DuelRules(Rules):
             for heir in sorted(set(to.values())):
                 areas = [a for a in sorted(to) if to[a] == heir]
                 ctx.emit("reinforced", nation=heir, armies=sum(removed[a] for a in areas), areas=areas)
+
+    def movement_problems(self, ctx: TurnContext, planned) -> list[OrderProblem]:
+        """[Straits] — a strait takes the whole move (the generic rule 5.15 check); the Welsh may not
+        use the straits to Ireland (ruleset.yaml duel.strait_barred: nation -> regions)."""
+        rs, nation = ctx.rs, ctx.nation
+        barred = rs.extras["duel_strait_barred"].get(nation, frozenset())
+        out: list[OrderProblem] = []
+        for p in planned if barred else ():
+            path = p.order.path
+            for a, b in zip(path, path[1:], strict=False):
+                if rs.is_land(a) and rs.is_land(b) and rs.strait(a, b) and (
+                        rs.areas[a].region in barred or rs.areas[b].region in barred):
+                    out.append(OrderProblem("strait", p.order.line, p.order.text,
+                                            f"the {rs.nations[nation].name} may not cross the strait between "
+                                            f"{rs.display(a)} and {rs.display(b)} ([Straits])"))
+                    break
+        return out
 
     def nations_brought_in(self, rs: Ruleset, events) -> set[str]:
         """[Withdrawal of the Romans] — the heirs of the Romans are on the board from the withdrawal."""
