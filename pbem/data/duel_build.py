@@ -172,7 +172,7 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
             "withdrawal": {"after": "saxons", "round": 1, "to": dict(aid["roman_withdrawal"])},
             "no_raid_points": {"irish": "ireland"},
             "no_turn": ["romans"],
-            # [Straits] the Welsh may not use the straits to Ireland
+            # [Straits]: the nation the rulebook bars from the straits to Ireland
             "strait_barred": {"welsh": ["ireland"]},
             "no_score_area": [a for a, v in areas.items() if v["population"] == 0],
         },

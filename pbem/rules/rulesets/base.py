@@ -492,6 +492,10 @@ class Rules:
         """Rule 10.5 — the first game turn the successor nation increases population (None: as any nation)."""
         return None
 
+    def has_nation_turn(self, rs: Ruleset, nation: str) -> bool:
+        """Rule 4.0 — does the nation play turns of its own in the order of play? (Every nation here.)"""
+        return True
+
     def nations_brought_in(self, rs: Ruleset, events: Sequence[Event]) -> set[str]:
         """Rule 10.5 — the nations a step's events brought onto the board before the timeline brings them
         (the successor replacing the empire: RomansLeft), for the checks of pbem.bots.conservation."""

@@ -155,8 +155,13 @@ class DuelRules(Rules):
         return rs.const.hit, rs.const.hit_hard
 
     # --- a nation turn -----------------------------------------------------------------------------
+    def has_nation_turn(self, rs: Ruleset, nation: str) -> bool:
+        """[A Game Round] — the Romans are on no aid: they have no nation turn (they only fight back)."""
+        return nation not in rs.extras["duel_no_turn"]
+
     def nation_turn(self, t: NationTurn) -> None:
-        """[A Game Round] — the Romans are on no aid and have no nation turn: theirs does nothing."""
+        """[A Game Round] — the Romans have no nation turn (`has_nation_turn`): were one played, it
+        does nothing."""
         if t.ctx.nation in t.ctx.rs.extras["duel_no_turn"]:
             accounting.account(t.ctx, set())
             return
