@@ -172,6 +172,9 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
             "withdrawal": {"after": "saxons", "round": 1, "to": dict(aid["roman_withdrawal"])},
             "no_raid_points": {"irish": "ireland"},
             "no_turn": ["romans"],
+            # [Unit List], [Cavalry]: the leaders whose aid entry reads "<leader> + cavalry" bring the
+            # nation's cavalry piece with them (Arthur, for three nations in succession)
+            "leader_cavalry": _cavalry_leaders(aid),
             # [Straits]: the nation the rulebook bars from the straits to Ireland
             "strait_barred": {"welsh": ["ireland"]},
             "no_score_area": [a for a, v in areas.items() if v["population"] == 0],
@@ -181,6 +184,16 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
     ruleset["control"][4][colour_of["romans"]] = ["romans"] + ruleset["control"][4][colour_of["romans"]]
     return {"map": map_doc, "nations": nations_doc, "timeline": timeline_doc,
             "victory_points": vp_doc, "ruleset": ruleset}
+
+
+def _cavalry_leaders(aid: Mapping[str, Any]) -> list[str]:
+    table = aid.get("aid_table") or {}
+    out = []
+    for lid, ld in aid["leaders"].items():
+        entry = str((table.get(ld["nation"]) or {}).get(f'r{ld["round"]}', ""))
+        if f'{ld["name"]} + cavalry' in entry:
+            out.append(lid)
+    return sorted(out)
 
 
 def _hold_row(rnd: int, centre_rows: list, map_doc: Mapping, board: Mapping) -> dict[str, Any]:

@@ -118,6 +118,8 @@ class DuelSchema(Schema):
             rc.one(nid, f"duel.withdrawal.to.{nid}", nations, "nation")
             for a in rc.ids(lst, f"duel.withdrawal.to.{nid}", areas, "area"):
                 withdrawal_to[a] = nid
+        cavalry_leaders = frozenset(rc.ids(rc.seq(d, "leader_cavalry", "duel"), "duel.leader_cavalry",
+                                           board.leaders, "leader"))
         barred = {rc.one(n, f"duel.strait_barred.{n}", nations, "nation"):
                    frozenset(rc.ids(rs_, f"duel.strait_barred.{n}", board.regions, "region"))
                    for n, rs_ in rc.mapping(d, "strait_barred", "duel", required=False).items()}
@@ -135,6 +137,7 @@ class DuelSchema(Schema):
             "duel_no_turn": frozenset(rc.ids(rc.seq(d, "no_turn", "duel"), "duel.no_turn", nations, "nation")),
             "duel_no_raid_points": no_raid,
             "duel_strait_barred": barred,
+            "duel_leader_cavalry": cavalry_leaders,
             "duel_no_score": frozenset(rc.ids(rc.seq(d, "no_score_area", "duel"), "duel.no_score_area", areas, "area")),
         }
 
@@ -171,11 +174,42 @@ class DuelRules(Rules):
         """[Phase I] the leader on the board since the last round is removed; the maintenance economy;
         [Phase II] the arrivals of the aid; the arriving leaders."""
         ctx = t.ctx
-        population.leaders_leave(ctx)
+        self.leaders_leave(ctx)
         t.problems += self.maintenance(ctx)
         t.problems += self.arrivals(t)
         t.stop_after("before_leaders")
         t.problems += population.leaders_enter(ctx)
+
+    def leaders_leave(self, ctx: TurnContext) -> None:
+        """[Phase I] "if the nation has a leader on the board at the start of its nation turn (having
+        been in play in the previous round) it is removed"; a leader who brought the cavalry takes it
+        with him ([Cavalry]: one cavalry piece, passed on with Arthur to the next nation)."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        riders = set(state.leaders_on_board(nation)) & rs.extras["duel_leader_cavalry"]
+        population.leaders_leave(ctx)
+        gone = riders - set(state.leaders_on_board(nation))
+        if not gone:
+            return
+        removed: dict[str, int] = {}
+        for area, stacks in state.areas.items():
+            st = stacks.get(nation)
+            if st is not None and st.cavalry:
+                removed[area] = st.cavalry
+                st.cavalry = 0
+        state.prune()
+        if removed:
+            ctx.emit("legions_withdrawn", nation=nation, removed=removed)
+
+    def leader_arrives(self, ctx: TurnContext, leader: str, area: str) -> None:
+        """[Unit List], [Cavalry] — Arthur enters with the nation's one cavalry army (if it has one free)."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        if leader not in rs.extras["duel_leader_cavalry"]:
+            return
+        on_board = sum(s[nation].cavalry for s in state.areas.values() if nation in s)
+        if on_board >= rs.nations[nation].max_cavalry:
+            return
+        state.stack(area, nation).cavalry += 1
+        ctx.emit("reinforced", nation=nation, cavalry=1, areas=[area])
 
     def maintenance(self, ctx: TurnContext) -> list[OrderProblem]:
         """[Phase I] — count the increase points of the land areas the nation occupies and subtract its
