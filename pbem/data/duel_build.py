@@ -175,6 +175,13 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
             # [Unit List], [Cavalry]: the leaders whose aid entry reads "<leader> + cavalry" bring the
             # nation's cavalry piece with them (Arthur, for three nations in succession)
             "leader_cavalry": _cavalry_leaders(aid),
+            # [Phase II]: the armies a leader brings on land (placed with him); [Eruption]: where a
+            # leader may erupt (Fergus Mor Mac Erc only in Ui Neil, Dalriada or The Isles)
+            "leader_armies": {arr["leader"]: arr["armies"] for rd in aid["timeline"].values()
+                              for nd in (rd.get("nations") or {}).values() for arr in nd.get("arrivals") or []
+                              if arr.get("leader") and arr.get("armies") and not arr.get("at_sea")},
+            "erupt_in": {lid: list(ld["arrives"]["erupt_in_one_of"]) for lid, ld in aid["leaders"].items()
+                         if isinstance(ld.get("arrives"), Mapping) and ld["arrives"].get("erupt_in_one_of")},
             # [Straits]: the nation the rulebook bars from the straits to Ireland
             "strait_barred": {"welsh": ["ireland"]},
             "no_score_area": [a for a, v in areas.items() if v["population"] == 0],

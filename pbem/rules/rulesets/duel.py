@@ -21,14 +21,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import OrderProblem
-from pbem.rules import accounting, endturn, population, scoring
+from pbem.rules import accounting, battle, endturn, population, scoring
 from pbem.rules.context import NationTurn, TurnContext
 from pbem.rules.events import Event, Names, event
-from pbem.rules.orders import Disband, Place
+from pbem.rules.orders import Place
 from pbem.rules.ruleset import Constants, Ruleset
 from pbem.rules.rulesets.base import Rules
 from pbem.rules.rulesets.duel_battle import DuelBattleModel
 from pbem.rules.rulesets.schema import Board, Schema
+from pbem.rules.stacking import can_add
 from pbem.rules.state import GameState
 
 # [Phase I] the population-change table: (lowest calculation of the row, armies gained (<0: lost))
@@ -120,6 +121,12 @@ class DuelSchema(Schema):
                 withdrawal_to[a] = nid
         cavalry_leaders = frozenset(rc.ids(rc.seq(d, "leader_cavalry", "duel"), "duel.leader_cavalry",
                                            board.leaders, "leader"))
+        leader_armies = {rc.one(lid, f"duel.leader_armies.{lid}", board.leaders, "leader"):
+                         rc.integer(n, f"duel.leader_armies.{lid}", minimum=1)
+                         for lid, n in rc.mapping(d, "leader_armies", "duel", required=False).items()}
+        erupt_in = {rc.one(lid, f"duel.erupt_in.{lid}", board.leaders, "leader"):
+                    tuple(rc.ids(v, f"duel.erupt_in.{lid}", areas, "area"))
+                    for lid, v in rc.mapping(d, "erupt_in", "duel", required=False).items()}
         barred = {rc.one(n, f"duel.strait_barred.{n}", nations, "nation"):
                    frozenset(rc.ids(rs_, f"duel.strait_barred.{n}", board.regions, "region"))
                    for n, rs_ in rc.mapping(d, "strait_barred", "duel", required=False).items()}
@@ -138,6 +145,8 @@ class DuelSchema(Schema):
             "duel_no_raid_points": no_raid,
             "duel_strait_barred": barred,
             "duel_leader_cavalry": cavalry_leaders,
+            "duel_leader_armies": leader_armies,
+            "duel_erupt_in": erupt_in,
             "duel_no_score": frozenset(rc.ids(rc.seq(d, "no_score_area", "duel"), "duel.no_score_area", areas, "area")),
         }
 
@@ -178,7 +187,29 @@ class DuelRules(Rules):
         t.problems += self.maintenance(ctx)
         t.problems += self.arrivals(t)
         t.stop_after("before_leaders")
+        before = len(ctx.events)
         t.problems += population.leaders_enter(ctx)
+        self.eruptions(ctx, [e.area for e in ctx.events[before:] if e.KIND == "leader_entered"])
+
+    def eruptions(self, ctx: TurnContext, areas: list[str]) -> None:
+        """[Eruption] — a leader (and his armies) appearing in an occupied land area fights the occupant
+        at once, before anything else (the battle model's battle; no retreat to anywhere it came from)."""
+        for area in areas:
+            own = ctx.state.get(area, ctx.nation)
+            if ctx.rs.is_land(area) and own and own.units and any(n != ctx.nation for n in ctx.state.occupants(area)):
+                battle.fight(ctx, area)
+
+    def leader_entry_areas(self, ctx: TurnContext, leader: str) -> list[str]:
+        """[Eruption] — a leader whose nation has no area appears in an area it could score for this
+        round (its card's row), or, for a leader the aid names areas for, only there; vacant areas
+        first (an occupied one means a battle at once), then by id. (Not appearing is not offered.)"""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        places = rs.extras["duel_erupt_in"].get(leader)
+        if places is None:
+            card = rs.vp.get(nation)
+            row = card.hold.get(rs.hold_occasion(state.round), {}) if card else {}
+            places = tuple(a for a in row if rs.is_land(a))
+        return sorted(places, key=lambda a: (bool(state.occupants(a)), a))
 
     def leaders_leave(self, ctx: TurnContext) -> None:
         """[Phase I] "if the nation has a leader on the board at the start of its nation turn (having
@@ -203,6 +234,7 @@ class DuelRules(Rules):
     def leader_arrives(self, ctx: TurnContext, leader: str, area: str) -> None:
         """[Unit List], [Cavalry] — Arthur enters with the nation's one cavalry army (if it has one free)."""
         rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        self.leader_armies_arrive(ctx, leader, area)
         if leader not in rs.extras["duel_leader_cavalry"]:
             return
         on_board = sum(s[nation].cavalry for s in state.areas.values() if nation in s)
@@ -210,6 +242,28 @@ class DuelRules(Rules):
             return
         state.stack(area, nation).cavalry += 1
         ctx.emit("reinforced", nation=nation, cavalry=1, areas=[area])
+
+    def leader_armies_arrive(self, ctx: TurnContext, leader: str, area: str) -> None:
+        """[Phase II] — the armies the aid gives with a leader on land are placed with him, as many as
+        the army limit and the stacking limits leave ("those armies simply aren't available"; the ones
+        the leader's area has no room for go to another land area of the nation); [Eruption] a leader whose
+        nation had no army appears with at least one."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        n = rs.extras["duel_leader_armies"].get(leader, 0)
+        if not state.units_of(nation):
+            n = max(n, 1)
+        n = min(n, population.free_armies(ctx, nation))
+        placed: list[str] = []
+        for _ in range(n):
+            # with the leader while stacking allows, else in another land area of the nation with room
+            others = sorted(a for a in population.placement_areas(ctx, nation) if a != area)
+            where = next((a for a in [area, *others] if can_add(rs, state, nation, a, 1)), None)
+            if where is None:
+                break   # no room: "those armies simply aren't available"
+            state.stack(where, nation).armies += 1
+            placed.append(where)
+        for where in dict.fromkeys(placed):
+            ctx.emit("reinforced", nation=nation, armies=placed.count(where), areas=[where])
 
     def maintenance(self, ctx: TurnContext) -> list[OrderProblem]:
         """[Phase I] — count the increase points of the land areas the nation occupies and subtract its
@@ -240,26 +294,18 @@ class DuelRules(Rules):
         return problems
 
     def lose_armies(self, ctx: TurnContext, occupied: list[str], n: int) -> tuple[dict[str, int], list[int]]:
-        """[Phase I] "you lose an army of your choice": the loser's DISBAND A, B ... says from which
-        areas, one army each in that order (again from the first while armies are still to go), as
-        long as the area keeps one (as the order reads for overpopulation); the rest, by default, one
-        at a time from the biggest stack (ties: an area DISBAND does not name, the area of least
-        increase value, then by id); cavalry last. Returns the armies lost per area and the DISBAND lines used."""
+        """[Phase I] "you lose an army of your choice": the choice has no order form yet (doubt S7;
+        DISBAND, the overpopulation order, is read at the end of the turn and the bots and prompts
+        plan the movement on the position without it), so by default one at a time from the biggest
+        stack (ties: the area of least increase value, then by id); cavalry last. Returns the armies
+        lost per area and the order lines used (none)."""
         state, nation, value = ctx.state, ctx.nation, ctx.rs.extras["duel_population"]
-        orders = ctx.own().of(Disband)
-        prefs = [a for o in orders for a in o.areas if a in occupied]
         lost: dict[str, int] = {}
         for _ in range(n):
             options = [a for a in occupied if state.areas[a][nation].units]
             if not options:
                 break
-            chosen = [a for a in prefs if a in options and state.areas[a][nation].units > 1]
-            if chosen:
-                area = chosen[0]
-                prefs.remove(area)
-                prefs.append(area)
-            else:   # an area the DISBAND names is emptied last: the order speaks of areas held
-                area = min(options, key=lambda a: (-state.areas[a][nation].units, a in prefs, value[a], a))
+            area = min(options, key=lambda a: (-state.areas[a][nation].units, value[a], a))
             st = state.areas[area][nation]
             if st.armies:
                 st.armies -= 1
@@ -268,7 +314,7 @@ class DuelRules(Rules):
                 st.cavalry -= 1
             lost[area] = lost.get(area, 0) + 1
         state.prune()
-        return lost, sorted(o.line for o in orders if o.line) if lost and orders else []
+        return lost, []
 
     def end_of_turn(self, t: NationTurn) -> None:
         """[Phase V] after combat, retreats and raider withdrawal: raiders go back, the turn's points
