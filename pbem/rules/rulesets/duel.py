@@ -49,9 +49,9 @@ def maintenance_change(calculation: int) -> int:
 
 @dataclass(frozen=True, kw_only=True)
 class DuelConstants(Constants):
-    """ruleset.yaml `constants` of the Duel family: the common ones and the clear-terrain overstack."""
+    """ruleset.yaml `constants` of the Duel family: the common ones, the clear overstack required."""
 
-    big_stack_clear: int   # [Stacking Limits] the one overstack of 5 in a clear area (not played yet: S5)
+    big_stack_clear: int | None   # [Stacking Limits] the one overstack: 4 in difficult, 5 in clear terrain
 
 
 @event("duel_maintenance")
