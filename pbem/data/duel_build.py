@@ -172,6 +172,13 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
             "withdrawal": {"after": "saxons", "round": 1, "to": dict(aid["roman_withdrawal"])},
             "no_raid_points": {"irish": "ireland"},
             "no_turn": ["romans"],
+            # [Appearance At Sea]: the arrivals the aid lets appear in either of two seas (the loader's
+            # timeline places them in the first; ARRIVE N <sea> moves N to the other)
+            "sea_choices": {int(r): {n: list(arr["at_sea"]) for n, nd in (rd.get("nations") or {}).items()
+                                     for arr in nd.get("arrivals") or [] if len(arr.get("at_sea") or []) > 1}
+                            for r, rd in aid["timeline"].items()
+                            if any(len(arr.get("at_sea") or []) > 1 for nd in (rd.get("nations") or {}).values()
+                                   for arr in nd.get("arrivals") or [])},
             # [Unit List], [Cavalry]: the leaders whose aid entry reads "<leader> + cavalry" bring the
             # nation's cavalry piece with them (Arthur, for three nations in succession)
             "leader_cavalry": _cavalry_leaders(aid),

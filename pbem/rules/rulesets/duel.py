@@ -28,6 +28,7 @@ from pbem.rules.orders import Place
 from pbem.rules.ruleset import Constants, Ruleset
 from pbem.rules.rulesets.base import Rules
 from pbem.rules.rulesets.duel_battle import DuelBattleModel
+from pbem.rules.rulesets.duel_orders import ArriveIn
 from pbem.rules.rulesets.schema import Board, Schema
 from pbem.rules.stacking import can_add
 from pbem.rules.state import GameState
@@ -71,6 +72,19 @@ class DuelMaintenance(Event):
                 "loses " + ", ".join(f"{n} in {names.display(a)}" for a, n in sorted(self.lost.items())))
         return (f"{names.display(self.nation)}: increase points {self.points} - armies {self.armies} = "
                 f"{self.points - self.armies}: {what} (Phase I)")
+
+
+@event("duel_arrived_split")
+class DuelArrivedSplit(Event):
+    """[Appearance At Sea] — an arrival with two seas divided between them (sea -> armies; ARRIVE lines)."""
+
+    nation: str
+    seas: dict[str, int]
+    lines: list[int]
+
+    def describe(self, names: Names) -> str | None:
+        return f"{names.display(self.nation)} appear divided: " + ", ".join(
+            f"{n} in the {names.display(s)}" for s, n in self.seas.items())
 
 
 @event("duel_romans_withdrawn")
@@ -127,6 +141,10 @@ class DuelSchema(Schema):
         erupt_in = {rc.one(lid, f"duel.erupt_in.{lid}", board.leaders, "leader"):
                     tuple(rc.ids(v, f"duel.erupt_in.{lid}", areas, "area"))
                     for lid, v in rc.mapping(d, "erupt_in", "duel", required=False).items()}
+        sea_choices = {int(r): {rc.one(n, f"duel.sea_choices.{r}.{n}", nations, "nation"):
+                                tuple(rc.ids(v, f"duel.sea_choices.{r}.{n}", board.seas, "sea"))
+                                for n, v in (by_nation or {}).items()}
+                       for r, by_nation in rc.mapping(d, "sea_choices", "duel", required=False).items()}
         barred = {rc.one(n, f"duel.strait_barred.{n}", nations, "nation"):
                    frozenset(rc.ids(rs_, f"duel.strait_barred.{n}", board.regions, "region"))
                    for n, rs_ in rc.mapping(d, "strait_barred", "duel", required=False).items()}
@@ -145,6 +163,7 @@ class DuelSchema(Schema):
             "duel_no_raid_points": no_raid,
             "duel_strait_barred": barred,
             "duel_leader_cavalry": cavalry_leaders,
+            "duel_sea_choices": sea_choices,
             "duel_leader_armies": leader_armies,
             "duel_erupt_in": erupt_in,
             "duel_no_score": frozenset(rc.ids(rc.seq(d, "no_score_area", "duel"), "duel.no_score_area", areas, "area")),
@@ -158,6 +177,7 @@ class DuelRules(Rules):
     constants_class = DuelConstants
     schema = DuelSchema
     battle = DuelBattleModel()
+    order_forms = Rules.order_forms.adding("ARRIVE", after="PLACE")
 
     def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
         """[Battle Dice] — a 5 or 6 hits; only a 6 against a defender in difficult terrain (the cavalry,
@@ -210,6 +230,45 @@ class DuelRules(Rules):
             row = card.hold.get(rs.hold_occasion(state.round), {}) if card else {}
             places = tuple(a for a in row if rs.is_land(a))
         return sorted(places, key=lambda a: (bool(state.occupants(a)), a))
+
+    def arrivals(self, t: NationTurn) -> list[OrderProblem]:
+        """[Phase II], [Appearance At Sea] — the aid's arrivals appear in their seas; where the aid
+        offers two seas, ARRIVE N <sea> puts N of them in the second (the rest stay in the first)."""
+        ctx = t.ctx
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        before = len(ctx.events)
+        problems = population.arrivals(ctx)
+        orders = ctx.own().of(ArriveIn)
+        if not orders:
+            return problems
+        choices = rs.extras["duel_sea_choices"].get(state.round, {}).get(nation, ())
+        arrived = next((e for e in ctx.events[before:] if e.KIND == "arrived" and choices and e.sea == choices[0]), None)
+        split: dict[str, int] = {}
+        left = arrived.armies if arrived else 0
+        used: list[int] = []
+        for o in orders:
+            if o.sea not in choices[1:] or arrived is None:
+                where = " or ".join(rs.display(s) for s in choices) if choices else "no choice of seas"
+                problems.append(OrderProblem("not-now", o.line, o.text,
+                                             f"no arrival of the {rs.nations[nation].name} this turn may appear in "
+                                             f"the {rs.display(o.sea)} ([Appearance At Sea]: {where})"))
+                continue
+            k = min(o.count, left)
+            left -= k
+            split[o.sea] = split.get(o.sea, 0) + k
+            used.append(o.line)
+        if split:
+            first = state.stack(choices[0], nation)
+            for sea, k in split.items():
+                first.armies -= k
+                st = state.stack(sea, nation)
+                st.armies += k
+                if arrived.raiders:
+                    first.raiders -= k
+                    st.raiders += k
+            state.prune()
+            ctx.emit("duel_arrived_split", nation=nation, seas={choices[0]: left, **split}, lines=used)
+        return problems
 
     def leaders_leave(self, ctx: TurnContext) -> None:
         """[Phase I] "if the nation has a leader on the board at the start of its nation turn (having
