@@ -25,7 +25,7 @@ from pbem.orders.names import NameProblem, resolve
 from pbem.orders.parser import parse_message
 from pbem.position.read import read_setup, read_state
 from pbem.rules.dice import ScriptedDice, ScriptError
-from pbem.rules.events import Eliminated, Event, Overpopulation
+from pbem.rules.events import BattleRound, Eliminated, Event, Overpopulation
 from pbem.rules.flow import ballots_from
 from pbem.rules.orders import NationOrders
 from pbem.rules.ruleset import Ruleset
@@ -46,7 +46,7 @@ from pbem.rules.turn import (
 TOP_KEYS = {"id", "rules", "cite", "round", "nation", "start", "stop", "setup", "state", "orders", "dice", "expect",
             "description", "notes", "play", "players", "options"}
 EXPECT_KEYS = {"accepted", "rejected", "line", "map", "vp", "eliminated", "population", "bretwalda", "king",
-               "game_over", "winner", "next"}
+               "game_over", "winner", "next", "battle_rounds"}
 ROUND_STARTS = ("round_start", "nation_turn", "end_of_round")
 ROUND_STOPS = ("end_of_round", "after_round_start", "end_of_turn")
 
@@ -257,6 +257,8 @@ def run_case(case: _Case) -> CaseResult:
                 n = case.name(nat, f"expect.eliminated.{nat}", ("nation",))
                 if lost.get(n, 0) != v:
                     diffs.append(f"eliminated {nat}: expected {v}, got {lost.get(n, 0)}")
+        if "battle_rounds" in expect:
+            _compare_battle_rounds(case, expect["battle_rounds"], events, diffs)
         _compare_round(case, expect, outcome_state, diffs)
     result.passed = not diffs
     return result
@@ -317,6 +319,27 @@ def _compare_round(case: _Case, expect: dict, state: GameState, diffs: list[str]
         got = winners(rs, state.vp, case.players)
         if want != got:
             diffs.append(f"winner: expected {', '.join(want) or 'none'}, got {', '.join(got)}")
+
+
+def _compare_battle_rounds(case: _Case, expected: Any, events: list[Event], diffs: list[str]) -> None:
+    """CASES.md `expect.battle_rounds`: per battle area, each round's losses per side as the battle model
+    gave them (kind -> count; a family's own kinds too, such as a wounded army that has not died)."""
+    if not isinstance(expected, dict):
+        case.fail("expect.battle_rounds", "must map battle areas to a list of rounds")
+    for area_name, rounds in expected.items():
+        area = case.name(area_name, f"expect.battle_rounds.{area_name}", ("area",))
+        if not isinstance(rounds, list):
+            case.fail(f"expect.battle_rounds.{area_name}", "must be a list: one entry per round")
+        got = [{n: dict(v) for n, v in ev.losses.items() if v} for ev in events
+               if isinstance(ev, BattleRound) and ev.area == area]
+        want = []
+        for i, r in enumerate(rounds):
+            where = f"expect.battle_rounds.{area_name}.{i}"
+            if not isinstance(r, dict):
+                case.fail(where, "must map nations to their losses (kind: count)")
+            want.append({case.name(n, f"{where}.{n}", ("nation",)): dict(v) for n, v in r.items() if v})
+        if got != want:
+            diffs.append(f"battle rounds in {area_name}: expected {want}, got {got}")
 
 
 def _eliminated(events: list[Event]) -> Counter:

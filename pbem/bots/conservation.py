@@ -187,7 +187,6 @@ class Checker:
         self.brought: set[str] = set()
 
     def after_step(self, before: GameState, step) -> list[str]:
-        if any(isinstance(ev, E.RomansLeft) for ev in step.events):
-            self.brought.add(self.rs.role("successor"))
+        self.brought |= self.rs.rules.nations_brought_in(self.rs, step.events)
         return (units_explained(self.rs, before, step) + vp_explained(self.rs, before, step)
                 + not_before_arrival(self.rs, step.state, self.brought))

@@ -207,6 +207,7 @@ class Constants:
     pop_max_saved_without_army: float   # 10.1 saved when no army piece is free
     max_rounds: int             # 4.0 game turns
     hit_fast: int | None = None   # a faster die: a cavalry unit's or an empire army's roll against ordinary targets
+    big_stack_clear: int | None = None   # 5.2 the one bigger group in a clear area (None: any size)
 
     @classmethod
     def from_data(cls, values: Mapping[str, Any], fail: Callable[[str, str], Exception],

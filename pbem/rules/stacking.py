@@ -30,8 +30,8 @@ def land_counts(rs: Ruleset, state: GameState, nation: str) -> dict[str, int]:
 def over_limit(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> list[str]:
     """Rule 5.2 — the areas that break the limits, given the nation's army counts per land area.
 
-    Each nation may have ONE group above the plain limit: any size in one clear area, or up to four in
-    one hiland area (not both). The empire (role): any number except more than four in a hiland (5.22).
+    Each nation may have ONE group above the plain limit: any size in one clear area (up to the
+    ruleset's `big_stack_clear` where it has one), or up to four in one hiland area (not both). The empire (role): any number except more than four in a hiland (5.22).
     """
     over = []
     for area, n in counts.items():
@@ -42,7 +42,8 @@ def over_limit(rs: Ruleset, nation: str, counts: Mapping[str, int]) -> list[str]
         return over
     if len(over) == 1:
         area = over[0]
-        if not rs.hiland(area) or counts[area] <= rs.const.big_stack_hiland:
+        big = rs.const.big_stack_hiland if rs.hiland(area) else rs.const.big_stack_clear
+        if big is None or counts[area] <= big:
             return []
         return over
     return over

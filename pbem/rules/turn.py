@@ -91,7 +91,10 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
 
 # --- the game turn ------------------------------------------------------------------------------
 def has_something_to_do(rs: Ruleset, state: GameState, nation: str) -> bool:
-    """Rule 4.0 — a nation with no pieces on the board and no arrivals this turn is skipped."""
+    """Rule 4.0 — a nation with no pieces on the board and no arrivals this turn is skipped (and one
+    the family gives no turn of its own: `Rules.has_nation_turn`)."""
+    if not rs.rules.has_nation_turn(rs, nation):
+        return False
     for stacks in state.areas.values():   # units_of or leaders_on_board, stopping at the first piece
         if nation in stacks:
             s = stacks[nation]

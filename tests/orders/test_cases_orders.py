@@ -15,6 +15,11 @@ ROOTS = [Path(__file__).resolve().parents[1] / "cases", Path("/work/shared/cases
 FILES = sorted({p.resolve() for root in ROOTS if root.is_dir() for p in root.rglob("*.yaml")})
 
 
+def load_case_ruleset(ruleset_id: str):
+    from pbem.data.loader import load   # noqa: PLC0415
+    return load(ruleset_id)
+
+
 def _blocks():
     for f in FILES:
         data = YAML(typ="safe", pure=True).load(f.read_text(encoding="utf-8"))
@@ -22,15 +27,17 @@ def _blocks():
             continue
         for nation, text in data["orders"].items():
             yield pytest.param(f, nation, str(text), data.get("expect") or {}, data.get("nation"),
-                               id=f"{f.stem}:{nation}")
+                               data.get("rules"), id=f"{f.stem}:{nation}")
 
 
 BLOCKS = list(_blocks())
 
 
 @pytest.mark.skipif(not BLOCKS, reason="no conformance cases found")
-@pytest.mark.parametrize("path,nation,text,expect,active", BLOCKS)
-def test_case_orders_parse(rs, path, nation, text, expect, active):
+@pytest.mark.parametrize("path,nation,text,expect,active,rules", BLOCKS)
+def test_case_orders_parse(rs, path, nation, text, expect, active, rules):
+    if rules and rules != rs.id:
+        rs = load_case_ruleset(rules)   # a case is written in its own ruleset's names and order language
     nid = resolve(rs, nation, ("nation",))
     pm = parse_message(text, rs, default_nation=nid)
     assert pm.problems == [], [p.describe() for p in pm.problems]

@@ -25,7 +25,9 @@ GENERIC = ("pbem/rules", "pbem/service", "pbem/store", "pbem/render", "pbem/repo
 # one ruleset's own rules, behind its hooks (base.py, the hooks' interface, stays generic for the
 # literal-id test; the family checks below skip every module of pbem/rules/rulesets)
 RULESET_MODULES = {"pbem/rules/rulesets/classic.py", "pbem/rules/rulesets/classic_optional.py",
-                   "pbem/rules/rulesets/classic_orders.py", "pbem/rules/rulesets/ffg2.py"}
+                   "pbem/rules/rulesets/classic_orders.py", "pbem/rules/rulesets/ffg2.py",
+                   "pbem/rules/rulesets/duel.py", "pbem/rules/rulesets/duel_battle.py",
+                   "pbem/rules/rulesets/duel_orders.py"}
 FAMILY_PACKAGE = "pbem/rules/rulesets/"
 # the family checks also read the data loader (pbem/data/*.py)
 FAMILY_GENERIC = (*GENERIC, "pbem/data")

@@ -7,7 +7,7 @@ by subclassing `Rules` (FAMILIES, kept in pbem.rules.ruleset, which imports no f
 this package imports every family module.
 """
 
-from pbem.rules.rulesets import classic, ffg2  # noqa: F401  (each registers its family)
+from pbem.rules.rulesets import classic, duel, ffg2  # noqa: F401  (each registers its family)
 from pbem.rules.rulesets.base import FAMILIES, Rules
 
 

@@ -30,7 +30,7 @@ from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, movement, population, scoring
 from pbem.rules.battle_model import BattleModel
 from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
-from pbem.rules.events import Event, make
+from pbem.rules.events import Event, RomansLeft, make
 from pbem.rules.movement import PlannedMove
 from pbem.rules.orders import (
     BASE_LANGUAGE,
@@ -491,6 +491,17 @@ class Rules:
     def successor_increase_from(self, rs: Ruleset) -> int | None:
         """Rule 10.5 — the first game turn the successor nation increases population (None: as any nation)."""
         return None
+
+    def has_nation_turn(self, rs: Ruleset, nation: str) -> bool:
+        """Rule 4.0 — does the nation play turns of its own in the order of play? (Every nation here.)"""
+        return True
+
+    def nations_brought_in(self, rs: Ruleset, events: Sequence[Event]) -> set[str]:
+        """Rule 10.5 — the nations a step's events brought onto the board before the timeline brings them
+        (the successor replacing the empire: RomansLeft), for the checks of pbem.bots.conservation."""
+        if any(isinstance(ev, RomansLeft) for ev in events):
+            return {rs.role("successor")}
+        return set()
 
     def arrival_note(self, rs: Ruleset, raiders: bool) -> str:
         """Rule 7.2 — what the prompt adds to an arrival at sea (nothing here: 7.22 lets invaders stay)."""

@@ -1,0 +1,114 @@
+"""The Duel Britannia battle model ([Battle Dice], [Allocation of Hits], [Retreats], [Cavalry]).
+
+- two dice per army, cavalry unit or fortification still alive ([Battle Dice]);
+- a 5 or 6 hits; only a 6 against a defender in difficult terrain; a leader adds one to the dice of
+  the armies and cavalry with it ([Leaders in Battle]) -- `DuelRules.hit_numbers` and `leader_bonus`;
+- two hits eliminate a piece; a side keeps at most one wounded piece, its hit held in the stack's
+  counters (`WOUNDED_*`) until the battle is over, then healed (`battle_over`);
+- the side hit allocates its hits; by default (no order form yet, doubt S6) the cavalry takes the 6s
+  first (it is hit only by 6s: [Cavalry in Battle]), then the armies, the fortification last;
+- retreats: the defender to an area of its own or a vacant one the attackers did not come from (the
+  generic rule's "vacant but next to the attackers" bar is not a Duel rule), stacking applies.
+"""
+
+from __future__ import annotations
+
+from pbem.rules.battle_model import BattleModel, DiceGroup
+from pbem.rules.context import TurnContext
+from pbem.rules.state import Stack
+
+DICE_PER_PIECE = 2      # [Battle Dice]
+HITS_TO_KILL = 2        # [Battle Dice] two hits eliminate
+WOUNDED = {"cavalry": "wounded_cavalry", "armies": "wounded_armies", "forts": "wounded_fort"}
+"""Stack.counters key of the side's one wounded piece, by kind of piece (value 1)."""
+
+
+def wounded_kind(stack: Stack) -> str | None:
+    """The kind of the stack's wounded piece (at most one), None when none is wounded."""
+    return next((k for k, key in WOUNDED.items() if stack.counters.get(key)), None)
+
+
+class DuelBattleModel(BattleModel):
+    """[Battle Dice]: two dice a piece, two hits a kill, one wounded piece a side within a battle."""
+
+    def dice_groups(self, rs, *, armies=0, cavalry=0, fort=False, burhs=0, leader=False, roman=False):
+        """[Battle Dice] — two dice per army, cavalry and fortification still alive; the leader's +1
+        on the armies' and cavalry's dice ([Leaders in Battle])."""
+        bonus = self.leader_bonus(rs, leader)
+        fast = self.fast_pieces(rs, roman)
+        counts = {"cavalry": cavalry, "armies": armies, "fort": int(fort), "burhs": burhs}
+        return tuple(DiceGroup(p, DICE_PER_PIECE * counts[p], bonus if p in ("armies", "cavalry") else 0, p in fast)
+                     for p in ("cavalry", "armies", "fort", "burhs") if counts[p])
+
+    def fast_pieces(self, rs, roman: bool) -> frozenset[str]:
+        """[Cavalry] — the cavalry's dice are rolled apart and hit on a 4 in normal terrain."""
+        return frozenset({"cavalry"})
+
+    def fast_gain(self, rs) -> int:
+        """[Cavalry] — "it hits in normal terrain on a 4, 5, or 6": one below the armies' 5; against
+        difficult terrain it needs the 6 as any army (DieNeeds: no gain where soft = hard)."""
+        return 1
+
+    def casualties(self, ctx: TurnContext, area, faces, roller, roller_nation, target, target_nation, defending):
+        """[Battle Dice], [Allocation of Hits], [Cavalry in Battle] — one round's hits on the target,
+        with the hit its wounded piece already has: {kind: eliminated, WOUNDED[kind]: 1}."""
+        rs = ctx.rs
+        needs = self.needs(rs, area, defending)
+        if isinstance(faces, dict):     # case dice aimed by target: pooled, as the model aims itself
+            faces = [f for fs in faces.values() for f in fs]
+        mods, fast = self.modified(rs, list(faces), roller, roller_nation)
+        sixes = sum(m >= needs.hard for m in mods)
+        hits = sum(m >= (needs.fast if f else needs.soft) for m, f in zip(mods, fast, strict=True))
+        return split_hits(hits, sixes, target.cavalry, target.armies, int(target.fort) + target.burhs,
+                          wounded_kind(target))
+
+    def apply_losses(self, ctx: TurnContext, area, nation, stack, loss, killer, by_raiders):
+        """The round's losses off the stack; its wounded piece (if any) recorded in its counters."""
+        loss = dict(loss)
+        for key in WOUNDED.values():
+            stack.counters.pop(key, None)
+        for kind, key in WOUNDED.items():
+            if loss.pop(key, 0):
+                stack.counters[key] = 1
+        super().apply_losses(ctx, area, nation, stack, loss, killer, by_raiders)
+
+    def battle_over(self, ctx: TurnContext, area):
+        """[Battle Dice] — the wounded heal after the battle."""
+        for s in ctx.state.areas.get(area, {}).values():
+            for key in WOUNDED.values():
+                s.counters.pop(key, None)
+
+    def defender_retreat_problem(self, ctx: TurnContext, area, defender, target, count):
+        """[Retreats] — the generic rule, less its bar on vacant areas next to the attackers."""
+        why = super().defender_retreat_problem(ctx, area, defender, target, count)
+        return "" if why.endswith("(8.2)") and "is vacant but next to" in why else why
+
+
+def split_hits(hits: int, sixes: int, cavalry: int, armies: int, forts: int, wounded: str | None) -> dict[str, int]:
+    """[Allocation of Hits] by default: the cavalry takes the sixes first (only 6s hit it, and while it
+    stands the other hits hit nothing: [Cavalry]), then the armies take the hits left, the
+    fortification last; a piece falls at two hits, counting the hit the
+    side's wounded piece already has; one piece at most is left wounded (a second odd hit is lost)."""
+    out: dict[str, int] = {}
+    left_wounded = None
+    plan = (("cavalry", cavalry, sixes), ("armies", armies, None), ("forts", forts, None))
+    spare = hits
+    for kind, count, cap in plan:
+        if not count or spare <= 0:
+            continue
+        given = min(spare, cap if cap is not None else spare, HITS_TO_KILL * count - (wounded == kind))
+        spare -= given
+        total = given + (wounded == kind)
+        killed = min(total // HITS_TO_KILL, count)
+        if kind == "cavalry" and killed < count:
+            spare = 0   # [Cavalry] "lower rolls hit nothing until the cavalry is eliminated"
+        if killed:
+            out[kind] = killed
+        if total - HITS_TO_KILL * killed and killed < count and left_wounded is None:
+            left_wounded = kind
+    counts = {"cavalry": cavalry, "armies": armies, "forts": forts}
+    if left_wounded is None and wounded is not None and counts[wounded] > out.get(wounded, 0) and wounded not in out:
+        left_wounded = wounded     # no new hit on it: it stays wounded
+    if left_wounded is not None:
+        out[WOUNDED[left_wounded]] = 1
+    return out
