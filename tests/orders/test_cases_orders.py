@@ -16,7 +16,7 @@ FILES = sorted({p.resolve() for root in ROOTS if root.is_dir() for p in root.rgl
 
 
 def load_case_ruleset(ruleset_id: str):
-    from pbem.data.loader import load   # noqa: PLC0415
+    from pbem.data.loader import load  # noqa: PLC0415
     return load(ruleset_id)
 
 

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from pbem.data import duel_build
-from pbem.data import loader
+from pbem.data import duel_build, loader
 from pbem.rules import turn
 from pbem.rules.rulesets.duel import DuelRules, maintenance_change
 
@@ -62,7 +61,7 @@ def test_phase_i_populations(rs):
 
 
 def _play(rs, state, nation):
-    from pbem.rules.dice import NeutralDice   # noqa: PLC0415
+    from pbem.rules.dice import NeutralDice  # noqa: PLC0415
     return turn.play_nation_turn(rs, state, nation, {}, NeutralDice(), strict=False)
 
 
@@ -93,7 +92,7 @@ def test_roman_withdrawal_after_the_saxons_in_round_1(rs):
 def test_a_side_keeps_at_most_one_wounded_piece():
     """[Allocation Of Hits] — "a side can never have more than one wounded army at a time"; two hits
     eliminate; the cavalry takes the 6s first and shields the rest while it stands ([Cavalry])."""
-    from pbem.rules.rulesets.duel_battle import WOUNDED, split_hits   # noqa: PLC0415
+    from pbem.rules.rulesets.duel_battle import WOUNDED, split_hits  # noqa: PLC0415
     for hits in range(0, 9):
         for sixes in range(0, hits + 1):
             for cav in (0, 1):
@@ -109,14 +108,14 @@ def test_a_side_keeps_at_most_one_wounded_piece():
 
 def test_dyfed_example_hits():
     """[Examples Of Battle] — three hits on two Welsh armies: one eliminated, one wounded."""
-    from pbem.rules.rulesets.duel_battle import split_hits   # noqa: PLC0415
+    from pbem.rules.rulesets.duel_battle import split_hits  # noqa: PLC0415
     assert split_hits(3, 1, 0, 2, 0, None) == {"armies": 1, "wounded_armies": 1}
 
 
 def test_bot_games_end_with_no_wound_left(rs):
     """[Allocation Of Hits] — hits "do not carry over to later in the game": no counter survives a step;
     a whole 7-round game between the bots ends, every invariant kept."""
-    from pbem.bots.selfplay import play_bot_game   # noqa: PLC0415
+    from pbem.bots.selfplay import play_bot_game  # noqa: PLC0415
     r = play_bot_game(rs, 11, players=2, check=True)
     assert r.state.finished and r.state.round == 7
     assert not r.violations

@@ -16,7 +16,6 @@ shown by `pbem rules show duel`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 

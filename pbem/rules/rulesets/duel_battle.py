@@ -67,7 +67,7 @@ class DuelBattleModel(BattleModel):
         loss = dict(loss)
         for key in WOUNDED.values():
             stack.counters.pop(key, None)
-        for kind, key in WOUNDED.items():
+        for key in WOUNDED.values():
             if loss.pop(key, 0):
                 stack.counters[key] = 1
         super().apply_losses(ctx, area, nation, stack, loss, killer, by_raiders)
