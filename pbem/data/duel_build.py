@@ -183,7 +183,7 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
             # nation's cavalry piece with them (Arthur, for three nations in succession)
             "leader_cavalry": _cavalry_leaders(aid),
             # [Phase II]: the armies a leader brings on land (placed with him); [Eruption]: where a
-            # leader may erupt (Fergus Mor Mac Erc only in Ui Neil, Dalriada or The Isles)
+            # leader may erupt (some leaders only in the areas the aid names)
             "leader_armies": {arr["leader"]: arr["armies"] for rd in aid["timeline"].values()
                               for nd in (rd.get("nations") or {}).values() for arr in nd.get("arrivals") or []
                               if arr.get("leader") and arr.get("armies") and not arr.get("at_sea")},

@@ -174,6 +174,20 @@ EVENT_TEXTS: dict[str, Text] = {
     "danes_withdrew": lambda ev, n, lang: i18n.tr(lang, _("Danes withdraw %(what)s and Canute"), what=", ".join(
         i18n.tr(lang, _("%(count)s from %(area)s"), count=k, area=n.display(a)) for a, k in ev.removed.items())),
     "moved": _moved,
+    # the Duel family's events
+    "duel_maintenance": lambda ev, n, lang: i18n.tr(
+        lang, _("%(nation)s: increase points %(points)s - armies %(armies)s = %(diff)s: %(what)s (Phase I)"),
+        nation=n.display(ev.nation), points=ev.points, armies=ev.armies, diff=ev.points - ev.armies,
+        what=(i18n.tr(lang, _("gains %(count)s"), count=ev.gained) if ev.change > 0 else
+              i18n.tr(lang, _("loses %(what)s"), what=", ".join(
+                  i18n.tr(lang, _("%(count)s in %(area)s"), count=k, area=n.display(a)) for a, k in sorted(ev.lost.items()))))),
+    "duel_arrived_split": lambda ev, n, lang: i18n.tr(
+        lang, _("%(nation)s appear divided: %(seas)s"), nation=n.display(ev.nation), seas=", ".join(
+            i18n.tr(lang, _("%(count)s in %(area)s"), count=k, area=n.display(a)) for a, k in ev.seas.items())),
+    "duel_romans_withdrawn": lambda ev, n, lang: i18n.tr(
+        lang, _("the empire withdraws: %(areas)s"), areas=", ".join(
+            i18n.tr(lang, _("%(area)s to the %(nation)s"), area=n.display(a), nation=n.display(k))
+            for a, k in sorted(ev.to.items()))),
     "fort_built": _t(_("Romans build a fort in %(area)s"), area=_area),
     "retreat_refused": _t(_("%(nation)s cannot retreat from %(area)s to %(to)s: %(reason)s; they fight on"),
                           nation=_nation, area=_area, to=_to, reason=lambda ev, n, lang: i18n.tr(lang, ev.reason)),
