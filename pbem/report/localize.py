@@ -31,6 +31,12 @@ class LocalNames:
         return i18n.name(self.language, self.rs, ident)
 
 
+def _role(names: LocalNames, role: str) -> str:
+    """The nation playing `role` in the ruleset (ruleset.yaml `roles`), in the player's language."""
+    ident = names.rs.role(role)
+    return names.display(ident) if ident else role
+
+
 def _rule_ref(names: LocalNames, topic: str, generic: str) -> str:
     """The rule a line cites for `topic`, as the English description cites it (pbem.rules.events._ref)."""
     rules = getattr(names.rs, "rules", None)
@@ -147,7 +153,8 @@ EVENT_TEXTS: dict[str, Text] = {
     "game_over": _t(_("The game is over.")),
     "subjection_ended": _t(_("%(nation)s: subjection ends"), nation=_nation),
     "romans_left": lambda ev, n, lang: i18n.tr(
-        lang, _("The Romans leave Britain; Romano-British armies replace them in %(areas)s"),
+        lang, _("The %(empire)s leave Britain; %(successor)s armies replace them in %(areas)s"),
+        empire=_role(n, "empire"), successor=_role(n, "successor"),
         areas=", ".join(f"{n.display(a)} ({k})" for a, k in ev.replaced.items()) or i18n.tr(lang, _("no area"))),
     "king": lambda ev, n, lang: i18n.tr(lang, _("%(nation)s: King of England"), nation=n.display(ev.nation))
     + (" (Canute)" if ev.canute else ""),
@@ -162,7 +169,8 @@ EVENT_TEXTS: dict[str, Text] = {
     "reinforced": _reinforced,
     "leader_entered": _t(_("%(nation)s: %(leader)s enters in %(area)s"), nation=_nation, leader=_leader, area=_area),
     "leader_left": _t(_("%(nation)s: %(leader)s leaves the board"), nation=_nation, leader=_leader),
-    "allowed": _t(_("Romans allow the %(nation)s to increase population this turn (rule 11.1)"), nation=_nation),
+    "allowed": _t(_("%(empire)s allow the %(nation)s to increase population this turn (rule 11.1)"), nation=_nation,
+                  empire=lambda ev, n, lang: _role(n, "empire")),
     "submitted": _submitted,
     "left_subject_area": _t(_("%(nation)s: %(count)s leave %(area)s for %(to)s (the %(subject)s submitted, rule 11.1)"),
                             nation=_nation, count=_field("count"), area=_area, to=_to,
@@ -171,8 +179,9 @@ EVENT_TEXTS: dict[str, Text] = {
                                       "%(subject)s submitted, %(ref)s)"), nation=_nation, count=_field("count"),
                                     area=_area, subject=lambda ev, n, lang: _who(n, ev.subject, lang),
                                     ref=lambda ev, n, lang: _rule_ref(n, "overlord_stranded", "rule 11.1")),
-    "danes_withdrew": lambda ev, n, lang: i18n.tr(lang, _("Danes withdraw %(what)s and Canute"), what=", ".join(
-        i18n.tr(lang, _("%(count)s from %(area)s"), count=k, area=n.display(a)) for a, k in ev.removed.items())),
+    "danes_withdrew": lambda ev, n, lang: i18n.tr(lang, _("%(nation)s withdraw %(what)s"), nation=n.display(ev.turn), what=", ".join(
+        i18n.tr(lang, _("%(count)s from %(area)s"), count=k, area=n.display(a)) for a, k in ev.removed.items()))
+    + "".join(i18n.tr(lang, _(" and %(leader)s"), leader=n.display(ld)) for ld in n.rs.rules.leaders_withdrawn(n.rs)),
     "moved": _moved,
     # the Duel family's events
     "duel_maintenance": lambda ev, n, lang: i18n.tr(
@@ -188,7 +197,7 @@ EVENT_TEXTS: dict[str, Text] = {
         lang, _("the empire withdraws: %(areas)s"), areas=", ".join(
             i18n.tr(lang, _("%(area)s to the %(nation)s"), area=n.display(a), nation=n.display(k))
             for a, k in sorted(ev.to.items()))),
-    "fort_built": _t(_("Romans build a fort in %(area)s"), area=_area),
+    "fort_built": _t(_("%(empire)s build a fort in %(area)s"), area=_area, empire=lambda ev, n, lang: _role(n, "empire")),
     "retreat_refused": _t(_("%(nation)s cannot retreat from %(area)s to %(to)s: %(reason)s; they fight on"),
                           nation=_nation, area=_area, to=_to, reason=lambda ev, n, lang: i18n.tr(lang, ev.reason)),
     "retreated": _t(_("%(nation)s (%(side)s) retreat %(count)s from %(area)s to %(to)s"), nation=_nation,
