@@ -695,9 +695,9 @@ def _counters_of(ruleset: Any, state: Any, geo: Geometry, area: str) -> list[Cou
     return stack_layout(area, stacks, ruleset, geo) if isinstance(stacks, Mapping) and stacks else []
 
 
-def _block(ruleset: Any, state: Any, geo: Geometry, lay: Layout, area: str) -> tuple | None:
-    """The rectangle an area's name and its counters (those drawn in it: not a callout's) take."""
-    boxes = [c.box() for c in _counters_of(ruleset, state, geo, area) if c.leader is None]
+def _block(ruleset: Any, geo: Geometry, lay: Layout, area: str, counters: list[Counter]) -> tuple | None:
+    """The rectangle an area's name and its `counters` (those drawn in it: not a callout's) take."""
+    boxes = [c.box() for c in counters if c.leader is None]
     if area in geo.areas:
         boxes.append(_name_box(ruleset, geo, lay, area))
     return marks.union(boxes) if boxes else None
@@ -723,6 +723,13 @@ def plan_marks(ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, A
     lay = lay or layout(geo)
     events = from_dicts(events or ())
     out = Marks([], [], [], set(), [])
+    laid: dict[str, list[Counter]] = {}   # each area's counters, laid out once for the whole plan
+
+    def counters_of(area: str) -> list[Counter]:
+        if area not in laid:
+            laid[area] = _counters_of(ruleset, state, geo, area)
+        return laid[area]
+
     counts: dict[tuple, int] = {}     # (nation, final leg) -> units arriving over that leg
     for ev in events:
         if isinstance(ev, Moved):
@@ -732,8 +739,8 @@ def plan_marks(ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, A
             hops = [h for i, h in enumerate(hops) if i == 0 or h[1] != hops[i - 1][1]]
             if len(hops) < 2:
                 continue
-            legs = marks.plan_move([p for _a, p in hops], _block(ruleset, state, geo, lay, hops[0][0]),
-                                   _block(ruleset, state, geo, lay, hops[-1][0]))
+            legs = marks.plan_move([p for _a, p in hops], _block(ruleset, geo, lay, hops[0][0], counters_of(hops[0][0])),
+                                   _block(ruleset, geo, lay, hops[-1][0], counters_of(hops[-1][0])))
             out.arrows += [(ev.nation, leg) for leg in legs]
             n = ev.count if ev.kind in ("armies", "cavalry") else 0
             if n:
@@ -750,7 +757,7 @@ def plan_marks(ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, A
             name = _name_box(ruleset, geo, lay, area) if area in geo.areas else None
             default = ((name[2] if name else p[0]) + half + 4.0, p[1] + NAME_DY_KM)
             shape = _shapes_of(geo)["area"].get(area)
-            clear = [c.box() for c in _counters_of(ruleset, state, geo, area)] + ([name] if name else [])
+            clear = [c.box() for c in counters_of(area)] + ([name] if name else [])
             clear += [(x - h, y - h, x + h, y + h) for _a, x, y, h in out.stars]
             (x, y), half = ((default, half) if shape is None else
                             marks.star_point(default, half, lambda b, shape=shape: shape.contains(_box(*b)), clear))
@@ -758,7 +765,7 @@ def plan_marks(ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, A
     if counts:
         r = COUNT_R_PT * lay.km_per_pt
         taken = [_name_box(ruleset, geo, lay, a) for a in geo.areas]
-        taken += [c.box() for a in (_get(state, "areas", None) or {}) for c in _counters_of(ruleset, state, geo, a)]
+        taken += [c.box() for a in (_get(state, "areas", None) or {}) for c in counters_of(a)]
         for (nation, leg), n in counts.items():
             x, y = marks.count_point(leg, r, taken)
             out.counts.append((nation, x, y, n))

@@ -15,8 +15,9 @@ is the rectangle an area's name and counters take on the map (x0, y0, x1, y1).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -152,17 +153,23 @@ def star_point(default: Point, half: float, contains, clear_of: Sequence[Box]) -
     def free(p: Point, h: float) -> bool:
         return not any(overlap(box(p, h), c) for c in clear_of)
 
+    def lattice() -> Iterator[Point]:
+        return ((default[0] + dx, default[1] + dy) for dx, dy in _LATTICE)
+
     block = union(clear_of) if clear_of else (*default, *default)
-    lattice = [(default[0] + dx, default[1] + dy) for dx in range(-90, 91, 3) for dy in range(-90, 91, 3)]
-    lattice.sort(key=lambda p: math.dist(p, default))
     for scale in STAR_SCALES:
         h = half * scale
         pad = h + 1.5
-        cands = [default, (block[0] - pad, default[1]), (block[2] + pad, (block[1] + block[3]) / 2),
-                 (block[0] - pad, (block[1] + block[3]) / 2), ((block[0] + block[2]) / 2, block[1] - pad),
-                 ((block[0] + block[2]) / 2, block[3] + pad), *lattice]
-        for p in cands:
+        beside = [default, (block[0] - pad, default[1]), (block[2] + pad, (block[1] + block[3]) / 2),
+                  (block[0] - pad, (block[1] + block[3]) / 2), ((block[0] + block[2]) / 2, block[1] - pad),
+                  ((block[0] + block[2]) / 2, block[3] + pad)]
+        for p in chain(beside, lattice()):
             if free(p, h) and contains(box(p, h)):
                 return p, h
     h = half * STAR_SCALES[-1]
-    return next((p for p in lattice if free(p, h)), default), h
+    return next((p for p in lattice() if free(p, h)), default), h
+
+
+# the places a star is tried when none beside the name and counters is free: a 3 km lattice 90 km
+# around the default, nearest first (made once: it is the same for every star)
+_LATTICE = sorted(((dx, dy) for dx in range(-90, 91, 3) for dy in range(-90, 91, 3)), key=lambda o: o[0] ** 2 + o[1] ** 2)

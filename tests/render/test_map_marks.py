@@ -88,7 +88,7 @@ def test_a_move_between_close_neighbours_is_a_visible_arc():
     [(_, leg)] = plan.arrows
     assert leg.head and leg.length() >= marks.MIN_ARROW_KM
     for area in ("wessex", "avalon"):   # it starts and ends outside both blocks of name and counters
-        block = m._block(rs, state, geo, lay, area)
+        block = m._block(rs, geo, lay, area, m._counters_of(rs, state, geo, area))
         assert not marks.inside(leg.start, _shrunk(block, 0.5)) and not marks.inside(leg.end, _shrunk(block, 0.5))
     [(_, x, y, k)] = plan.counts
     assert k == 3
