@@ -21,11 +21,14 @@ answer line naming the line of the mail, the text and what is allowed.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from pbem import i18n
 from pbem.errors import OrderError, OrderProblem, PbemError
+from pbem.i18n import _, _N
 from pbem.rules.odds import (
     MAX_PIECES,
     MAX_ROUND,
@@ -201,29 +204,36 @@ def _parse(s: str, ruleset) -> OddsQuestion:
     return OddsQuestion(_side(words[:sep], "attacker"), _side(words[sep + 1:], "defender"), hiland, area, plan)
 
 
-def _pieces(side: Side) -> str:
+_ARMIES = _N("%(num)d army", "%(num)d armies")
+_ROMAN_ARMIES = _N("%(num)d Roman army", "%(num)d Roman armies")
+_CAVALRY = _N("%(num)d cavalry", "%(num)d cavalry")
+_BURHS = _N("%(num)d burh", "%(num)d burhs")
+
+
+def _pieces(side: Side, language: str = i18n.DEFAULT) -> str:
     parts = []
     if side.armies:
-        parts.append(f"{side.armies} {'Roman ' if side.roman else ''}{'army' if side.armies == 1 else 'armies'}")
+        parts.append(i18n.trn(language, _ROMAN_ARMIES if side.roman else _ARMIES, side.armies))
     if side.cavalry:
-        parts.append(f"{side.cavalry} cavalry")
+        parts.append(i18n.trn(language, _CAVALRY, side.cavalry))
     if side.fort:
-        parts.append("a fort")
+        parts.append(i18n.tr(language, _("a fort")))
     if side.burhs:
-        parts.append(f"{side.burhs} burh{'s' if side.burhs > 1 else ''}")
-    text = " and ".join(parts) or "nothing"
-    return text + (" with a leader" if side.leader else "")
+        parts.append(i18n.trn(language, _BURHS, side.burhs))
+    text = i18n.tr(language, _(" and ")).join(parts) or i18n.tr(language, _("nothing"))
+    return text + (i18n.tr(language, _(" with a leader")) if side.leader else "")
 
 
-def _plan_words(plan: Plan) -> str:
+def _plan_words(plan: Plan, language: str = i18n.DEFAULT) -> str:
     out = []
     if plan.attack == "retreat_if_outnumbered":
-        out.append("the attacker retreats if outnumbered")
+        out.append(i18n.tr(language, _("the attacker retreats if outnumbered")))
     elif plan.attack == "retreat_after":
-        out.append(f"the attacker retreats after round {plan.attack_after}")
+        out.append(i18n.tr(language, _("the attacker retreats after round %(k)s"), k=plan.attack_after))
     if plan.defend != "hold":
-        out.append("the defender retreats" + (" if outnumbered" if plan.defend == "retreat_if_outnumbered" else "")
-                   + (f" after round {plan.defend_after}" if plan.defend_after else ""))
+        out.append(i18n.tr(language, _("the defender retreats"))
+                   + (i18n.tr(language, _(" if outnumbered")) if plan.defend == "retreat_if_outnumbered" else "")
+                   + (i18n.tr(language, _(" after round %(k)s"), k=plan.defend_after) if plan.defend_after else ""))
     return "; ".join(out)
 
 
@@ -231,21 +241,27 @@ def pct(x) -> str:
     return f"{float(x) * 100:5.1f} %"
 
 
-def odds_lines(q: OddsQuestion, o: Odds, ruleset=None) -> list[str]:
-    """The answer to one ODDS question, a few short lines."""
-    where = (ruleset.display(q.area) + (" (hiland)" if q.hiland else " (clear)")) if (q.area and ruleset) else \
-        ("hiland" if q.hiland else "clear terrain")
-    plan = _plan_words(q.plan)
-    lines = [f"{_pieces(q.attacker)} attack {_pieces(q.defender)}, {where}" + (f"; {plan}" if plan else "") + ":",
-             f"  attacker takes the area  {pct(o.attacker_takes)}"
-             + (f"  (defender retreats {pct(o.defender_retreats).strip()})" if o.defender_retreats else ""),
-             f"  defender holds           {pct(o.defender_holds)}"
-             + (f"  (attacker retreats {pct(o.attacker_retreats).strip()})" if o.attacker_retreats else ""),
-             f"  both eliminated          {pct(o.both_gone)}",
-             f"  expected losses: attacker {float(o.attacker_losses):.2f}, defender {float(o.defender_losses):.2f}",
-             f"  a die kills on: attacker {_hits(_needs(q, ruleset, True), q.attacker, q.defender, ruleset)}, "
-             f"defender {_hits(_needs(q, ruleset, False), q.defender, q.attacker, ruleset)} "
-             "(every roll counted, not sampled)"]
+def odds_lines(q: OddsQuestion, o: Odds, ruleset=None, language: str = i18n.DEFAULT) -> list[str]:
+    """The answer to one ODDS question, a few short lines, in the player's `language` (pbem.i18n; the
+    numbers are the same in every language)."""
+    t = functools.partial(i18n.tr, language)
+    if q.area and ruleset:
+        where = i18n.name(language, ruleset, q.area) + t(_(" (hiland)") if q.hiland else _(" (clear)"))
+    else:
+        where = t(_("hiland") if q.hiland else _("clear terrain"))
+    plan = _plan_words(q.plan, language)
+    lines = [t(_("%(attacker)s attack %(defender)s, %(where)s"), attacker=_pieces(q.attacker, language),
+               defender=_pieces(q.defender, language), where=where) + (f"; {plan}" if plan else "") + ":",
+             t(_("  attacker takes the area  %(pct)s"), pct=pct(o.attacker_takes))
+             + (t(_("  (defender retreats %(pct)s)"), pct=pct(o.defender_retreats).strip()) if o.defender_retreats else ""),
+             t(_("  defender holds           %(pct)s"), pct=pct(o.defender_holds))
+             + (t(_("  (attacker retreats %(pct)s)"), pct=pct(o.attacker_retreats).strip()) if o.attacker_retreats else ""),
+             t(_("  both eliminated          %(pct)s"), pct=pct(o.both_gone)),
+             t(_("  expected losses: attacker %(a)s, defender %(d)s"), a=f"{float(o.attacker_losses):.2f}",
+               d=f"{float(o.defender_losses):.2f}"),
+             t(_("  a die kills on: attacker %(a)s, defender %(d)s (every roll counted, not sampled)"),
+               a=_hits(_needs(q, ruleset, True), q.attacker, q.defender, ruleset, language),
+               d=_hits(_needs(q, ruleset, False), q.defender, q.attacker, ruleset, language))]
     return lines
 
 
@@ -254,51 +270,101 @@ def _needs(q: OddsQuestion, ruleset, attacking: bool) -> DieNeeds:
     return die_needs(ruleset, q.area or terrain_area(ruleset, q.hiland), attacking)
 
 
-def _faces(model, need: int, bonus: int) -> str:
+def _faces(model, need: int, bonus: int, language: str = i18n.DEFAULT) -> str:
     """The die faces that reach `need` with `bonus` added: '5 or 6' (the battle model's die)."""
-    return model.faces_text(need, bonus)
+    text = model.faces_text(need, bonus)
+    if language == i18n.DEFAULT:
+        return text
+    if text == "no face":
+        return i18n.tr(language, _("no face"))
+    return text.replace(" or ", " " + i18n.tr(language, _("or")) + " ")
 
 
-_GROUP_NAMES = {"cavalry": "the cavalry", "armies": "the armies", "fort": "the fort", "burhs": "the burhs"}
+_GROUP_NAMES = {"cavalry": _("the cavalry"), "armies": _("the armies"), "fort": _("the fort"), "burhs": _("the burhs")}
+_AGAINST = {("cavalry",): _("%(face)s against cavalry"), ("Roman armies",): _("%(face)s against Roman armies"),
+            ("cavalry", "Roman armies"): _("%(face)s against cavalry and Roman armies")}
 
 
-def _hits(needs: DieNeeds, roller: Side, target: Side, ruleset) -> str:
+def _hits(needs: DieNeeds, roller: Side, target: Side, ruleset, language: str = i18n.DEFAULT) -> str:
     """'5 or 6 (the leader's +1 counted; 6 against cavalry)' — what one die of `roller` needs: the battle
     model's dice groups (rs.rules.battle.dice_groups: each group's bonus and hit number) in words."""
     model = ruleset.rules.battle
     groups = model.dice_groups(ruleset, armies=roller.armies, cavalry=roller.cavalry, fort=roller.fort,
                                burhs=roller.burhs, leader=roller.leader, roman=roller.roman)
     if not groups:
-        return "no dice"
+        return i18n.tr(language, _("no dice"))
     main = next((g for g in groups if g.piece == "armies"), groups[0])
-    text = _faces(model, model.need(needs, main, "armies"), main.bonus)
+    text = _faces(model, model.need(needs, main, "armies"), main.bonus, language)
     notes = []
     if main.bonus:
-        notes.append(f"the leader's +{main.bonus} counted")
+        notes.append(i18n.tr(language, _("the leader's +%(n)s counted"), n=main.bonus))
     for g in groups:
         if g is not main and (model.need(needs, g, "armies"), g.bonus) != (model.need(needs, main, "armies"), main.bonus):
-            notes.append(f"{_faces(model, model.need(needs, g, 'armies'), g.bonus)} for {_GROUP_NAMES[g.piece]}")
+            notes.append(i18n.tr(language, _("%(faces)s for %(group)s"),
+                                 faces=_faces(model, model.need(needs, g, "armies"), g.bonus, language),
+                                 group=i18n.tr(language, _GROUP_NAMES[g.piece])))
     hard_targets = [w for w, has in (("cavalry", target.cavalry), ("Roman armies", target.roman and target.armies))
                     if has]
     kind = "roman_armies" if target.roman else "cavalry"
     if hard_targets and model.need(needs, main, kind) != model.need(needs, main, "armies"):
         face = model.face_needed(model.need(needs, main, kind), main.bonus)
-        notes.append(f"{face}{'+' if face is not None and face < model.die_faces else ''} against "
-                     f"{' and '.join(hard_targets)}")
+        notes.append(i18n.tr(language, _AGAINST[tuple(hard_targets)],
+                             face=f"{face}{'+' if face is not None and face < model.die_faces else ''}"))
     return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def answer_odds(text: str, ruleset, line: int = 0, budgets: tuple[OddsBudget, ...] = ()) -> list[str]:
-    """ODDS line -> answer lines (an error, or odds not computed, is one line starting with 'ODDS: ')."""
+def answer_odds(text: str, ruleset, line: int = 0, budgets: tuple[OddsBudget, ...] = (),
+                language: str = i18n.DEFAULT) -> list[str]:
+    """ODDS line -> answer lines (an error, or odds not computed, is one line starting with 'ODDS: '),
+    in the player's `language` (the refusal's English words through pbem.orders.phrases.odds_text)."""
     try:
         q = parse_odds(text, ruleset, line)
         o = battle_odds(ruleset, q.attacker, q.defender, hiland=q.hiland, area=q.area, plan=q.plan, budgets=budgets)
-        return odds_lines(q, o, ruleset)
+        return odds_lines(q, o, ruleset, language)
     except OrderError as e:
-        return [f"ODDS: {e}"]
+        if language == i18n.DEFAULT:
+            return [f"ODDS: {e}"]
+        return ["ODDS: " + "; ".join(_problem(language, p) for p in e.problems)]
     except PbemError as e:
-        where = f"line {line}: " if line else ""
-        return [f"ODDS: {where}{e}"]
+        if language == i18n.DEFAULT:
+            where = f"line {line}: " if line else ""
+            return [f"ODDS: {where}{e}"]
+        where = i18n.tr(language, _("line %(n)s: "), n=line) if line else ""
+        return [f"ODDS: {where}{_refusal(language, e.message, e.hint)}"]
+
+
+def _refusal(language: str, message: str, hint: str) -> str:
+    from pbem.orders.phrases import odds_text
+
+    return odds_text(language, message) + (f" ({odds_text(language, hint)})" if hint else "")
+
+
+_FORM_WORDS = (("<armies>", _("<armies>")), ("<area>", _("<area>")))
+"""The words of FORM a player does not write as they are (the rest are the line's own words)."""
+_HINT_RE = re.compile(r"^(?:For example (?P<example>.+)\. )?Write: (?P<form>.+)$")
+
+
+def _problem(language: str, p: OrderProblem) -> str:
+    """OrderProblem.describe in `language`: the line, the quoted text, the kind, the message, the form."""
+    from pbem.orders.phrases import odds_text
+
+    where = i18n.tr(language, _("line %(n)s: "), n=p.line) if p.line else ""
+    quoted = f'"{p.text}": ' if p.text else ""
+    message = odds_text(language, p.message.rstrip("."))
+    hint = p.hint
+    m = _HINT_RE.match(hint)
+    if m:
+        form = m["form"]
+        for english, msgid in _FORM_WORDS:
+            form = form.replace(english, i18n.tr(language, msgid))
+        hint = i18n.tr(language, _("Write: %(form)s"), form=form)
+    if m and m["example"] and m["example"].startswith("Did you mean "):    # a name's did-you-mean (IN <area>)
+        hint = odds_text(language, m["example"]) + " " + hint
+    elif m and m["example"]:
+        hint = i18n.tr(language, _("For example %(example)s."), example=m["example"]) + " " + hint
+    elif hint:
+        hint = odds_text(language, hint)
+    return f"{where}{quoted}{i18n.tr(language, p.kind)}: {message}." + (f" {hint}" if hint else "")
 
 
 def split_odds(text: str) -> tuple[str, list[Asked]]:
@@ -314,24 +380,26 @@ def split_odds(text: str) -> tuple[str, list[Asked]]:
 
 
 def odds_answers(asked: list[Asked | str], ruleset, limit: int = MAX_LINES,
-                 run_budget: OddsBudget | None = None) -> list[str]:
+                 run_budget: OddsBudget | None = None, language: str = i18n.DEFAULT) -> list[str]:
     """The answers to a message's ODDS lines: the first `limit` of them, within one mail's budget of
     work and what is left of the run's (`run_budget`, shared by the mails of one run)."""
     out: list[str] = []
     budgets = (mail_budget(),) + ((run_budget,) if run_budget is not None else ())
     for item in asked[:limit]:
         line, text = item if isinstance(item, tuple) else (0, item)
-        out += [f"> {text[:MAX_LINE]}"] + answer_odds(text, ruleset, line, budgets) + [""]
+        out += [f"> {text[:MAX_LINE]}"] + answer_odds(text, ruleset, line, budgets, language) + [""]
     if len(asked) > limit:
-        out.append(f"(only the first {limit} ODDS lines are answered)")
+        out.append(i18n.tr(language, _("(only the first %(n)s ODDS lines are answered)"), n=limit))
     return out
 
 
-def planned_battle_lines(battles, ruleset) -> list[str]:
-    """pbem check: the odds of each battle the orders plan."""
+def planned_battle_lines(battles, ruleset, language: str = i18n.DEFAULT) -> list[str]:
+    """pbem check and the reply: the odds of each battle the orders plan, in the player's `language`."""
     out: list[str] = []
     for b in battles:
         q = OddsQuestion(b.attacking, b.defending, b.hiland, b.area, b.plan)
-        lines = odds_lines(q, b.odds, ruleset)
-        out += [f"{ruleset.display(b.area)}, against the {ruleset.display(b.defender)}: " + lines[0]] + lines[1:] + [""]
+        lines = odds_lines(q, b.odds, ruleset, language)
+        head = i18n.tr(language, _("%(area)s, against the %(nation)s: "), area=i18n.name(language, ruleset, b.area),
+                       nation=i18n.name(language, ruleset, b.defender))
+        out += [head + lines[0]] + lines[1:] + [""]
     return out

@@ -216,3 +216,63 @@ def rules_text(language: str, rs, message: str) -> str:
                     fields[k] = v
             return i18n.tr(language, msgid, **fields) + ("." if stop else "")
     return message
+
+
+# What an ODDS line is refused with (pbem.orders.odds, pbem.rules.odds) and the budgets' notes. Groups
+# named who are "attacker"/"defender"; the other groups are numbers or the quoted words of the line.
+ODDS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r"^an ODDS line is at most (?P<n>\d+) characters$", _("an ODDS line is at most %(n)s characters")),
+    (r"^AFTER ROUND takes a round from 1 to (?P<max>\d+), not (?P<word>.+)$",
+     _("AFTER ROUND takes a round from 1 to %(max)s, not %(word)s")),
+    (r"^ATTACK takes FIGHT or RETREAT$", _("ATTACK takes FIGHT or RETREAT")),
+    (r"^ATTACK RETREAT needs IF OUTNUMBERED or AFTER ROUND k$", _("ATTACK RETREAT needs IF OUTNUMBERED or AFTER ROUND k")),
+    (r"^DEFEND takes HOLD or RETREAT$", _("DEFEND takes HOLD or RETREAT")),
+    (r"^write the attackers, VS, then the defenders$", _("write the attackers, VS, then the defenders")),
+    (r"^the (?P<who>attacker|defender) must start with a number of armies$",
+     _("the %(who)s must start with a number of armies")),
+    (r"^CAV needs a number$", _("CAV needs a number")),
+    (r"^BURHS needs a number$", _("BURHS needs a number")),
+    (r"^unknown word (?P<word>.+) for the (?P<who>attacker|defender)$", _("unknown word %(word)s for the %(who)s")),
+    (r"^forts and burhs only defend$", _("forts and burhs only defend")),
+    (r"^the (?P<who>attacker|defender) has (?P<n>\d+) pieces; the odds are computed for at most (?P<max>\d+)$",
+     _("the %(who)s has %(n)s pieces; the odds are computed for at most %(max)s")),
+    (r"^this ruleset has no hiland area$", _("this ruleset has no hiland area")),
+    (r"^this ruleset has no clear area$", _("this ruleset has no clear area")),
+    (r"^the (?P<who>attacker|defender) cannot have a negative number of pieces$",
+     _("the %(who)s cannot have a negative number of pieces")),
+    (r"^unknown plan (?P<word>.+)$", _("unknown plan %(word)s")),
+    (r"^AFTER ROUND (?P<k>-?\d+): the round is a number from 1 to (?P<max>\d+)$",
+     _("AFTER ROUND %(k)s: the round is a number from 1 to %(max)s")),
+    (r"^a battle needs attacking armies or cavalry and at least one defending piece$",
+     _("a battle needs attacking armies or cavalry and at least one defending piece")),
+    (r"^this battle is too big to compute exactly here \((?P<n>\d+) states; the limit is (?P<max>\d+)\)$",
+     _("this battle is too big to compute exactly here (%(n)s states; the limit is %(max)s)")),
+    (r"^this battle is too big to compute exactly here \(about (?P<n>\d+) steps of work; the limit is (?P<max>\d+)\)$",
+     _("this battle is too big to compute exactly here (about %(n)s steps of work; the limit is %(max)s)")),
+    (r"^this battle is too big to compute exactly here \(more than (?P<max>\d+) steps of work\)$",
+     _("this battle is too big to compute exactly here (more than %(max)s steps of work)")),
+    (r"^try fewer pieces, fewer kinds of pieces, or an earlier AFTER ROUND$",
+     _("try fewer pieces, fewer kinds of pieces, or an earlier AFTER ROUND")),
+    (r"^not computed: this mail's ODDS lines together ask for more work than one mail may \((?P<n>\d+) steps\); "
+     r"ask this one in another mail$",
+     _("not computed: this mail's ODDS lines together ask for more work than one mail may (%(n)s steps); ask this "
+       "one in another mail")),
+    (r"^not computed now: the server has given as many odds as it gives in one run \((?P<n>\d+) steps of work\); "
+     r"send this line again in a later mail$",
+     _("not computed now: the server has given as many odds as it gives in one run (%(n)s steps of work); send "
+       "this line again in a later mail")),
+))
+_WHO = {"attacker": _("attacker"), "defender": _("defender")}
+
+
+def odds_text(language: str, message: str) -> str:
+    """A refusal of an ODDS line (or a budget's note) in `language`; a name's refusal (IN <area>) as the
+    parser's (problem_text); unknown ones as they are."""
+    if language == i18n.DEFAULT or not message:
+        return message
+    for pattern, msgid in ODDS:
+        m = pattern.match(message)
+        if m:
+            return i18n.tr(language, msgid, **{k: i18n.tr(language, _WHO[v]) if k == "who" else v
+                                               for k, v in m.groupdict().items()})
+    return problem_text(language, message)

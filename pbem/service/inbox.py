@@ -235,10 +235,10 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     player_lines = _refuse_unknown_zones(parsed.player_lines, result)
     settings = apply_lines(game, player, player_lines, now=received, mail_id=mail_id) if record else []
     deadline = current_deadline(game, vote=votes_owed(rs, state))
-    odds = odds_answers(asked, rs, run_budget=odds_budget)
+    odds = odds_answers(asked, rs, run_budget=odds_budget, language=language)
     moving = parsed.section(state.next_nation) if state.next_nation in mine else None
     if result.ok and moving is not None:    # the exact odds of the battles these orders plan
-        odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving), rs)
+        odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving), rs, language)
     return "".join(f"{line}\n" for line in settings) + ("\n" if settings else "") + render_reply(
         result, rs, missing=missing_for(game, player, unlogged, language), deadline=deadline.text(player_zone(game, player)),
         game=game.id, odds=odds, verdicts=confirmed + verdicts, language=language,
