@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from pbem import i18n
 from pbem.errors import OrderError, OrderProblem, PbemError
-from pbem.i18n import _, _N
+from pbem.i18n import _N, _
 from pbem.rules.odds import (
     MAX_PIECES,
     MAX_ROUND,
