@@ -32,7 +32,7 @@ FIXED = (
     _("Write the name in one alphabet (all Latin or all Cyrillic letters)."),
     _("The forms of an order line are listed at the end of this reply."),
     _("the orders do not say which nation they are for"), _("start them with a line NATION <name>"),
-    _("not taken"),
+    _("not taken"), _("expected exactly one order line"), _("the line is too long to be an order"),
 )
 """The parser's messages without names in them (translated whole)."""
 
@@ -190,6 +190,83 @@ RULES: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m in
      r"one larger group only\)$", _("stacking limits broken at the end of movement: %(rest)s (rule 5.2: 3 in a "
                                     "clear area, 2 in a hiland, one larger group only)")),
 ))
+
+# The rules core's uncommon refusals (issue 34: every refusal a player can receive has its pattern;
+# tests/orders/test_every_refusal_in_russian.py finds them in the code).
+RULES += tuple((re.compile(p), m) for p, m in (
+    (r'^the (?P<nation>.+) have no pieces in (?P<areas>.+) this turn: DISBAND names areas of theirs that lose armies first \(rules 6\.0, 10\.6\)$',
+     _('the %(nation)s have no pieces in %(areas)s this turn: DISBAND names areas of theirs that lose armies first (rules 6.0, 10.6)')),
+    (r'^(?P<n>\d+) line\(s\) of the orders could not be read$',
+     _('%(n)s line(s) of the orders could not be read')),
+    (r'^a move needs at least two places$',
+     _('a move needs at least two places')),
+    (r'^the (?P<nation>.+) may not enter the (?P<area>.+) \(their card\)$',
+     _('the %(nation)s may not enter the %(area)s (their card)')),
+    (r'^no move may end at sea \(rules 5\.4, 7\.5\)$',
+     _('no move may end at sea (rules 5.4, 7.5)')),
+    (r'^invaders may not move to another sea and stay there \(rule 7\.21\)$',
+     _('invaders may not move to another sea and stay there (rule 7.21)')),
+    (r'^unknown place in the path$',
+     _('unknown place in the path')),
+    (r'^(?P<area>.+) is not a sea$',
+     _('%(area)s is not a sea')),
+    (r'^the (?P<nation>.+) in (?P<area>.+) are subject to you: you may pass through but not end there \(rules 11\.1, 11\.2\)$',
+     _('the %(nation)s in %(area)s are subject to you: you may pass through but not end there (rules 11.1, 11.2)')),
+    (r'^a subject nation cannot attack the (?P<nation>.+) \(rules 11\.1, 11\.2\)$',
+     _('a subject nation cannot attack the %(nation)s (rules 11.1, 11.2)')),
+    (r'^crossing from (?P<a>.+) to (?P<b>.+) takes the whole move \(rule 5\.15\)$',
+     _('crossing from %(a)s to %(b)s takes the whole move (rule 5.15)')),
+    (r'^armies may pass through only one sea \(rules 5\.4, 7\.11\)$',
+     _('armies may pass through only one sea (rules 5.4, 7.11)')),
+    (r'^the (?P<nation>.+) must land from (?P<area>.+) directly \(rule 7\.4\)$',
+     _('the %(nation)s must land from %(area)s directly (rule 7.4)')),
+    (r'^the (?P<nation>.+) have no boats in round (?P<round>\d+) \(rule 5\.4\)$',
+     _('the %(nation)s have no boats in round %(round)s (rule 5.4)')),
+    (r'^a boat move passes through one sea only \(rule 5\.4\)$',
+     _('a boat move passes through one sea only (rule 5.4)')),
+    (r'^the (?P<nation>.+) may not land in (?P<area>.+) \(rules 7\.4, 15\.3\)$',
+     _('the %(nation)s may not land in %(area)s (rules 7.4, 15.3)')),
+    (r'^(?P<leader>.+) is not in (?P<area>.+)$',
+     _('%(leader)s is not in %(area)s')),
+    (r'^not (?P<n>\d+) armies left at (?P<area>.+)$',
+     _('not %(n)s armies left at %(area)s')),
+    (r'^new armies go only to areas the (?P<nation>.+) occupy \(rule 10\.2\)$',
+     _('new armies go only to areas the %(nation)s occupy (rule 10.2)')),
+    (r'^no second army in (?P<area>.+) while other areas can take one \(rule 10\.2, 5\.2\)$',
+     _('no second army in %(area)s while other areas can take one (rule 10.2, 5.2)')),
+    (r'^(?P<leader>.+) does not enter the board in the (?P<nation>.+) turn (?P<round>\d+) \(rule 9\.0\)$',
+     _('%(leader)s does not enter the board in the %(nation)s turn %(round)s (rule 9.0)')),
+    (r'^(?P<leader>.+) may enter only where the (?P<nation>.+) have pieces \(rule 9\.0\)$',
+     _('%(leader)s may enter only where the %(nation)s have pieces (rule 9.0)')),
+    (r'^the (?P<nation>.+) have no major invasion this turn \(rule 7\.3\)$',
+     _('the %(nation)s have no major invasion this turn (rule 7.3)')),
+    (r'^only the (?P<nation>.+) may allow a nation subject to them to increase \(rule 11\.1\)$',
+     _('only the %(nation)s may allow a nation subject to them to increase (rule 11.1)')),
+    (r'^the (?P<nation>.+) may not submit to the (?P<b>.+) now \(rules 11\.1, 11\.2\)$',
+     _('the %(nation)s may not submit to the %(b)s now (rules 11.1, 11.2)')),
+    (r'^the optional rule 16\.251 \(Brittany\) is not played in this game$',
+     _('the optional rule 16.251 (Brittany) is not played in this game')),
+    (r'^only the (?P<nation>.+) send armies to Brittany, at the start of their movement in turns (?P<rounds>[\d, ]+) \(16\.251\)$',
+     _('only the %(nation)s send armies to Brittany, at the start of their movement in turns %(rounds)s (16.251)')),
+    (r'^armies leave for Brittany only from (?P<areas>.+) \(16\.251\)$',
+     _('armies leave for Brittany only from %(areas)s (16.251)')),
+    (r'^at most (?P<n>\d+) armies a turn leave for Brittany \(16\.251\)$',
+     _('at most %(n)s armies a turn leave for Brittany (16.251)')),
+    (r'^no arrival of the (?P<nation>.+) this turn may appear in the (?P<area>.+) \(\[Appearance At Sea\]: (?P<areas>.+)\)$',
+     _('no arrival of the %(nation)s this turn may appear in the %(area)s ([Appearance At Sea]: %(areas)s)')),
+    (r'^the (?P<nation>.+) may not cross the strait between (?P<a>.+) and (?P<b>.+) \(\[Straits\]\)$',
+     _('the %(nation)s may not cross the strait between %(a)s and %(b)s ([Straits])')),
+    (r'^the (?P<nation>.+) are subject to the (?P<b>.+) as you are: you may not attack them \(FFG 36\)$',
+     _('the %(nation)s are subject to the %(b)s as you are: you may not attack them (FFG 36)')),
+    (r"^the (?P<nation>.+) are subject to the (?P<b>.+): they may not leave (?P<area>.+) empty without the (?P<a>.+)' ALLOW \(FFG 36\)$",
+     _("the %(nation)s are subject to the %(b)s: they may not leave %(area)s empty without the %(a)s' ALLOW (FFG 36)")),
+    (r'^(?P<leader>.+) may not pass alone through (?P<area>.+): no (?P<nation>.+) units there \(FFG 23\)$',
+     _('%(leader)s may not pass alone through %(area)s: no %(nation)s units there (FFG 23)')),
+    (r"^(?P<leader>.+) would be left alone in (?P<area>.+): a leader may not be without its nation's armies \(FFG 23\)$",
+     _("%(leader)s would be left alone in %(area)s: a leader may not be without its nation's armies (FFG 23)")),
+    (r'^(?P<leader>.+) may not end the move in (?P<area>.+) without (?P<nation>.+) armies \(FFG 23\)$',
+     _('%(leader)s may not end the move in %(area)s without %(nation)s armies (FFG 23)')),
+))
 _NAMES = {"a", "b", "area", "areas", "nation", "leader", "rest"}
 _JOINS = (("; reachable from ", _("; reachable from ")), ("; write: ", _("; write: ")))
 _WHAT = {"armies": _("armies"), "army": _("army"), "cavalry": _("cavalry"), "none": _("none")}
@@ -208,8 +285,8 @@ def rules_text(language: str, rs, message: str) -> str:
             for k, v in m.groupdict().items():
                 if k in _NAMES:
                     fields[k] = i18n.tr(language, _WHAT["none"]) if v == "none" else _board_name(language, rs, v)
-                    for english, msgid in _JOINS:
-                        fields[k] = fields[k].replace(english, i18n.tr(language, msgid))
+                    for english, join in _JOINS:    # not `msgid`: that is the message being filled
+                        fields[k] = fields[k].replace(english, i18n.tr(language, join))
                 elif k == "what":
                     fields[k] = i18n.tr(language, _WHAT[v])
                 else:
@@ -221,6 +298,14 @@ def rules_text(language: str, rs, message: str) -> str:
 # What an ODDS line is refused with (pbem.orders.odds, pbem.rules.odds) and the budgets' notes. Groups
 # named who are "attacker"/"defender"; the other groups are numbers or the quoted words of the line.
 ODDS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r"^the (?P<who>attacker|defender)'s armies must be a number written with the digits 0-9, not (?P<word>.+)$",
+     _("the %(who)s's armies must be a number written with the digits 0-9, not %(word)s")),
+    (r'^(?P<word>CAV|BURHS) must be a number written with the digits 0-9, not (?P<text>.+)$',
+     _('%(word)s must be a number written with the digits 0-9, not %(text)s')),
+    (r"^the (?P<who>attacker|defender)'s armies is at most (?P<n>\d+)$",
+     _("the %(who)s's armies is at most %(n)s")),
+    (r'^(?P<word>CAV|BURHS) is at most (?P<n>\d+)$',
+     _('%(word)s is at most %(n)s')),
     (r"^an ODDS line is at most (?P<n>\d+) characters$", _("an ODDS line is at most %(n)s characters")),
     (r"^AFTER ROUND takes a round from 1 to (?P<max>\d+), not (?P<word>.+)$",
      _("AFTER ROUND takes a round from 1 to %(max)s, not %(word)s")),
