@@ -33,6 +33,8 @@ FIXED = (
     _("The forms of an order line are listed at the end of this reply."),
     _("the orders do not say which nation they are for"), _("start them with a line NATION <name>"),
     _("not taken"), _("expected exactly one order line"), _("the line is too long to be an order"),
+    _('the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)'),
+    _('to Rome: Welsh under 5 areas, Brigantes under 4, Picts under 3, while Roman armies are on the board; Brigantes to the Angles: under 3 areas in Scotland and Galloway, before turn 12'),
 )
 """The parser's messages without names in them (translated whole)."""
 
@@ -266,6 +268,30 @@ RULES += tuple((re.compile(p), m) for p, m in (
      _("%(leader)s would be left alone in %(area)s: a leader may not be without its nation's armies (FFG 23)")),
     (r'^(?P<leader>.+) may not end the move in (?P<area>.+) without (?P<nation>.+) armies \(FFG 23\)$',
      _('%(leader)s may not end the move in %(area)s without %(nation)s armies (FFG 23)')),
+    (r"^a leader and its escort need not stop \(rule 9\.1\)$",
+     _('a leader and its escort need not stop (rule 9.1)')),
+    (r'^start the turn in (?P<a>.+) and end it in (?P<b>.+)$',
+     _('start the turn in %(a)s and end it in %(b)s')),
+    (r'^armies on land may enter a sea only in a Boats turn$',
+     _('armies on land may enter a sea only in a Boats turn')),
+    (r'^from (?P<area>.+) they may land in: (?P<areas>.+)$',
+     _('from %(area)s they may land in: %(areas)s')),
+    (r'^keep one unit in (?P<area>.+)$',
+     _('keep one unit in %(area)s')),
+    (r'^move (?P<leader>.+) too, or keep a unit in (?P<area>.+)$',
+     _('move %(leader)s too, or keep a unit in %(area)s')),
+    (r'^move the leader with its armies or to an area they hold$',
+     _('move the leader with its armies or to an area they hold')),
+    (r"^the (?P<nation>.+) may not attack the (?P<b>.+) \(rule 10\.5\)$",
+     _('the %(nation)s may not attack the %(b)s (rule 10.5)')),
+    (r"^the (?P<nation>.+) must come ashore in this movement \(rule 7\.2\)$",
+     _('the %(nation)s must come ashore in this movement (rule 7.2)')),
+    (r'^land them: armies still at sea after this movement are lost$',
+     _('land them: armies still at sea after this movement are lost')),
+    (r"^the (?P<nation>.+) may stay at sea only in a raid turn or the first half of a major invasion \(FFG 18\)$",
+     _('the %(nation)s may stay at sea only in a raid turn or the first half of a major invasion (FFG 18)')),
+    (r"^the (?P<nation>.+) may not attack the (?P<b>.+): they submitted to (?P<a>.+) \(FFG 41: not before round (?P<round>\d+), unless they attacked the (?P<rest>.+) first\)$",
+     _('the %(nation)s may not attack the %(b)s: they submitted to %(a)s (FFG 41: not before round %(round)s, unless they attacked the %(rest)s first)')),
 ))
 _NAMES = {"a", "b", "area", "areas", "nation", "leader", "rest"}
 _JOINS = (("; reachable from ", _("; reachable from ")), ("; write: ", _("; write: ")))
@@ -298,6 +324,8 @@ def rules_text(language: str, rs, message: str) -> str:
 # What an ODDS line is refused with (pbem.orders.odds, pbem.rules.odds) and the budgets' notes. Groups
 # named who are "attacker"/"defender"; the other groups are numbers or the quoted words of the line.
 ODDS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r'^Write: (?P<form>.+)$',
+     _('Write: %(form)s')),
     (r"^the (?P<who>attacker|defender)'s armies must be a number written with the digits 0-9, not (?P<word>.+)$",
      _("the %(who)s's armies must be a number written with the digits 0-9, not %(word)s")),
     (r'^(?P<word>CAV|BURHS) must be a number written with the digits 0-9, not (?P<text>.+)$',

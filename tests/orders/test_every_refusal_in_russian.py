@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pbem.data.loader import load
-from pbem.orders.phrases import odds_text, problem_text, rules_text
+from pbem.orders.phrases import odds_text, problem_text, reason_text, rules_text
 
 ROOT = Path(__file__).resolve().parents[2] / "pbem"
 CALLS = {"problem": 2, "OrderProblem": 3, "PbemError": 0, "OddsTooBig": 0}
@@ -22,8 +22,9 @@ CALLS = {"problem": 2, "OrderProblem": 3, "PbemError": 0, "OddsTooBig": 0}
 NOT_FOR_PLAYERS = {"pbem/orders/language.py"}
 """Refusals no player's mail can cause (the rules family's own set-up, checked when pbem loads)."""
 RS = load("ffg2")
-BOARD = {"York", "Romans", "Arthur"}
-"""The samples' names: kept in the Russian text beside the Russian name (`Йорк (York)`)."""
+BOARD = {"York", "Romans", "Arthur", "Romano", "British", "Brigantes", "Welsh", "Picts", "Angles", "Rome",
+         "Scotland", "Galloway", "Boats"}
+"""The samples' names and the names a family's reply writes itself: kept in the Russian text beside the Russian name (`Йорк (York)`)."""
 
 
 def _template(node) -> str | None:
@@ -48,10 +49,21 @@ def templates() -> list[tuple[str, str]]:
             if not isinstance(node, ast.Call):
                 continue
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-            if name in CALLS and len(node.args) > CALLS[name]:
-                text = _template(node.args[CALLS[name]])
-                if text is not None and not text.startswith("unknown plan"):   # unknown plan: no line can say it
+            if name not in CALLS:
+                continue
+            said = [a for i, a in enumerate(node.args) if i in (CALLS[name], CALLS[name] + 1)]   # message, hint
+            said += [k.value for k in node.keywords if k.arg == "hint"]
+            for arg in said:
+                text = _template(arg)
+                if text and not text.startswith("unknown plan"):   # unknown plan: no line can say it
                     out.append((f"{where}:{node.lineno}", text))
+    for path in sorted(ROOT.joinpath("rules", "rulesets").glob("*.py")):   # a family's own replies (Rules methods)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name.endswith(("_reason", "_refusal")):
+                for ret in (n for n in ast.walk(node) if isinstance(n, ast.Return) and n.value is not None):
+                    parts = ret.value.elts if isinstance(ret.value, ast.Tuple) else [ret.value]
+                    out += [(f"{path.relative_to(ROOT.parent).as_posix()}:{ret.lineno}", t)
+                            for t in map(_template, parts) if t]
     return out
 
 
@@ -94,7 +106,8 @@ def russian(where: str, text: str) -> str:
     if "/odds.py" in where:
         return odds_text("ru", text)
     done = problem_text("ru", text)
-    return rules_text("ru", RS, done) if done == text else done
+    done = rules_text("ru", RS, done) if done == text else done
+    return reason_text("ru", RS, done) if done == text else done    # a family's why-no-effect (_reason)
 
 
 ALL = templates()
