@@ -8,6 +8,7 @@ with names in it (`there is no area or sea called 'Йорх'`, `Did you mean Й�
 
 from __future__ import annotations
 
+import functools
 import re
 
 from pbem import i18n
@@ -33,8 +34,6 @@ FIXED = (
     _("The forms of an order line are listed at the end of this reply."),
     _("the orders do not say which nation they are for"), _("start them with a line NATION <name>"),
     _("not taken"), _("expected exactly one order line"), _("the line is too long to be an order"),
-    _('the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)'),
-    _('to Rome: Welsh under 5 areas, Brigantes under 4, Picts under 3, while Roman armies are on the board; Brigantes to the Angles: under 3 areas in Scotland and Galloway, before turn 12'),
 )
 """The parser's messages without names in them (translated whole)."""
 
@@ -258,16 +257,6 @@ RULES += tuple((re.compile(p), m) for p, m in (
      _('no arrival of the %(nation)s this turn may appear in the %(area)s ([Appearance At Sea]: %(areas)s)')),
     (r'^the (?P<nation>.+) may not cross the strait between (?P<a>.+) and (?P<b>.+) \(\[Straits\]\)$',
      _('the %(nation)s may not cross the strait between %(a)s and %(b)s ([Straits])')),
-    (r'^the (?P<nation>.+) are subject to the (?P<b>.+) as you are: you may not attack them \(FFG 36\)$',
-     _('the %(nation)s are subject to the %(b)s as you are: you may not attack them (FFG 36)')),
-    (r"^the (?P<nation>.+) are subject to the (?P<b>.+): they may not leave (?P<area>.+) empty without the (?P<a>.+)' ALLOW \(FFG 36\)$",
-     _("the %(nation)s are subject to the %(b)s: they may not leave %(area)s empty without the %(a)s' ALLOW (FFG 36)")),
-    (r'^(?P<leader>.+) may not pass alone through (?P<area>.+): no (?P<nation>.+) units there \(FFG 23\)$',
-     _('%(leader)s may not pass alone through %(area)s: no %(nation)s units there (FFG 23)')),
-    (r"^(?P<leader>.+) would be left alone in (?P<area>.+): a leader may not be without its nation's armies \(FFG 23\)$",
-     _("%(leader)s would be left alone in %(area)s: a leader may not be without its nation's armies (FFG 23)")),
-    (r'^(?P<leader>.+) may not end the move in (?P<area>.+) without (?P<nation>.+) armies \(FFG 23\)$',
-     _('%(leader)s may not end the move in %(area)s without %(nation)s armies (FFG 23)')),
     (r"^a leader and its escort need not stop \(rule 9\.1\)$",
      _('a leader and its escort need not stop (rule 9.1)')),
     (r'^start the turn in (?P<a>.+) and end it in (?P<b>.+)$',
@@ -288,14 +277,21 @@ RULES += tuple((re.compile(p), m) for p, m in (
      _('the %(nation)s must come ashore in this movement (rule 7.2)')),
     (r'^land them: armies still at sea after this movement are lost$',
      _('land them: armies still at sea after this movement are lost')),
-    (r"^the (?P<nation>.+) may stay at sea only in a raid turn or the first half of a major invasion \(FFG 18\)$",
-     _('the %(nation)s may stay at sea only in a raid turn or the first half of a major invasion (FFG 18)')),
-    (r"^the (?P<nation>.+) may not attack the (?P<b>.+): they submitted to (?P<a>.+) \(FFG 41: not before round (?P<round>\d+), unless they attacked the (?P<rest>.+) first\)$",
-     _('the %(nation)s may not attack the %(b)s: they submitted to %(a)s (FFG 41: not before round %(round)s, unless they attacked the %(rest)s first)')),
 ))
 _NAMES = {"a", "b", "area", "areas", "nation", "leader", "rest"}
 _JOINS = (("; reachable from ", _("; reachable from ")), ("; write: ", _("; write: ")))
 _WHAT = {"armies": _("armies"), "army": _("army"), "cavalry": _("cavalry"), "none": _("none")}
+
+
+@functools.cache
+def _compiled(phrases: tuple[tuple[str, str], ...]) -> tuple[tuple[re.Pattern, str], ...]:
+    return tuple((re.compile(p), m) for p, m in phrases)
+
+
+def _family_phrases(rs) -> tuple[tuple[re.Pattern, str], ...]:
+    """The refusals a rules family writes itself, with its own citations (Rules.refusal_phrases)."""
+    rules = getattr(rs, "rules", None) if rs is not None else None
+    return _compiled(tuple(getattr(rules, "refusal_phrases", ())))
 
 
 def rules_text(language: str, rs, message: str) -> str:
@@ -304,7 +300,7 @@ def rules_text(language: str, rs, message: str) -> str:
         return message
     stop = message.endswith(".") and not message.endswith("...")
     core = message[:-1] if stop else message
-    for pattern, msgid in RULES:
+    for pattern, msgid in RULES + _family_phrases(rs):
         m = pattern.match(core)
         if m:
             fields = {}

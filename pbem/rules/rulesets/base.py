@@ -64,6 +64,10 @@ class Rules:
     by keyword; the generic forms in pbem.orders.forms): a family adds its own or drops some"""
     schema: type[Schema] = Schema
     """the data sections this family owns and their checks (pbem/rules/rulesets/schema.py; none)"""
+    refusal_phrases: tuple[tuple[str, str], ...] = ()
+    """the refusals this family writes itself, with its own citations, as (pattern, message) pairs:
+    a player's language renders them (pbem.orders.phrases.rules_text; the message marked `_()` for the
+    catalog, its groups the names and numbers of the refusal)"""
 
     # --- the sequence of play: the game turn (rule 4.0) ---------------------------------------------
     def round_start(self, rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: list[Event]) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from pbem.errors import OrderProblem
+from pbem.i18n import _
 from pbem.rules import kingship, population, scoring
 from pbem.rules.context import NationTurn, TurnContext
 from pbem.rules.events import Event, make
@@ -171,8 +172,8 @@ class ClassicRules(Rules):
             if not can_submit(rs, state, nation, o.to):
                 problems.append(OrderProblem("not-now", o.line, o.text,
                                              f"the {rs.nations[nation].name} may not submit to the {rs.display(o.to)} now (rules 11.1, 11.2)",
-                                             "to Rome: Welsh under 5 areas, Brigantes under 4, Picts under 3, while Roman armies are on the board; "
-                                             "Brigantes to the Angles: under 3 areas in Scotland and Galloway, before turn 12"))
+                                             _("to Rome: Welsh under 5 areas, Brigantes under 4, Picts under 3, while Roman armies are on the board; "
+                                               "Brigantes to the Angles: under 3 areas in Scotland and Galloway, before turn 12")))
                 continue
             submit(ctx, nation, o.to, "start of its turn", o.line)
         return problems
@@ -245,7 +246,7 @@ class ClassicRules(Rules):
 
     def successor_shield_reason(self, rs: Ruleset, nation: str) -> str:
         """Rule 10.5 — the reply, as the adjudicator has always given it."""
-        return "the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)"
+        return _("the Romano-British cannot attack the Brigantes or the Welsh (rule 10.5)")   # marked for the catalog
 
     def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
         """Rule 8.0 — 5 or 6 kills an army, only a 6 when it defends in a hiland; cavalry, Roman armies
@@ -315,7 +316,7 @@ class ClassicRules(Rules):
                 replaced[area] = replaced.get(area, 0) + 1
                 budget -= 1
         for area in sorted(roman, key=lambda a: (-roman[a], a)):
-            for _ in range(roman[area]):
+            for _unit in range(roman[area]):
                 if budget <= 0 or not can_add(rs, state, successor, area):
                     break
                 state.stack(area, successor).armies += 1

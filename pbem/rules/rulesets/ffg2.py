@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from pbem.errors import OrderProblem
+from pbem.i18n import _
 from pbem.rules import kingship
 from pbem.rules.battle_model import BattleModel
 from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
@@ -546,6 +547,22 @@ class Ffg2Rules(Ffg2Answers, ClassicRules):
 
     name = "ffg2"
     constants_class = Ffg2Constants
+    refusal_phrases = (   # FFG 18, 23, 36, 41: this family's own refusals, in a player's language
+        (r'^the (?P<nation>.+) are subject to the (?P<b>.+) as you are: you may not attack them \(FFG 36\)$',
+         _('the %(nation)s are subject to the %(b)s as you are: you may not attack them (FFG 36)')),
+        (r"^the (?P<nation>.+) are subject to the (?P<b>.+): they may not leave (?P<area>.+) empty without the (?P<a>.+)' ALLOW \(FFG 36\)$",
+         _("the %(nation)s are subject to the %(b)s: they may not leave %(area)s empty without the %(a)s' ALLOW (FFG 36)")),
+        (r'^(?P<leader>.+) may not pass alone through (?P<area>.+): no (?P<nation>.+) units there \(FFG 23\)$',
+         _('%(leader)s may not pass alone through %(area)s: no %(nation)s units there (FFG 23)')),
+        (r"^(?P<leader>.+) would be left alone in (?P<area>.+): a leader may not be without its nation's armies \(FFG 23\)$",
+         _("%(leader)s would be left alone in %(area)s: a leader may not be without its nation's armies (FFG 23)")),
+        (r'^(?P<leader>.+) may not end the move in (?P<area>.+) without (?P<nation>.+) armies \(FFG 23\)$',
+         _('%(leader)s may not end the move in %(area)s without %(nation)s armies (FFG 23)')),
+        (r"^the (?P<nation>.+) may stay at sea only in a raid turn or the first half of a major invasion \(FFG 18\)$",
+         _('the %(nation)s may stay at sea only in a raid turn or the first half of a major invasion (FFG 18)')),
+        (r"^the (?P<nation>.+) may not attack the (?P<b>.+): they submitted to (?P<a>.+) \(FFG 41: not before round (?P<round>\d+), unless they attacked the (?P<rest>.+) first\)$",
+         _('the %(nation)s may not attack the %(b)s: they submitted to %(a)s (FFG 41: not before round %(round)s, unless they attacked the %(rest)s first)')),
+    )
 
     def roman_reinforcements(self, ctx: TurnContext) -> None:
         """FFG 31 — in the Roman reinforcement rounds the table replaces rule 10.3."""
