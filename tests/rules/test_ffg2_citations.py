@@ -74,3 +74,16 @@ def test_ffg2_replies_and_prompts_cite_no_bare_classic_rule(ffg):
     assert raw_bare > 0, "the generic messages cite classic sections: the scan must meet some"
     assert own > 0
     assert bare == []
+
+
+def test_rules_show_ffg2_cites_ffg_numbers():
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    ffg = CliRunner().invoke(cli, ["rules", "show", "ffg2"]).output
+    classic = CliRunner().invoke(cli, ["rules", "show", "classic"]).output
+    assert "Order of play (FFG 4):" in ffg and "(FFG 35)" in ffg and "(classic 14.2)" in ffg
+    assert re.findall(r"\(\d+\.\d+\)", ffg) == []
+    assert "(14.2)" in classic and "Order of play (4.0):" in classic  # classic speaks its own numbers
+    assert max(len(line) for line in ffg.splitlines()) <= 72

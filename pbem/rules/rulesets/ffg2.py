@@ -460,6 +460,9 @@ def subjects_at_peace(ctx: TurnContext, m: Move, defender: str) -> OrderProblem 
 _CITATION = re.compile(r"\b(rules?|Rules?) (\d+\.\d+(?:, \d+\.\d+)*)\b")
 """a classic citation in a generic message: "rule 6.0", "rules 5.12, 5.13, 9.1" or "rule 10.2, 5.2"."""
 
+_SECTIONS = re.compile(r"\((\d+\.\d+(?:, \d+\.\d+)*)\)")
+"""a bare section `pbem rules show` cites: "(14.2)" or "(11.1, 11.2)"."""
+
 
 class Ffg2Answers:
     """FFG 16, 18, 23, 35, 36, 43, 44 — the Ffg2Rules methods of the generic rules' questions (road cost,
@@ -470,7 +473,7 @@ class Ffg2Answers:
         "come_ashore": "FFG 18",         # lost_at_sea
     })
 
-    def cite(self, rs: Ruleset, text: str) -> str:
+    def cite(self, rs: Ruleset, text: str, *, bare: bool = False) -> str:
         """Issue 30 item 5 — the classic section numbers the generic messages cite ("rule 10.2, 5.2"),
         each as the FFG difference that replaces it (ruleset.yaml `citations`: "FFG 10, FFG 13"), a
         section the FFG rules share unchanged marked so ("shared classic rules 5.12, 5.13")."""
@@ -485,7 +488,14 @@ class Ffg2Answers:
                 own.append(f"shared classic {word} {', '.join(shared)}")
             return ", ".join(own)
 
-        return _CITATION.sub(one, text)
+        def section(m: re.Match) -> str:
+            sections = [s.strip() for s in m.group(1).split(",")]
+            own = list(dict.fromkeys(table[s] for s in sections if s in table))
+            shared = [s for s in sections if s not in table]
+            return "(" + ", ".join(own + ([f"classic {', '.join(shared)}"] if shared else [])) + ")"
+
+        text = _CITATION.sub(one, text)
+        return _SECTIONS.sub(section, text) if bare else text
 
     def road_cost(self, rs: Ruleset, state: GameState, nation: str, path) -> int:
         """FFG 16 — Roman roads."""
