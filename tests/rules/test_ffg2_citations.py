@@ -87,3 +87,24 @@ def test_rules_show_ffg2_cites_ffg_numbers():
     assert re.findall(r"\(\d+\.\d+\)", ffg) == []
     assert "(14.2)" in classic and "Order of play (4.0):" in classic  # classic speaks its own numbers
     assert max(len(line) for line in ffg.splitlines()) <= 72
+
+
+def test_ffg2_turn_reports_cite_no_bare_classic_rule(ffg):
+    from pbem.report import report_text
+    from pbem.report.facts import build_report
+
+    g = BotGame(ffg, 4, bot="random")
+    steps = []
+    inner = g.on_step
+    g.on_step = lambda step: (steps.append(step), inner(step))[1]
+    g.play()
+    settings = {"id": "g", "dice": {"commitment": "c0ffee"}, "players": []}
+    raw_bare, bare = 0, []
+    for step in steps:
+        if step.nation is None:
+            continue
+        report = build_report(ffg, step.state, step.events, settings, played=step.nation, round_played=step.round)
+        raw_bare += len(BARE.findall(report_text(report)))
+        bare += BARE.findall(report_text(report, rs=ffg))
+    assert raw_bare > 0, "the generic event lines cite classic sections: the scan must meet some"
+    assert bare == []
