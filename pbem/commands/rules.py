@@ -752,7 +752,22 @@ def show(ruleset_id: str, area: str | None, rnd: int | None, nation: str | None,
             parts.append(["Sources named in doubts:", *sources_lines()])
         if overrides or rs.version_line():
             parts.insert(0, rs.header().splitlines() + ([rs.version_line()] if rs.version_line() else []))
-    click.echo("\n\n".join("\n".join(p) for p in parts))
+    click.echo("\n\n".join("\n".join(cited(rs, p)) for p in parts))
+
+
+def cited(rs: Ruleset, lines: list[str]) -> list[str]:
+    """`lines` with their section numbers in the ruleset's own numbering (Rules.cite; issue 30 item 5),
+    a line the longer citation pushes past WIDTH wrapped again at its indent."""
+    out: list[str] = []
+    for line in lines:
+        new = rs.rules.cite(rs, line, bare=True)
+        if new != line and len(new) > WIDTH:
+            indent = len(new) - len(new.lstrip(" "))
+            out += textwrap.wrap(new.strip(), WIDTH, initial_indent=" " * indent, subsequent_indent=" " * indent,
+                                 break_on_hyphens=False, break_long_words=False)
+        else:
+            out.append(new)
+    return out
 
 
 @rules.command("check")

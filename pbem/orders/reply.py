@@ -140,6 +140,9 @@ def render_reply(result: CheckResult, ruleset, *, missing: Sequence[str] = (), d
 
     ctx["guide_name"] = "docs/PLAYERS.md" if language == "en" else GUIDES.get(language, "docs/PLAYERS.md")
     text = environment(language=language).get_template(template).render(**ctx)
+    rules = getattr(ruleset, "rules", None)
+    if rules is not None:  # the ruleset's own rule numbers (issue 30 item 5); the log keeps the classic text
+        text = rules.cite(ruleset, text)
     return text.encode("utf-8", "replace").decode("utf-8")
 
 

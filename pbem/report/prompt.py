@@ -134,13 +134,14 @@ def prompt_text(game_id: str, rs, state, nations: Sequence[str], *, what: str, d
     from pbem.report.localize import turn_line
 
     turn = [] if state.next_nation is None else [turn_line(language, rs, t) for t in turn_lines(rs, state, nations[0])]
-    return render("prompt.txt.j2", language=language, game=game_id, round=state.round, what=what, names=names,
+    text = render("prompt.txt.j2", language=language, game=game_id, round=state.round, what=what, names=names,
                   first=name(language, rs, nations[0]), deadline=deadline, rules=rs.name, reminder=reminder, turn=turn,
                   order_words=order_words(language, rs),
                   vote_lines=[] if state.next_nation is not None else [turn_line(language, rs, t)
                                                                        for t in _vote_lines(rs, state)],
                   guide_url=guide_url, guide_name=guide_name(language), draft=draft.splitlines(),
                   still_wrong=list(still_wrong))
+    return rs.rules.cite(rs, text)  # the ruleset's own rule numbers (issue 30 item 5)
 
 
 def _vote_lines(rs, state) -> list[str]:

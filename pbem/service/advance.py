@@ -486,7 +486,7 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
                           deadline=None if state.finished else deadline.text(zone), waiting_for=waiting, ledger_from=ledger_from,
                           nmr=nmr_counts(game), mail_lines=mail_line_map(log, entry), played_by=played_by,
                           dice_generation=int(entry.get("dice_generation") or 0))
-    text = _away_note(game, entry, rs) + report_text(report) + log_line(game)
+    text = _away_note(game, entry, rs) + report_text(report, rs=rs) + log_line(game)
     attachments = [("report.json", report_json(report).encode(), "application/json")]
     png = b""
     if render_map:
@@ -502,7 +502,7 @@ def _turn_mail(game: Game, entry: LogEntry, now: datetime, send: Send, run: Game
     def mail(lang: str, to: list[str]) -> EmailMessage:
         local = localize(report, rs, lang)
         body = text if lang == i18n.DEFAULT else (
-            _away_note(game, entry, rs, lang) + report_text(local, lang) + log_line(game, lang))
+            _away_note(game, entry, rs, lang) + report_text(local, lang, rs) + log_line(game, lang))
         return build_mail(to, f"[{game.id}] {local['title'].split('] ', 1)[-1]}", body, from_addr=from_addr(game),
                           attachments=local_attachments(attachments, lang,
                                                         lambda: map_png(rs, state, local["title"], events, lang)),
@@ -538,7 +538,7 @@ def _position_mail(game: Game, now: datetime, send: Send, run: GameRun, *, outbo
                           nmr=nmr_counts(game))
     def position_text(lang: str) -> str:
         return render("position.txt.j2", language=lang, game=game.id, corrected=key != "position-imported",
-                      report=report_text(localize(report, rs, lang), lang), round=state.round,
+                      report=report_text(localize(report, rs, lang), lang, rs), round=state.round,
                       nation=i18n.name(lang, rs, state.next_nation) if state.next_nation else None,
                       position=export_position(game)) + log_line(game, lang)
 

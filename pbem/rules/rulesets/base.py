@@ -409,6 +409,13 @@ class Rules:
         """The rule a message cites for `topic`: the family's own reference, else the `generic` one."""
         return self.RULE_REFS.get(topic, generic)
 
+    def cite(self, rs: Ruleset, text: str, *, bare: bool = False) -> str:
+        """`text` (a reply, prompt or report line) with its rule citations in this family's numbering.
+        The generic rules' messages cite the classic sections; a family with its own numbering
+        rewrites them here, at display (logged event texts keep their bytes). `bare`: also the bare
+        sections `pbem rules show` writes in parentheses ("(14.2)"). Classic: as written."""
+        return text
+
     def road_cost(self, rs: Ruleset, state: GameState, nation: str, path: Sequence[str]) -> int:
         """Rule 5.12 — the moves a path costs: one per step (no roads)."""
         return len(path) - 1
