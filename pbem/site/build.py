@@ -265,11 +265,11 @@ def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, rend
     facts = _mailed_facts(mailed)
     if facts is not None:
         text_file = mailed / "report.txt"
-        text = text_file.read_text(encoding="utf-8") if text_file.is_file() else report_text(facts)
+        text = text_file.read_text(encoding="utf-8") if text_file.is_file() else report_text(facts, rs=rs)
     else:
         facts = build_report(rs, w.after, events, _public_settings(game), played=e.get("nation"),
                              round_played=int(e.get("round")), ledger_from=len(w.before.ledger))
-        text = report_text(facts)
+        text = report_text(facts, rs=rs)
     map_name = None
     if render_maps:
         map_name = f"{MAPS}/{e.id:06d}.png"

@@ -108,3 +108,25 @@ def test_ffg2_turn_reports_cite_no_bare_classic_rule(ffg):
         bare += BARE.findall(report_text(report, rs=ffg))
     assert raw_bare > 0, "the generic event lines cite classic sections: the scan must meet some"
     assert bare == []
+
+
+RUSSIAN_BARE = re.compile(r"(?<!FFG )\b[Пп]равил[а-я]* \d+\.\d+(?:, \d+\.\d+)*(?![\d.,]| \(общие)")
+"""a classic section cited in a Russian text as if it were this ruleset's own ("правило 10.2")."""
+
+
+def test_ffg2_russian_replies_cite_ffg_numbers_too(ffg):
+    """Issue 30 item 5 in a Russian player's reply: "правило 10.2" became "FFG 10" as in English, and a
+    shared section says it is shared ("правила 5.12, 5.13 (общие с классическими)")."""
+    assert ffg.rules.cite(ffg, "нельзя (правило 10.2, 5.2)") == "нельзя (FFG 10, FFG 13)"
+    assert ffg.rules.cite(ffg, "(правила 5.12, 5.13)") == "(правила 5.12, 5.13 (общие с классическими))"
+    own, bare = 0, []
+    for state in positions(ffg, 3)[::9]:
+        nation = state.next_nation
+        if nation is None:
+            continue
+        r = check_orders(wrong_orders(ffg, state, nation), ffg, state, nation=nation)
+        text = render_reply(r, ffg, warnings=order_warnings(r, ffg, state, nation, language="ru"), language="ru")
+        own += text.count("FFG ") + text.count("общие с классическими")
+        bare += RUSSIAN_BARE.findall(text)
+    assert own > 0
+    assert bare == []

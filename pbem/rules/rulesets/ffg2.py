@@ -458,8 +458,12 @@ def subjects_at_peace(ctx: TurnContext, m: Move, defender: str) -> OrderProblem 
     return None
 
 
-_CITATION = re.compile(r"\b(rules?|Rules?) (\d+\.\d+(?:, \d+\.\d+)*)\b")
-"""a classic citation in a generic message: "rule 6.0", "rules 5.12, 5.13, 9.1" or "rule 10.2, 5.2"."""
+_CITATION = re.compile(r"(?<!\w)(rules?|Rules?|[Пп]равил[а-я]*) (\d+\.\d+(?:, \d+\.\d+)*)\b")
+"""a classic citation in a generic message: "rule 6.0", "rules 5.12, 5.13, 9.1" or "rule 10.2, 5.2", or
+the same in a Russian player's text ("правило 10.2", "правила 5.12, 5.13")."""
+
+_SHARED = {"en": "shared classic {word} {sections}", "ru": "{word} {sections} (общие с классическими)"}
+"""how a section the FFG rules share unchanged is cited, by the language of the text it stands in."""
 
 _SECTIONS = re.compile(r"\((\d+\.\d+(?:, \d+\.\d+)*)\)")
 """a bare section `pbem rules show` cites: "(14.2)" or "(11.1, 11.2)"."""
@@ -485,8 +489,9 @@ class Ffg2Answers:
             own = list(dict.fromkeys(table[s] for s in sections if s in table))
             shared = [s for s in sections if s not in table]
             if shared:
-                word = "rules" if len(shared) > 1 else "rule"
-                own.append(f"shared classic {word} {', '.join(shared)}")
+                russian = not m.group(1).lower().startswith("rule")
+                word = m.group(1) if russian else ("rules" if len(shared) > 1 else "rule")
+                own.append(_SHARED["ru" if russian else "en"].format(word=word, sections=", ".join(shared)))
             return ", ".join(own)
 
         def section(m: re.Match) -> str:
