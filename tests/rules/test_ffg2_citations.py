@@ -52,7 +52,7 @@ def wrong_orders(rs, state, nation: str) -> str:
 def test_cite_rewrites_classic_sections_into_ffg_numbers(ffg):
     say = ffg.rules.cite
     assert say(ffg, "no second army in Kent (rule 10.2, 5.2)") == "no second army in Kent (FFG 10, FFG 13)"
-    assert say(ffg, "too many (rules 5.12, 5.13, 9.1)") == "too many (shared classic rules 5.12, 5.13, 9.1)"
+    assert say(ffg, "too many (rules 5.12, 5.13, 9.1)") == "too many (FFG 15, shared classic rules 5.12, 9.1)"
     assert say(ffg, "exempt (rule 6.0)") == "exempt (FFG 12)"
     classic = load("classic")
     assert classic.rules.cite(classic, "exempt (rule 6.0)") == "exempt (rule 6.0)"
@@ -118,7 +118,7 @@ def test_ffg2_russian_replies_cite_ffg_numbers_too(ffg):
     """Issue 30 item 5 in a Russian player's reply: "правило 10.2" became "FFG 10" as in English, and a
     shared section says it is shared ("правила 5.12, 5.13 (общие с классическими)")."""
     assert ffg.rules.cite(ffg, "нельзя (правило 10.2, 5.2)") == "нельзя (FFG 10, FFG 13)"
-    assert ffg.rules.cite(ffg, "(правила 5.12, 5.13)") == "(правила 5.12, 5.13 (общие с классическими))"
+    assert ffg.rules.cite(ffg, "(правила 5.12, 5.13)") == "(FFG 15, правила 5.12 (общие с классическими))"
     own, bare = 0, []
     for state in positions(ffg, 3)[::9]:
         nation = state.next_nation
