@@ -176,7 +176,8 @@ class DuelRules(Rules):
     constants_class = DuelConstants
     schema = DuelSchema
     battle = DuelBattleModel()
-    order_forms = Rules.order_forms.adding("ARRIVE", after="PLACE")
+    # Duel has no Bretwalda or King to vote for and no submission: VOTE and SUBMIT are not its orders
+    order_forms = Rules.order_forms.adding("ARRIVE", after="PLACE").without("VOTE", "SUBMIT")
 
     def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
         """[Battle Dice] — a 5 or 6 hits; only a 6 against a defender in difficult terrain (the cavalry,
