@@ -519,7 +519,7 @@ GENERIC_FORMS = tuple(register_form(f) for f in (
               lambda o, rs: f"SETTLE {_n(rs, o.area)}", meaning="raiders stay ashore (rule 7.13)",
               translations={"ru": ("осесть", "поселиться")}),
     OrderForm("DISBAND", Disband, "DISBAND A[, B ...]", "DISBAND {area}, {next}", _disband,
-              lambda o, rs: f"DISBAND {_list(rs, o.areas)}", meaning="which areas lose armies first if overpopulated (rule 6)",
+              lambda o, rs: f"DISBAND {_list(rs, o.areas)}", meaning="which areas lose armies first if overpopulated (rule 6.0)",
               translations={"ru": ("распустить", "расформировать")}),
     OrderForm("VOTE", Vote, "VOTE <nation>", "VOTE {nation}", _vote,
               lambda o, rs: f"VOTE {_n(rs, o.nation)}", meaning="this nation's Bretwalda vote (rule 12.2)",

@@ -130,3 +130,12 @@ def test_ffg2_russian_replies_cite_ffg_numbers_too(ffg):
         bare += RUSSIAN_BARE.findall(text)
     assert own > 0
     assert bare == []
+
+
+def test_the_guides_ffg2_order_list_cites_ffg_numbers(ffg):
+    """Issue 30 item 5: the players' guide's list of ffg2's order forms cites ffg2's own rules."""
+    from pbem.orders.language import guide_lines
+
+    lines = "\n".join(line.split("`: ", 1)[-1] for line in guide_lines(ffg))  # the meanings, not the syntax
+    assert "(FFG 10)" in lines and "(FFG 12)" in lines
+    assert BARE.findall(lines) == []
