@@ -105,7 +105,7 @@ def example(form: OrderForm, ruleset) -> str | None:
 
 def guide_lines(ruleset) -> list[str]:
     """The players' guide's list of the forms a ruleset accepts: one markdown line per form, each rule
-    cited as the ruleset cites it (issue 30 item 5: ffg2's "rule 10.2" is its FFG 10)."""
+    cited as the ruleset cites it (issue 30 item 5: Rules.cite)."""
     rules = getattr(ruleset, "rules", None)
     cite = (lambda text: rules.cite(ruleset, text)) if rules is not None else (lambda text: text)
     return [f"- `{f.syntax}`: {cite(f.meaning)}." if f.meaning else f"- `{f.syntax}`"

@@ -29,6 +29,7 @@ from typing import ClassVar
 from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, movement, population, scoring
 from pbem.rules.battle_model import BattleModel
+from pbem.rules.citations import cite_sections
 from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
 from pbem.rules.events import Event, RomansLeft, make
 from pbem.rules.movement import PlannedMove
@@ -414,7 +415,16 @@ class Rules:
         The generic rules' messages cite the classic sections; a family with its own numbering
         rewrites them here, at display (logged event texts keep their bytes). `bare`: also the bare
         sections `pbem rules show` writes in parentheses ("(14.2)"). Classic: as written."""
-        return text
+        table = self.citation_table(rs)
+        return cite_sections(text, table, self.UNMAPPED_CITATION, bare=bare) if table else text
+
+    UNMAPPED_CITATION: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """how `cite` writes a generic section the family's table does not map, by the text's language
+    ("en", "ru") and for `bare` sections ("bare"); {word} is the text's own word, {sections} the numbers."""
+
+    def citation_table(self, rs: Ruleset) -> Mapping[str, str]:
+        """The generic rules' section -> this family's citation of the rule (empty: cite as written)."""
+        return {}
 
     def road_cost(self, rs: Ruleset, state: GameState, nation: str, path: Sequence[str]) -> int:
         """Rule 5.12 — the moves a path costs: one per step (no roads)."""

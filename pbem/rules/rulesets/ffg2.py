@@ -8,7 +8,6 @@ shown by `pbem rules show ffg2`; "doubt n" the numbered readings there.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -458,17 +457,6 @@ def subjects_at_peace(ctx: TurnContext, m: Move, defender: str) -> OrderProblem 
     return None
 
 
-_CITATION = re.compile(r"(?<!\w)(rules?|Rules?|[Пп]равил[а-я]*) (\d+\.\d+(?:, \d+\.\d+)*)\b")
-"""a classic citation in a generic message: "rule 6.0", "rules 5.12, 5.13, 9.1" or "rule 10.2, 5.2", or
-the same in a Russian player's text ("правило 10.2", "правила 5.12, 5.13")."""
-
-_SHARED = {"en": "shared classic {word} {sections}", "ru": "{word} {sections} (общие с классическими)"}
-"""how a section the FFG rules share unchanged is cited, by the language of the text it stands in."""
-
-_SECTIONS = re.compile(r"\((\d+\.\d+(?:, \d+\.\d+)*)\)")
-"""a bare section `pbem rules show` cites: "(14.2)" or "(11.1, 11.2)"."""
-
-
 class Ffg2Answers:
     """FFG 16, 18, 23, 35, 36, 43, 44 — the Ffg2Rules methods of the generic rules' questions (road cost,
     movement checks, submission, captures) and the replies that cite the FFG rules, mixed into Ffg2Rules."""
@@ -478,30 +466,14 @@ class Ffg2Answers:
         "come_ashore": "FFG 18",         # lost_at_sea
     })
 
-    def cite(self, rs: Ruleset, text: str, *, bare: bool = False) -> str:
-        """Issue 30 item 5 — the classic section numbers the generic messages cite ("rule 10.2, 5.2"),
-        each as the FFG difference that replaces it (ruleset.yaml `citations`: "FFG 10, FFG 13"), a
-        section the FFG rules share unchanged marked so ("shared classic rules 5.12, 5.13")."""
-        table = rs.extras.get("citations") or {}
+    UNMAPPED_CITATION: ClassVar[Mapping[str, str]] = MappingProxyType({
+        "en": "shared classic {word} {sections}", "ru": "{word} {sections} (общие с классическими)",
+        "bare": "classic {sections}"})
+    """Issue 30 item 5 — a classic section the FFG rules share unchanged is cited so."""
 
-        def one(m: re.Match) -> str:
-            sections = [s.strip() for s in m.group(2).split(",")]
-            own = list(dict.fromkeys(table[s] for s in sections if s in table))
-            shared = [s for s in sections if s not in table]
-            if shared:
-                russian = not m.group(1).lower().startswith("rule")
-                word = m.group(1) if russian else ("rules" if len(shared) > 1 else "rule")
-                own.append(_SHARED["ru" if russian else "en"].format(word=word, sections=", ".join(shared)))
-            return ", ".join(own)
-
-        def section(m: re.Match) -> str:
-            sections = [s.strip() for s in m.group(1).split(",")]
-            own = list(dict.fromkeys(table[s] for s in sections if s in table))
-            shared = [s for s in sections if s not in table]
-            return "(" + ", ".join(own + ([f"classic {', '.join(shared)}"] if shared else [])) + ")"
-
-        text = _CITATION.sub(one, text)
-        return _SECTIONS.sub(section, text) if bare else text
+    def citation_table(self, rs: Ruleset) -> Mapping[str, str]:
+        """Classic section -> the FFG difference that replaces it (ruleset.yaml `citations`)."""
+        return rs.extras.get("citations") or {}
 
     def road_cost(self, rs: Ruleset, state: GameState, nation: str, path) -> int:
         """FFG 16 — Roman roads."""
