@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -225,12 +226,13 @@ def summary_text(rs: Ruleset) -> list[str]:
     for extra in (rs.version_line(), versions_text(rs)):   # a game keeps the rules it was created with
         lines += wrap(extra, hang=2) if extra else []
     a = rs.areas.values()
-    regions = {r: sum(x.region == r for x in a) for r in ("wales", "scotland", "england")}
+    counts = Counter(x.region for x in a)   # the board's regions as its data names them (Duel adds Ireland)
+    first = [r for r in ("wales", "scotland", "england") if r in counts]
+    regions = ", ".join(f"{r.replace('_', ' ').title()} {counts[r]}" for r in first + sorted(set(counts) - set(first)))
     straits = sum(len(x.straits) for x in a) // 2
     hiland = sum(x.hiland for x in a)
     lines.append("")
-    lines += wrap(f"Map: {len(rs.areas)} land areas (Wales {regions['wales']}, Scotland {regions['scotland']}, "
-                  f"England {regions['england']}), {hiland} hiland, {len(rs.areas) - hiland} clear; "
+    lines += wrap(f"Map: {len(rs.areas)} land areas ({regions}), {hiland} hiland, {len(rs.areas) - hiland} clear; "
                   f"{len(rs.seas)} seas; {straits} straits. {rs.const.max_rounds} turns.")
 
     body = []

@@ -16,8 +16,10 @@ shown by `pbem rules show duel`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, population, scoring
@@ -178,6 +180,33 @@ class DuelRules(Rules):
     battle = DuelBattleModel()
     # Duel has no Bretwalda or King to vote for and no submission: VOTE and SUBMIT are not its orders
     order_forms = Rules.order_forms.adding("ARRIVE", after="PLACE").without("VOTE", "SUBMIT")
+
+    CITATIONS: ClassVar[Mapping[str, str]] = MappingProxyType({
+        # the generic rules' sections -> the Duel rule book's section that states the rule (issue 30 item 5)
+        "3.0": "[Game Setup]",
+        "13.0": "[Number of Players]",
+        **dict.fromkeys(("4.0", "4.1", "4.2", "4.4", "4.5"), "[A Game Round]"),
+        **dict.fromkeys(("5.0", "5.1", "5.11", "5.12", "5.13", "5.3"), "[Phase III]"),
+        "5.15": "[Straits]",
+        **dict.fromkeys(("5.2", "5.21", "5.22"), "[Stacking Limits]"),
+        **dict.fromkeys(("5.4", "5.5"), "[Boats]"),
+        **dict.fromkeys(("6.0", "10.1", "10.2"), "[Phase I]"),
+        **dict.fromkeys(("7.0", "7.1", "7.11", "7.12", "7.13", "7.2", "7.21", "7.22", "7.4", "7.5"),
+                        "[Raiding and Intruding]"),
+        **dict.fromkeys(("8.0", "8.1"), "[Battle Dice]"),
+        **dict.fromkeys(("8.2", "8.3", "8.4"), "[Retreats]"),
+        **dict.fromkeys(("9.0", "9.1", "9.2"), "[Leaders in Battle]"),
+        "10.5": "[Withdrawal of the Romans]",
+        **dict.fromkeys(("14.1", "14.2", "14.3", "14.4"), "[Phase V]"),
+    })
+    UNMAPPED_CITATION: ClassVar[Mapping[str, str]] = MappingProxyType({
+        "en": "the classic game's {word} {sections} (Duel is silent)",
+        "ru": "{word} {sections} классической игры (в Duel не сказано)",
+        "bare": "classic {sections}"})
+
+    def citation_table(self, rs: Ruleset) -> Mapping[str, str]:
+        """The Duel rule book's sections for the generic rules' numbers ("rule 8.0" -> "[Battle Dice]")."""
+        return self.CITATIONS
 
     def hit_numbers(self, rs: Ruleset, area: str, defending: bool) -> tuple[int, int]:
         """[Battle Dice] — a 5 or 6 hits; only a 6 against a defender in difficult terrain (the cavalry,
