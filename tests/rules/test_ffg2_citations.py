@@ -14,6 +14,7 @@ from pbem.data.loader import load
 from pbem.orders.check import check_orders
 from pbem.orders.reply import order_warnings, render_reply
 from pbem.report.prompt import prompt_text
+from tests.bots.conftest import game_positions
 
 BARE = re.compile(r"(?<!classic )\b[Rr]ules? \d+\.\d+")
 """a classic section cited as if it were this ruleset's own: "rule 10.2" not preceded by "classic\""""
@@ -25,17 +26,7 @@ def ffg():
 
 
 def positions(rs, seed: int):
-    g = BotGame(rs, seed, bot="random")
-    seen = []
-    inner = g.orders_for
-
-    def orders_for(state):
-        seen.append(state)
-        return inner(state)
-
-    g.orders_for = orders_for
-    g.play()
-    return seen
+    return game_positions(rs, seed, "random")
 
 
 def wrong_orders(rs, state, nation: str) -> str:
