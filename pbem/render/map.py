@@ -913,6 +913,13 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
     _draw_panel(panel, ruleset, state, vp_table, battles, slots, language)
     top.text(0.01, 1 - 0.42 / lay.fig_h_in, title, fontsize=22, weight="bold", va="center", ha="left",
              color="#1d1d1d")
+    if "PROVISIONAL" in str(_get(ruleset, "name", "") or ""):
+        # the ruleset's board or aid is a reconstruction, not the printed game's: every map says so
+        from pbem import i18n
+        from pbem.i18n import _
+
+        top.text(0.99, 1 - 0.42 / lay.fig_h_in, i18n.tr(language, _("PROVISIONAL board")), fontsize=15,
+                 weight="bold", va="center", ha="right", color="#b00020")
     # Draw only the new artists on top of the cached static pixels: a full figure draw would redo the
     # static layer (and Axes are slow to make). Counters are pasted as cached sprites.
     renderer = fig.canvas.get_renderer()

@@ -1,0 +1,36 @@
+"""Issue 29: while Duel Britannia plays on the provisional reconstruction of its board and aid (no
+public source has the printed ones; [The Game Board], [Unit List]), every map says PROVISIONAL, in
+the players' language; a ruleset from the printed game is drawn without it."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.data.loader import load
+from pbem.render import map as map_module
+from pbem.rules.turn import new_game_state, start_round
+
+
+def _texts(monkeypatch, ruleset_id: str, language: str) -> list[str]:
+    seen: list[str] = []
+    inner = map_module._Layer.text
+
+    def text(self, x, y, s, *a, **kw):
+        seen.append(str(s))
+        return inner(self, x, y, s, *a, **kw)
+
+    monkeypatch.setattr(map_module._Layer, "text", text)
+    rs = load(ruleset_id)
+    state, _ = start_round(rs, new_game_state(rs, "g"))
+    png = map_module.render_map(rs, state, title="[g] Round 1", language=language)
+    assert png.startswith(b"\x89PNG")
+    return seen
+
+
+@pytest.mark.parametrize("language,word", [("en", "PROVISIONAL board"), ("ru", "ПРЕДВАРИТЕЛЬНАЯ карта")])
+def test_a_duel_map_says_provisional(monkeypatch, language, word):
+    assert word in _texts(monkeypatch, "duel", language)
+
+
+def test_a_classic_map_does_not(monkeypatch):
+    assert not any("PROVISIONAL" in t for t in _texts(monkeypatch, "classic", "en"))
