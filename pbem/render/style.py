@@ -45,10 +45,24 @@ def colour_name(colour: str) -> str:
 def player_order(ruleset: Any = None) -> tuple[str, ...]:
     """The player colours of the ruleset's 4-player table, in its order (classic: purple, green, red,
     blue; ffg2: yellow, green, red, blue)."""
+    colours = tuple(c for c in (_drawn_seat(seat, ruleset) for seat in _four_player_seats(ruleset)) if c)
+    return colours or PLAYER_ORDER
+
+
+def _four_player_seats(ruleset: Any) -> list[str]:
     control = _get(ruleset, "control", None) or {}
     table = control.get(4) if hasattr(control, "get") else None
-    colours = tuple(c for c in (table or {}) if c in PLAYER_COLOURS)
-    return colours or PLAYER_ORDER
+    return [str(seat).lower() for seat in (table or {})]
+
+
+def _drawn_seat(seat: str, ruleset: Any) -> str | None:
+    """The player colour a seat of the 4-player table is drawn in: its own name when it is a colour
+    (classic's purple, green, red, blue), else the colour of its place in the table (a ruleset whose
+    seats are sides, e.g. Duel's anglo_saxon_1 ... brython_viking_2, gets purple, green, red, blue)."""
+    if seat in PLAYER_COLOURS:
+        return seat
+    seats = _four_player_seats(ruleset)
+    return PLAYER_ORDER[seats.index(seat)] if seat in seats and seats.index(seat) < len(PLAYER_ORDER) else None
 
 SEA = "#cfe3f1"
 SEA_BORDER = "#7fa7c6"
@@ -84,9 +98,7 @@ def player_of(nation: str, ruleset: Any = None) -> str | None:
     """The nation's player colour from nations.yaml ('purple' | 'green' | 'red' | 'blue', 'yellow' in
     ffg2), or None for a nation the ruleset does not know or gives no player colour."""
     colour = _get(nations_of(ruleset).get(nation), "colour")
-    if isinstance(colour, str) and colour.lower() in PLAYER_COLOURS:
-        return colour.lower()
-    return None
+    return _drawn_seat(colour.lower(), ruleset) if isinstance(colour, str) else None
 
 
 def nation_colour(nation: str, ruleset: Any = None) -> str:

@@ -34,3 +34,15 @@ def test_a_duel_map_says_provisional(monkeypatch, language, word):
 
 def test_a_classic_map_does_not(monkeypatch):
     assert not any("PROVISIONAL" in t for t in _texts(monkeypatch, "classic", "en"))
+
+
+def test_a_ruleset_whose_seats_are_sides_draws_them_in_the_player_colours():
+    """Duel's four seats are sides (anglo_saxon_1 ... brython_viking_2), not colours: each is drawn in
+    the player colour of its place in the 4-player table, and its nations listed under it."""
+    from pbem.render import style
+
+    rs = load("duel")
+    assert style.player_order(rs) == ("purple", "green", "red", "blue")
+    assert {style.player_of(n, rs) for n in rs.nations} == {"purple", "green", "red", "blue"}
+    classic = load("classic")
+    assert style.player_of("romans", classic) == "purple" and style.player_order(classic) == style.PLAYER_ORDER
