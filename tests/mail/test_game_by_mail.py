@@ -1,4 +1,4 @@
-"""Issue 11 end to end: a whole game of 16 rounds played by mail through a real IMAP server (Dovecot)
+"""Issue 11 end to end: a whole game (16 rounds; Duel Britannia 7, issue 29) played by mail through a real IMAP server (Dovecot)
 and a real SMTP server (aiosmtpd), orders written by the bots as mail; the archive replays."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _mail(game: Game, nation: str, text: str, n: int) -> bytes:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset", ["classic", "ffg2"])
+@pytest.mark.parametrize("ruleset", ["classic", "ffg2", "duel"])
 def test_whole_game_by_imap_and_smtp(dovecot, smtp, tmp_path, ruleset):
     games = tmp_path / "games"
     games.mkdir()
@@ -63,7 +63,7 @@ def test_whole_game_by_imap_and_smtp(dovecot, smtp, tmp_path, ruleset):
         report = run_job(games, now=t, render_map=False)
         assert not report.errors, report.errors
     g = Game.open(game.path)
-    assert g.state.finished and g.state.round == 16 and g.state.ruleset == ruleset
+    assert g.state.finished and g.state.round == g.ruleset().const.max_rounds and g.state.ruleset == ruleset
     sent = smtp.messages
     name = " ".join(g.ruleset().name.split()[:2])   # the turn mails and prompts name the rules
     assert all(name in " ".join(raw.decode(errors="replace").split()) for _, _, raw in sent if b"have played" in raw)
