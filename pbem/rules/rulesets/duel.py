@@ -16,7 +16,7 @@ shown by `pbem rules show duel`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -203,6 +203,21 @@ class DuelRules(Rules):
         "en": "the classic game's {word} {sections} (Duel is silent)",
         "ru": "{word} {sections} классической игры (в Duel не сказано)",
         "bare": "classic {sections}"})
+
+    def partners(self, rs: Ruleset, holdings: Mapping[str, Collection[str]]) -> list[list[str]]:
+        """[Number of Players] — with four players, "two play on one side ... and two play against them":
+        the players whose nations all belong to one side of the two-player table win or lose together,
+        their points added ([Goal]: the most victory points in total); anyone else stands alone."""
+        sides = rs.players_table(2).values() if 2 in rs.control else ()
+        groups: dict[int, list[str]] = {}
+        alone: list[list[str]] = []
+        for player, nations in holdings.items():
+            side = next((i for i, side in enumerate(sides) if nations and set(nations) <= set(side)), None)
+            if side is None:
+                alone.append([player])
+            else:
+                groups.setdefault(side, []).append(player)
+        return [*groups.values(), *alone]
 
     def citation_table(self, rs: Ruleset) -> Mapping[str, str]:
         """The Duel rule book's sections for the generic rules' numbers ("rule 8.0" -> "[Battle Dice]")."""
