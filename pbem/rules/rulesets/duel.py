@@ -25,6 +25,7 @@ from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, population, scoring
 from pbem.rules.context import NationTurn, TurnContext
 from pbem.rules.events import Event, Names, event
+from pbem.rules.kingship import english_areas_held
 from pbem.rules.orders import Place
 from pbem.rules.ruleset import Constants, Ruleset
 from pbem.rules.rulesets.base import Rules
@@ -151,7 +152,13 @@ class DuelSchema(Schema):
                    for n, rs_ in rc.mapping(d, "strait_barred", "duel", required=False).items()}
         no_raid = {rc.one(n, f"duel.no_raid_points.{n}", nations, "nation"): str(region)
                    for n, region in rc.mapping(d, "no_raid_points", "duel", required=False).items()}
+        kings = {rc.one(n, f"duel.kings.{n}", nations, "nation"):
+                 (rc.one(rc.get(k, "leader", f"duel.kings.{n}"), f"duel.kings.{n}.leader", board.leaders, "leader"),
+                  rc.integer(rc.get(k, "round", f"duel.kings.{n}"), f"duel.kings.{n}.round", minimum=1),
+                  rc.integer(rc.get(k, "points", f"duel.kings.{n}"), f"duel.kings.{n}.points", minimum=0))
+                 for n, k in rc.mapping(d, "kings", "duel", required=False).items()}
         return {
+            "duel_kings": kings,
             "duel_population": dict(pop),
             "duel_forts": {a: int(n) for a, n in forts.items()},
             "duel_centres": centres,
@@ -429,6 +436,7 @@ class DuelRules(Rules):
         ctx.state.raided_from.pop(ctx.nation, None)
         scoring.score_kills(ctx, all_back)
         self.phase_v(ctx, raided)
+        self.kingship(ctx)
         self.roman_withdrawal(ctx)
         accounting.account(ctx, {p.line for p in t.problems})
 
@@ -471,6 +479,25 @@ class DuelRules(Rules):
             del state.extras["duel_raided"][nation]
             if not state.extras["duel_raided"]:
                 del state.extras["duel_raided"]
+
+    def kingship(self, ctx: TurnContext) -> None:
+        """[Major Differences] "the Danish attempt to become king with Cnut, and the Saxon response",
+        PROVISIONAL (the rules are not in the chapter; doubts D12, D13 of the aid): at the end of the
+        nation's turn of its king's round (ruleset.yaml `duel.kings`), with that leader on the board and
+        at least twice as many areas of England held alone as any other nation, the nation is King of
+        England: +4 VP. Cnut and Edmund Ironside may both be King."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        entry = rs.extras.get("duel_kings", {}).get(nation)
+        if not entry or state.round != entry[1] or not scoring.may_score(state, nation):
+            return
+        leader, _round, points = entry
+        held = english_areas_held(rs, state)
+        own = held.get(nation, 0)
+        others = max((n for k, n in held.items() if k != nation), default=0)
+        if own and own >= 2 * others and leader not in state.dead_leaders and leader in state.leaders_on_board(nation):
+            state.kings.append(nation)
+            state.score(nation, points, f"{rs.display(leader)} King of England (PROVISIONAL: doubt S8)", "king", nation)
+            ctx.emit("king", nation=nation)
 
     def centres(self, rs: Ruleset, nation: str, rnd: int) -> list[str]:
         """[Army Limits and Scoring Centres] — the nation's scoring centres in round `rnd` (the aid's)."""
