@@ -364,7 +364,7 @@ class BattleModel:
             if take <= 0:
                 continue
             remaining[kind] -= take
-            target = m.came_from
+            target = rs.rules.attacker_retreat_area(ctx, m)
             raiders = min(a.raiders, take) if kind == "armies" else 0
             if raiders and raiders == take and m.raiders and not m.withdrawal:
                 # 8.4 — raiders retreat only to the sea where they began the turn, back along their route;
