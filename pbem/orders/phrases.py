@@ -356,6 +356,8 @@ ODDS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m in 
     (r"^this ruleset has no clear area$", _("this ruleset has no clear area")),
     (r"^the (?P<who>attacker|defender) cannot have a negative number of pieces$",
      _("the %(who)s cannot have a negative number of pieces")),
+    (r"^the (?P<who>attacker|defender) cannot have a wounded piece of that kind here$",
+     _("the %(who)s cannot have a wounded piece of that kind here")),
     (r"^unknown plan (?P<word>.+)$", _("unknown plan %(word)s")),
     (r"^AFTER ROUND (?P<k>-?\d+): the round is a number from 1 to (?P<max>\d+)$",
      _("AFTER ROUND %(k)s: the round is a number from 1 to %(max)s")),
