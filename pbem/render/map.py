@@ -459,7 +459,7 @@ def centre_label(pairs: Iterable[tuple[str, frozenset[int]]], ruleset: Any) -> s
 
 
 CENTRE_PT = 9.0         # a scoring centre's badge
-CENTRE_DY_KM = 30.0     # its centre above a land area's anchor (over the name); a sea's: over its name
+CENTRE_DY_KM = 31.0     # its centre above a land area's anchor (over the name); a sea's: over its name
 
 
 def centre_box(ruleset: Any, geo: Geometry, lay: Layout, place: str) -> tuple[float, float, float, float] | None:

@@ -167,6 +167,20 @@ def _one_stack_everywhere(rs) -> dict:
     return areas
 
 
+def test_the_centre_badges_cover_no_name_and_no_counter(rs, geo, start):
+    """A centre's badge sits over its area's name (a sea's over the sea's name), clear of every area's
+    name and of the counters, at the start and with stacks everywhere."""
+    from pbem.render.marks import overlap
+
+    lay = layout(geo)
+    badges = {p: centre_box(rs, geo, lay, p) for p in scoring_centres(rs)}
+    names = [map_module._name_box(rs, geo, lay, a) for a in geo.areas]
+    for areas in (start.areas, _one_stack_everywhere(rs)):
+        boxes = names + [c.box() for a, stacks in areas.items() for c in stack_layout(a, stacks, rs, geo)]
+        for place, (x0, y0, x1, y1) in badges.items():   # (boxes a little wider than drawn: 1 km spare)
+            assert not any(overlap((x0 + 1, y0 + 1, x1 - 1, y1 - 1), b) for b in boxes), place
+
+
 def test_pieces_are_drawn_inside_their_area(rs, geo, shapes, start):
     """The start position, and two nations' stacks in every area and one in every sea: each counter
     lies inside its area's (or sea's) shape."""

@@ -12,7 +12,7 @@ PROVISIONAL, as the board it draws (pbem/data/duel/board.yaml):
   rough lon/lat sketches (`outline.rough_lonlat`): what lies in a sketch is that area's, the coast
   outside every sketch goes to the nearest sketch (`share_out`).
 The frame is widened west to hold Ireland. Anchors (where stacks go) are each area's point of
-inaccessibility.
+inaccessibility, or hand-set (ANCHORS).
 Seas: the water of the widened frame is cut by the lines of board.yaml's `drawing_hints` (the North
 Channel, Munster - St Govan's Head, south of Land's End, east of Northumbria, the Strait of Dover) into
 the four Duel seas; each piece goes to the sea whose label point it holds (stray bits to the nearest).
@@ -48,6 +48,10 @@ SEA_LABELS = {"irish_sea": (-5.0, 53.8), "atlantic_ocean": (-8.3, 50.6), "north_
 # where each sea's stacks go (lon, lat): near its name, in open water
 SEA_ANCHORS = {"irish_sea": (-5.0, 53.55), "atlantic_ocean": (-8.3, 50.3), "north_sea": (1.3, 54.0),
                "english_channel": (0.2, 50.3)}
+# hand-set stack points (lon, lat) where the pole of inaccessibility crowds a neighbour: Devon's second
+# row of counters would cover Cornwall's name; Northumbria's long name goes south, clear of the moves to
+# and from Dunedin
+ANCHORS = {"devon": (-3.666, 50.967), "northumbria": (-1.834, 55.027)}
 # the names of the land that is no area (the base board's context land)
 CONTEXT_LABELS = [("GAUL", (2.0, 50.1))]
 # where the drawing disagrees with board.yaml (the classic polygons it is made of say otherwise)
@@ -216,7 +220,7 @@ def main() -> int:
             how = {"sketch": "the coast of Ireland (GSHHS) shared out by a rough outline from real geography"}
         geom = shapely.set_precision(geom, 0.01)   # 10 m grid: valid polygons with short numbers
         main_part = max(geom.geoms, key=lambda g: g.area) if isinstance(geom, MultiPolygon) else geom
-        anchor = polylabel(main_part, tolerance=1.0)
+        anchor = Point(project(*ANCHORS[aid], proj)) if aid in ANCHORS else polylabel(main_part, tolerance=1.0)
         areas[aid] = {"anchor": [round(anchor.x, 2), round(anchor.y, 2)], **how, "polygons": polygons_of(geom)}
     seas = build_seas(coast, areas, proj, (west, y0, x1, y1))
     symbols = board.get("drawing_hints", {}).get("straits_symbols_lonlat", {})
