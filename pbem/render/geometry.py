@@ -28,6 +28,7 @@ class Shape:
     anchor: Point                       # where stacks are drawn
     polygons: tuple[tuple[np.ndarray, ...], ...]
     label: Point | None = None          # seas: where the name goes (land: above the anchor)
+    more_labels: tuple[Point, ...] = ()  # a sea that wraps round the land: its name again there
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,8 @@ def load_geometry(name: str = "areas.json", ruleset_id: str = "") -> Geometry:
     raw = _read_board(name, ruleset_id or DEFAULT_BOARD)
     areas = {a: Shape(a, tuple(v["anchor"]), _polys(v["polygons"])) for a, v in raw["areas"].items()}
     seas = {
-        s: Shape(s, tuple(v["anchor"]), _polys(v["polygons"]), tuple(v["label"]))
+        s: Shape(s, tuple(v["anchor"]), _polys(v["polygons"]), tuple(v["label"]),
+                 tuple(tuple(p) for p in v.get("more_labels", ())))
         for s, v in raw["seas"].items()
     }
     return Geometry(

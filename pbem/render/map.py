@@ -525,10 +525,10 @@ def _draw_static(ax: Any, panel: Any, geo: Geometry, ruleset: Any, lay: Layout, 
         ax.text(x, y + NAME_DY_KM, _area_name(ruleset, a), fontsize=NAME_PT, color=style.AREA_TEXT, parse_math=False,
                 ha="center", va="center", zorder=7, path_effects=_halo(2.5, style.LAND))
     for sea, s in geo.seas.items():
-        x, y = s.label or s.anchor
-        ax.text(x, y, _area_name(ruleset, sea).upper(), fontsize=SEA_PT, color=style.SEA_TEXT, parse_math=False,
-                ha="center", va="center", style="italic", weight="bold", zorder=7,
-                path_effects=_halo(3.0, style.SEA))
+        for x, y in (s.label or s.anchor, *s.more_labels):
+            ax.text(x, y, _area_name(ruleset, sea).upper(), fontsize=SEA_PT, color=style.SEA_TEXT, parse_math=False,
+                    ha="center", va="center", style="italic", weight="bold", zorder=7,
+                    path_effects=_halo(3.0, style.SEA))
     # scoring centres: a badge over the area's or sea's name, the nations and their rounds
     centres = scoring_centres(ruleset)
     for place, pairs in centres.items():

@@ -137,11 +137,13 @@ def test_every_area_and_sea_is_named_on_the_map(rs, geo, shapes):
         assert name in texts, a
         x, y = texts[name].get_position()
         assert shapes[a].buffer(5.0).contains(Point(x, y)), f"{name} is named outside its area"
-    for s in geo.seas:
-        text = texts[rs.seas[s].name.upper()]
-        box = text.get_window_extent(renderer)
-        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, s
-        assert shapes[s].contains(Point(text.get_position())), s
+    for s in geo.seas:   # the Atlantic, round Scotland to Northumbria ([Boats]), is named three times
+        drawn = [t for t in ax.texts if t.get_text() == rs.seas[s].name.upper()]
+        assert len(drawn) == (3 if s == "atlantic_ocean" else 1), s
+        for text in drawn:
+            box = text.get_window_extent(renderer)
+            assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, s
+            assert shapes[s].contains(Point(text.get_position())), s
 
 
 def test_every_scoring_centre_is_marked(rs, geo):

@@ -45,6 +45,9 @@ WEST_LON = -10.8   # the widened frame's west edge (Ireland's west coast is at a
 # that sea
 SEA_LABELS = {"irish_sea": (-5.0, 53.8), "atlantic_ocean": (-8.3, 50.6), "north_sea": (1.3, 54.3),
               "english_channel": (-2.6, 50.0)}
+# the name again where a sea wraps round the land (lon, lat): the Duel Atlantic runs round Scotland to
+# Northumbria ([Boats]; board.yaml doubt B6)
+MORE_SEA_LABELS = {"atlantic_ocean": [(-9.0, 56.5), (1.0, 57.0)]}
 # where each sea's stacks go (lon, lat): near its name, in open water
 SEA_ANCHORS = {"irish_sea": (-5.0, 53.55), "atlantic_ocean": (-8.3, 50.3), "north_sea": (1.3, 54.0),
                "english_channel": (0.2, 50.3)}
@@ -192,7 +195,10 @@ def build_seas(coast: dict, areas: dict, proj: dict, frame: tuple) -> dict:
     for sid, parts in owner.items():
         geom = shapely.set_precision(unary_union(parts), 0.01)
         out[sid] = {"anchor": list(project(*SEA_ANCHORS[sid], proj)),
-                    "label": [round(labels[sid].x, 2), round(labels[sid].y, 2)], "polygons": polygons_of(geom)}
+                    "label": [round(labels[sid].x, 2), round(labels[sid].y, 2)],
+                    **({"more_labels": [list(project(lon, lat, proj)) for lon, lat in MORE_SEA_LABELS[sid]]}
+                       if sid in MORE_SEA_LABELS else {}),
+                    "polygons": polygons_of(geom)}
     return out
 
 
@@ -236,9 +242,10 @@ def main() -> int:
     out = {
         "format": 1,
         "status": "PROVISIONAL",
-        "about": ("Land areas and seas of the PROVISIONAL Duel board (board.yaml): England, Wales and Scotland as unions of "
-                  "the classic polygons they merge, Ireland sketched, the four seas cut from the water, the strait arrows, the region and sea borders; drawn on the base's "
-                  "context land (pbem/render/geometry.py)"),
+        "about": ("Land areas and seas of the PROVISIONAL Duel board (board.yaml): England, Wales and Scotland as unions "
+                  "of the classic polygons they merge, the coast of Ireland (GSHHS) shared out among its four areas by "
+                  "their rough outlines, the four seas cut from the water, the strait arrows, the region and sea "
+                  "borders; a board of its own, drawn on the base's context land (pbem/render/geometry.py)"),
         "built_by": "tools/geometry/build_duel.py",
         "base": "classic",
         "projection": proj,
