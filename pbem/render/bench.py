@@ -62,14 +62,23 @@ if __name__ == "__main__":
 def _landing_events(ruleset: Any) -> list[Event]:
     """A landing from the sea and its battle to draw: the first nation of the order of play lands from
     its start sea in a held area it may land in (the last by name), against the nation that starts there
-    (classic: the Romans from the English Channel into Kent, against the Belgae)."""
+    (classic: the Romans from the English Channel into Kent, against the Belgae). A first nation that
+    starts on land only attacks from its first start area into a neighbour another nation holds."""
     nation = ruleset.order_of_play[0]
-    sea = next(a for a in ruleset.nations[nation].start if ruleset.is_sea(a))
     held = {a: n for n in reversed(ruleset.order_of_play) for a in ruleset.nations[n].start if n != nation}
-    area = max(a for a in ruleset.neighbours(sea) if a in held and ruleset.nations[nation].landing.allows(a, sea))
+    sea = next((a for a in ruleset.nations[nation].start if ruleset.is_sea(a)), None)
+    if sea is not None:
+        origin = sea
+        area = max(a for a in ruleset.neighbours(sea) if a in held and ruleset.nations[nation].landing.allows(a, sea))
+    else:
+        origin, area = next(((a, b) for a in ruleset.nations[nation].start for b in sorted(ruleset.neighbours(a))
+                             if b in held), (None, None))
+        if origin is None:
+            return []
     defender = held[area]
     return [
-        Moved(nation=nation, kind="armies", count=4, path=[sea, area], leader=None, raiders=0, cycle=1, line=1),
+        Moved(nation=nation, kind="armies", count=4 if sea else 1, path=[origin, area], leader=None, raiders=0,
+              cycle=1, line=1),
         Battle(area=area, attacker=nation, defender=defender, cycle=1, lines=[]),
         BattleEnd(area=area, attacker=nation, defender=defender, rounds=1, outcome=f"{nation} won", winner=nation),
     ]

@@ -1,5 +1,7 @@
 """The map geometry shipped as package data, in each ruleset's data folder: `pbem/data/<ruleset>/areas.json`
-(and coast.json), or a ruleset's `geometry.json` naming the board it changes (`base`) and the changes.
+(and coast.json), or a ruleset's `geometry.json` naming the board it changes (`base`) and the changes:
+a few edits of the base's lines, or a board of its own (its `areas`, `seas` and `straits` drawn on the
+base's context land, in the same coordinates).
 
 Built once by `tools/geometry/build_areas.py` from the GSHHS coastline and hand-placed anchors; at
 runtime we only read the JSON (no Voronoi, no download). Coordinates are kilometres in a simple
@@ -26,6 +28,7 @@ class Shape:
     anchor: Point                       # where stacks are drawn
     polygons: tuple[tuple[np.ndarray, ...], ...]
     label: Point | None = None          # seas: where the name goes (land: above the anchor)
+    more_labels: tuple[Point, ...] = ()  # a sea that wraps round the land: its name again there
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,8 @@ class Geometry:
     region_borders: tuple[np.ndarray, ...]
     sea_borders: tuple[np.ndarray, ...]
     straits: tuple[tuple[str, str, np.ndarray], ...]
-    four_corner: Point
+    four_corner: Point | None                    # None: a board with no four-corner point
+    context_labels: tuple[tuple[str, Point], ...] = ()   # names of the context land (not areas)
 
     def anchor(self, area_or_sea: str) -> Point:
         shape = self.areas.get(area_or_sea) or self.seas.get(area_or_sea)
@@ -53,6 +57,12 @@ def _polys(raw: list) -> tuple[tuple[np.ndarray, ...], ...]:
 
 DEFAULT_BOARD = "classic"
 """The board drawn when no ruleset is given (layout helpers, tests): the only one with areas.json today."""
+
+CONTEXT_LABELS = (("IRELAND", (-290.0, -170.0)), ("GAUL", (300.0, -520.0)))
+"""The context land's names where a board's file gives none (`context_labels`): the classic board's."""
+
+OWN_BOARD = ("frame", "areas", "seas", "straits", "region_borders", "sea_borders", "context_labels")
+"""What a geometry.json with a board of its own (`areas`) gives; the base keeps only its context land."""
 
 
 def _read_board(name: str, ruleset_id: str) -> dict:
@@ -71,9 +81,16 @@ def _read_board(name: str, ruleset_id: str) -> dict:
 
 
 def _apply_changes(raw: dict, changes: dict) -> None:
-    """A ruleset's geometry.json: `replace_vertex` (an area's corner point replaced by a list of points:
-    the FFG board's Cumbria-Lothian border) and `sea_borders` (index -> a new line: the Irish | Icelandic
-    Sea line meeting Skye)."""
+    """A ruleset's geometry.json: a board of its own (`areas`, see OWN_BOARD), or edits of the base:
+    `replace_vertex` (an area's corner point replaced by a list of points: the FFG board's
+    Cumbria-Lothian border) and `sea_borders` (index -> a new line: the Irish | Icelandic Sea line
+    meeting Skye)."""
+    if "areas" in changes:
+        # its areas (e.g. unions of the base's polygons, and land the base has only as context), seas
+        # and straits replace the base's; the base's context land stays under them
+        raw.pop("four_corner", None)
+        raw.update({key: changes[key] for key in OWN_BOARD if key in changes})
+        return
     for rv in changes.get("replace_vertex", ()):
         for poly in raw["areas"][rv["area"]]["polygons"]:
             for r, ring in enumerate(poly):
@@ -92,7 +109,8 @@ def load_geometry(name: str = "areas.json", ruleset_id: str = "") -> Geometry:
     raw = _read_board(name, ruleset_id or DEFAULT_BOARD)
     areas = {a: Shape(a, tuple(v["anchor"]), _polys(v["polygons"])) for a, v in raw["areas"].items()}
     seas = {
-        s: Shape(s, tuple(v["anchor"]), _polys(v["polygons"]), tuple(v["label"]))
+        s: Shape(s, tuple(v["anchor"]), _polys(v["polygons"]), tuple(v["label"]),
+                 tuple(tuple(p) for p in v.get("more_labels", ())))
         for s, v in raw["seas"].items()
     }
     return Geometry(
@@ -103,6 +121,7 @@ def load_geometry(name: str = "areas.json", ruleset_id: str = "") -> Geometry:
         context=_polys(raw["context"]),
         region_borders=tuple(np.asarray(ln, dtype=float) for ln in raw["region_borders"]),
         sea_borders=tuple(np.asarray(ln, dtype=float) for ln in raw["sea_borders"]),
-        straits=tuple((s["areas"][0], s["areas"][1], np.asarray(s["line"], dtype=float)) for s in raw["straits"]),
-        four_corner=tuple(raw["four_corner"]),
+        straits=tuple((*(s.get("areas") or s["between"]), np.asarray(s["line"], dtype=float)) for s in raw["straits"]),
+        four_corner=tuple(raw["four_corner"]) if raw.get("four_corner") else None,
+        context_labels=tuple((str(t), tuple(p)) for t, p in raw.get("context_labels", CONTEXT_LABELS)),
     )

@@ -11,7 +11,11 @@ The inputs are read by duck typing:
   ruleset.areas[id].name/.region/.terrain, ruleset.seas[id].name,
   ruleset.nations[id].name/.code/.colour ('purple'|'green'|'red'|'blue'), ruleset.order_of_play;
   state.areas: {area or sea id: {nation id: Stack}}, Stack with ints armies, cavalry, raiders
-  (how many of the armies are raiders), burhs, bool fort, list leaders; state.vp (optional).
+  (how many of the armies are raiders), burhs, bool fort, list leaders, and the family's counters
+  (`wounded_<piece>`: a piece holding a hit that has not killed it); state.vp (optional);
+  ruleset.rules.scoring_centres(ruleset) (optional): the scoring centres to mark.
+An area of the map that the ruleset does not have (when it has areas) is impassable land: drawn
+darker, named, never holding a piece.
 Missing pieces fall back to defaults (display names from ids, the built-in 4-player colours).
 """
 
@@ -95,21 +99,23 @@ def layout(geo: Geometry | None = None) -> Layout:
     return Layout(fig_h_in=map_h + TITLE_H_IN, map_h_in=map_h, frame=geo.frame)
 
 
-def image_size(width_px: int = 1600) -> tuple[int, int]:
-    """(width, height) in pixels of the PNG made at this width."""
-    lay = layout()
+def image_size(width_px: int = 1600, geo: Geometry | None = None) -> tuple[int, int]:
+    """(width, height) in pixels of the PNG made at this width (of the board `geo`, the default board's
+    if not given)."""
+    lay = layout(geo)
     dpi = width_px / FIG_W_IN
     return int(FIG_W_IN * dpi + 1e-6), int(lay.fig_h_in * dpi)  # Agg truncates, as here
 
 
-def pixel_of(x_km: float, y_km: float, width_px: int = 1600) -> tuple[float, float]:
-    """Map coordinates (km) -> (column, row) in the PNG, row 0 at the top."""
-    lay = layout()
+def pixel_of(x_km: float, y_km: float, width_px: int = 1600, geo: Geometry | None = None) -> tuple[float, float]:
+    """Map coordinates (km) -> (column, row) in the PNG of the board `geo` (default: the default board's),
+    row 0 at the top."""
+    lay = layout(geo)
     dpi = width_px / FIG_W_IN
     x0, y0, x1, y1 = lay.frame
     col = (x_km - x0) / (x1 - x0) * MAP_W_IN * dpi
     row_from_bottom = (y_km - y0) / (y1 - y0) * lay.map_h_in * dpi
-    return col, image_size(width_px)[1] - row_from_bottom
+    return col, image_size(width_px, geo)[1] - row_from_bottom
 
 
 # --- stacks ----------------------------------------------------------------------------------------
@@ -126,6 +132,7 @@ class Counter:
     size_pt: float = COUNTER_PT
     height_km: float = 0.0
     leader: tuple[float, float] | None = None  # a callout's counters: the area's anchor, for the line
+    wounded: str = ""   # the stack's wounded piece (WOUNDED_MARKS key), "" when none
 
     def box(self) -> tuple[float, float, float, float]:
         """The counter's rectangle on the map (x0, y0, x1, y1 in km)."""
@@ -174,6 +181,22 @@ def _leader_initial(leader: str, ruleset: Any) -> str:
     return leader[:1].upper() if leader else "?"
 
 
+WOUNDED_PREFIX = "wounded_"
+"""A family's Stack.counters key `wounded_<piece>` (value 1): that piece holds a hit that has not killed it."""
+WOUNDED_MARKS = {"armies": "W", "cavalry": "Wc", "fort": "WF"}
+"""The square a wounded piece gets beside its counter (red): an army, a cavalry, a fort."""
+
+
+def wounded_piece(stack: Any) -> str:
+    """The kind of the stack's wounded piece ('armies', 'cavalry', 'fort'), "" when none."""
+    counters = _get(_norm(stack), "counters") or {}
+    for key, n in (counters.items() if isinstance(counters, Mapping) else ()):
+        if str(key).startswith(WOUNDED_PREFIX) and _int(n):
+            kind = str(key)[len(WOUNDED_PREFIX):]
+            return kind if kind in WOUNDED_MARKS else "armies"
+    return ""
+
+
 def _stack_empty(stack: Any) -> bool:
     stack = _norm(stack)
     return not (_int(_get(stack, "armies")) or _int(_get(stack, "cavalry")) or _get(stack, "fort")
@@ -200,10 +223,10 @@ def stack_layout(area: str, stacks: Mapping[str, Any], ruleset: Any = None,
     for n in nations:
         s = _norm(stacks[n])
         label = counter_label(n, s, ruleset)
-        fort, burhs = bool(_get(s, "fort")), _int(_get(s, "burhs"))
-        extra = (1 if fort else 0) + (1 if burhs else 0)
+        fort, burhs, wounded = bool(_get(s, "fort")), _int(_get(s, "burhs")), wounded_piece(s)
+        extra = (1 if fort else 0) + (1 if burhs else 0) + (1 if wounded else 0)
         w_pt = _text_width_pt(label, COUNTER_PT) + 0.5 * COUNTER_PT + extra * 1.5 * COUNTER_PT
-        items.append((n, label, w_pt * lay.km_per_pt, _int(_get(s, "raiders")) > 0, fort, burhs))
+        items.append((n, label, w_pt * lay.km_per_pt, _int(_get(s, "raiders")) > 0, fort, burhs, wounded))
     if len(items) >= CROWDED:
         return _crowded_layout(area, items, ruleset, geo, lay)
     per_row = 2 if len(items) <= 4 else 3
@@ -220,10 +243,10 @@ def _grid(items: list[tuple], x_mid: float, y_top: float, per_row: int, scale: f
         total = sum(i[2] for i in row) * scale + COL_GAP_KM * scale * (len(row) - 1)
         x = x_mid - total / 2
         y = y_top - (r // per_row) * ROW_KM * scale
-        for n, label, w, raid, fort, burhs in row:
+        for n, label, w, raid, fort, burhs, wounded in row:
             w *= scale
             out.append(Counter(n, x + w / 2, y, label, w, raid, fort, burhs, size,
-                               COUNTER_H_EM * size * lay.km_per_pt, leader))
+                               COUNTER_H_EM * size * lay.km_per_pt, leader, wounded))
             x += w + COL_GAP_KM * scale
     return out
 
@@ -403,6 +426,60 @@ def _is_hiland(ruleset: Any, area: str) -> bool:
     return str(_get(obj, "terrain", "")).lower() == "hiland"
 
 
+def _is_impassable(ruleset: Any, area: str) -> bool:
+    """A land area of the map the ruleset does not have (it has areas): impassable land."""
+    areas = _get(ruleset, "areas", None) or {}
+    return bool(areas) and area not in areas
+
+
+def scoring_centres(ruleset: Any) -> Mapping[str, tuple[tuple[str, frozenset[int]], ...]]:
+    """The ruleset's scoring centres to mark (its family's `scoring_centres`): place -> (nation, rounds)."""
+    hook = getattr(_get(ruleset, "rules", None), "scoring_centres", None)
+    return dict(hook(ruleset)) if callable(hook) else {}
+
+
+def _rounds_text(rounds: frozenset[int], ruleset: Any) -> str:
+    """'' for every round of the game, else '5–7' (a run) or '2,4'."""
+    last = _int(_get(ruleset, "max_rounds", None) or _get(_get(ruleset, "const", None), "max_rounds", None))
+    rs_ = sorted(rounds)
+    if not rs_ or (rs_[0] == 1 and rs_ == list(range(1, len(rs_) + 1)) and (not last or rs_[-1] >= last)):
+        return ""
+    if rs_ == list(range(rs_[0], rs_[-1] + 1)):
+        return f"{rs_[0]}–{rs_[-1]}"
+    return ",".join(map(str, rs_))
+
+
+def centre_label(pairs: Iterable[tuple[str, frozenset[int]]], ruleset: Any) -> str:
+    """A scoring centre's badge: '◎ IR', '◎ NO OS 5–7', '◎ SA 1–4 · JU 5–7' (nations scoring in the same
+    rounds share their rounds)."""
+    groups: dict[str, list[str]] = {}
+    for nation, rounds in pairs:
+        groups.setdefault(_rounds_text(frozenset(rounds), ruleset), []).append(style.nation_code(nation, ruleset))
+    return "◎ " + " · ".join(" ".join(codes) + (f" {when}" if when else "") for when, codes in groups.items())
+
+
+CENTRE_PT = 9.0         # a scoring centre's badge
+CENTRE_DY_KM = 31.0     # its centre above a land area's anchor (over the name); a sea's: over its name
+
+
+def centre_box(ruleset: Any, geo: Geometry, lay: Layout, place: str) -> tuple[float, float, float, float] | None:
+    """Where a scoring centre's badge is drawn (x0, y0, x1, y1 in km), None for a place not on the map."""
+    pairs = scoring_centres(ruleset).get(place)
+    if not pairs:
+        return None
+    if place in geo.areas:
+        x, y = geo.areas[place].anchor
+        y += CENTRE_DY_KM
+    elif place in geo.seas:
+        x, y = geo.seas[place].label or geo.seas[place].anchor
+        y += CENTRE_DY_KM * 0.7     # over the sea's name: its stacks go under it
+    else:
+        return None
+    w = (_text_width_pt(centre_label(pairs, ruleset), CENTRE_PT) * 0.85 + 6) * lay.km_per_pt
+    h = 1.7 * CENTRE_PT * lay.km_per_pt
+    return x - w / 2, y - h / 2, x + w / 2, y + h / 2
+
+
 def _halo(width: float = 3.0, colour: str = "white") -> list:
     return [patheffects.withStroke(linewidth=width, foreground=colour)]
 
@@ -417,16 +494,22 @@ def _draw_static(ax: Any, panel: Any, geo: Geometry, ruleset: Any, lay: Layout, 
     # context land (Ireland, Man, the continent)
     ax.add_collection(PathCollection([_poly_path(geo.context)], facecolors=style.CONTEXT_LAND,
                                      edgecolors=style.CONTEXT_EDGE, linewidths=0.6, zorder=2))
-    for text, (x, y) in (("IRELAND", (-290.0, -170.0)), ("GAUL", (300.0, -520.0))):
+    for text, (x, y) in geo.context_labels:
         ax.text(x, y, text, fontsize=NAME_PT, color=style.CONTEXT_TEXT, ha="center", va="center",
                 style="italic", zorder=3)
-    # land: clear and hiland (hatched)
-    clear = [p for a, s in geo.areas.items() if not _is_hiland(ruleset, a) for p in s.polygons]
-    hiland = [p for a, s in geo.areas.items() if _is_hiland(ruleset, a) for p in s.polygons]
+    # land: clear, hiland (hatched) and impassable (darker, cross-hatched)
+    kinds = {a: "impassable" if _is_impassable(ruleset, a) else "hiland" if _is_hiland(ruleset, a) else "clear"
+             for a in geo.areas}
+    clear = [p for a, s in geo.areas.items() if kinds[a] == "clear" for p in s.polygons]
+    hiland = [p for a, s in geo.areas.items() if kinds[a] == "hiland" for p in s.polygons]
+    impassable = [p for a, s in geo.areas.items() if kinds[a] == "impassable" for p in s.polygons]
     ax.add_collection(PathCollection([_poly_path(clear)], facecolors=style.LAND, edgecolors="none", zorder=3))
     if hiland:
         ax.add_collection(PathCollection([_poly_path(hiland)], facecolors=style.HILAND,
                                          edgecolors=style.HILAND_HATCH, linewidths=0, hatch="///", zorder=3))
+    if impassable:
+        ax.add_collection(PathCollection([_poly_path(impassable)], facecolors=style.IMPASSABLE,
+                                         edgecolors=style.IMPASSABLE_HATCH, linewidths=0, hatch="xx", zorder=3))
     ax.add_collection(PathCollection([_poly_path([p for s in geo.areas.values() for p in s.polygons])],
                                      facecolors="none", edgecolors=style.AREA_EDGE, linewidths=0.9, zorder=4))
     ax.add_collection(LineCollection(list(geo.region_borders), colors=style.REGION_EDGE, linewidths=3.4,
@@ -442,11 +525,23 @@ def _draw_static(ax: Any, panel: Any, geo: Geometry, ruleset: Any, lay: Layout, 
         ax.text(x, y + NAME_DY_KM, _area_name(ruleset, a), fontsize=NAME_PT, color=style.AREA_TEXT, parse_math=False,
                 ha="center", va="center", zorder=7, path_effects=_halo(2.5, style.LAND))
     for sea, s in geo.seas.items():
-        x, y = s.label or s.anchor
-        ax.text(x, y, _area_name(ruleset, sea).upper(), fontsize=SEA_PT, color=style.SEA_TEXT, parse_math=False,
-                ha="center", va="center", style="italic", weight="bold", zorder=7,
-                path_effects=_halo(3.0, style.SEA))
-    return _draw_legend(panel, ruleset, language)
+        for x, y in (s.label or s.anchor, *s.more_labels):
+            ax.text(x, y, _area_name(ruleset, sea).upper(), fontsize=SEA_PT, color=style.SEA_TEXT, parse_math=False,
+                    ha="center", va="center", style="italic", weight="bold", zorder=7,
+                    path_effects=_halo(3.0, style.SEA))
+    # scoring centres: a badge over the area's or sea's name, the nations and their rounds
+    centres = scoring_centres(ruleset)
+    for place, pairs in centres.items():
+        where = centre_box(ruleset, geo, lay, place)
+        if where is not None:
+            ax.text((where[0] + where[2]) / 2, (where[1] + where[3]) / 2, centre_label(pairs, ruleset),
+                    fontsize=CENTRE_PT, weight="bold", color=style.AREA_TEXT, ha="center", va="center", zorder=8,
+                    parse_math=False, bbox=dict(boxstyle="round,pad=0.25", fc=style.CENTRE_FILL, ec=style.CENTRE_EDGE,
+                                                lw=1.2))
+    battle = _get(_get(ruleset, "rules", None), "battle", None)
+    wounds = _int(_get(battle, "hits_to_kill", 1)) > 1     # a piece may hold a hit: its key row
+    return _draw_legend(panel, ruleset, language, impassable=bool(impassable), centres=bool(centres),
+                        wounds=wounds)
 
 
 @dataclass(frozen=True)
@@ -462,7 +557,8 @@ PANEL_LINE = 0.0205     # panel line height (axes fraction)
 PANEL_PT = 11.0
 
 
-def _draw_legend(panel: Any, ruleset: Any, language: str = "en") -> PanelSlots:
+def _draw_legend(panel: Any, ruleset: Any, language: str = "en", *, impassable: bool = False,
+                 centres: bool = False, wounds: bool = False) -> PanelSlots:
     """Players (with room for victory points) at the top, the key at the bottom; the words of both in
     the `language` of the players the map is mailed to (pbem.i18n: the area names stay as printed on
     the board, the nations' names are written as those players know them)."""
@@ -514,6 +610,9 @@ def _draw_legend(panel: Any, ruleset: Any, language: str = "en") -> PanelSlots:
         (t(_("a fort with no army: the code alone")), ("counter", "BE", "-", "F")),
         (t(_("burhs (number)")), ("square", "B2")),
         (t(_("hiland")), ("hiland",)),
+        *([(t(_("impassable")), ("impassable",))] if impassable else []),
+        *([(t(_("scoring centre (rounds)")), ("centre",))] if centres else []),
+        *([(t(_("wounded army (one hit)")), ("counter", "SA 3", "-", "W"))] if wounds else []),
         (t(_("border of Wales / Scotland / England")), ("region",)),
         (t(_("strait")), ("strait",)),
         (t(_("movement this turn")), ("arrow",)),
@@ -530,15 +629,22 @@ def _draw_legend(panel: Any, ruleset: Any, language: str = "en") -> PanelSlots:
         if kind == "counter":
             panel.text(0.06, y, sym[1], fontsize=PANEL_PT, weight="bold", color=tc, va="center",
                        bbox=dict(boxstyle="round,pad=0.22", fc=col, ec="black", lw=1.2, ls=sym[2]))
-            if len(sym) > 3:   # its fort square beside it, as on the map
+            if len(sym) > 3:   # its fort (or wounded) square beside it, as on the map
                 panel.text(0.095 + 0.022 * len(sym[1]), y, sym[3], fontsize=PANEL_PT - 2, weight="bold",
-                           color="black", va="center", bbox=dict(boxstyle="square,pad=0.2", fc="white", ec=col, lw=2.0))
+                           color="white" if sym[3] in WOUNDED_MARKS.values() else "black", va="center",
+                           bbox=_square_box(sym[3], col))
         elif kind == "square":
             panel.text(0.06, y, sym[1], fontsize=PANEL_PT - 2, weight="bold", color="black", va="center",
                        bbox=dict(boxstyle="square,pad=0.2", fc="white", ec=col, lw=2.0))
         elif kind == "hiland":
             panel.add_patch(Rectangle((0.05, y - 0.008), 0.22, 0.016, facecolor=style.HILAND,
                                       edgecolor=style.HILAND_HATCH, hatch="///", lw=0))
+        elif kind == "impassable":
+            panel.add_patch(Rectangle((0.05, y - 0.008), 0.22, 0.016, facecolor=style.IMPASSABLE,
+                                      edgecolor=style.IMPASSABLE_HATCH, hatch="xx", lw=0))
+        elif kind == "centre":
+            panel.text(0.06, y, "◎ SA 5–7", fontsize=CENTRE_PT, weight="bold", color=style.AREA_TEXT, va="center",
+                       bbox=dict(boxstyle="round,pad=0.25", fc=style.CENTRE_FILL, ec=style.CENTRE_EDGE, lw=1.2))
         elif kind == "region":
             panel.plot([0.05, 0.27], [y, y], color=style.REGION_EDGE, lw=3.4)
         elif kind == "strait":
@@ -588,7 +694,15 @@ def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout,
 
 # --- dynamic parts -----------------------------------------------------------------------------------
 def _squares(c: Counter) -> tuple[str, ...]:
-    return (("F",) if c.fort else ()) + ((f"B{c.burhs}" if c.burhs > 1 else "B",) if c.burhs else ())
+    return ((("F",) if c.fort else ()) + ((f"B{c.burhs}" if c.burhs > 1 else "B",) if c.burhs else ())
+            + ((WOUNDED_MARKS[c.wounded],) if c.wounded else ()))
+
+
+def _square_box(sq: str, fc: str) -> dict:
+    """The box of a counter's square: white with the nation's edge; a wounded piece's red."""
+    if sq in WOUNDED_MARKS.values():
+        return dict(boxstyle="square,pad=0.2", fc=style.WOUNDED, ec="black", lw=1.3)
+    return dict(boxstyle="square,pad=0.2", fc="white", ec=fc, lw=2.0)
 
 
 @lru_cache(maxsize=1024)
@@ -614,8 +728,9 @@ def _counter_sprite(label: str, fc: str, dashed: bool, squares: tuple[str, ...],
     sx = cx - sq_pt / 2 + (width_pt - sq_pt) / 2 - 0.25 * size_pt
     for sq in squares:
         w = 1.5 * size_pt
-        fig.text(frac(sx + w / 2 + 1.0), 0.5, sq, fontsize=size_pt - 2, weight="bold", color="black",
-                 ha="center", va="center", bbox=dict(boxstyle="square,pad=0.2", fc="white", ec=fc, lw=2.0))
+        fig.text(frac(sx + w / 2 + 1.0), 0.5, sq, fontsize=size_pt - 2, weight="bold",
+                 color="white" if sq in WOUNDED_MARKS.values() else "black", ha="center", va="center",
+                 bbox=_square_box(sq, fc))
         sx += w
     fig.canvas.draw()
     rgba = np.asarray(fig.canvas.buffer_rgba()).astype(np.float32) / 255.0
@@ -650,7 +765,7 @@ def _paste_counters(pixels: np.ndarray, ruleset: Any, state: Any, geo: Geometry,
         for c in stack_layout(area, stacks, ruleset, geo):
             sprite, cx, cy = _counter_sprite(c.label, style.nation_colour(c.nation, ruleset), c.raiders,
                                              _squares(c), round(c.width_km / lay.km_per_pt, 1), dpi, c.size_pt)
-            col, row = pixel_of(c.x, c.y, width_px)
+            col, row = pixel_of(c.x, c.y, width_px, geo)
             _paste(pixels, sprite, col - cx, row - cy)
 
 

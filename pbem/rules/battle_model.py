@@ -81,6 +81,7 @@ class BattleModel:
     """The plain battle rules (8.0-8.4, 9.2, 10.4). Stateless: one instance per family, shared."""
 
     die_faces = 6                       # a six-sided die (8.0)
+    hits_to_kill = 1                    # one hit eliminates a piece (8.0): no piece is ever wounded
 
     # --- dice and hit numbers --------------------------------------------------------------------
     def needs(self, rs, area: str, defending: bool) -> DieNeeds:

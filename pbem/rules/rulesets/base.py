@@ -546,5 +546,10 @@ class Rules:
         """Rule 7.2 — what the prompt adds to an arrival at sea (nothing here: 7.22 lets invaders stay)."""
         return ""
 
+    def scoring_centres(self, rs: Ruleset) -> Mapping[str, tuple[tuple[str, frozenset[int]], ...]]:
+        """The places the map marks as scoring centres: area or sea -> (nation, the rounds it scores
+        there) pairs. None here: the victory points table scores areas held (rule 12.0)."""
+        return {}
+
 
 FAMILIES[Rules.name] = Rules   # `family: base`: the plain engine (the subclasses register themselves)

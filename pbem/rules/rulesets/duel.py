@@ -507,6 +507,15 @@ class DuelRules(DuelMovement, Rules):
         """[Army Limits and Scoring Centres] — the nation's scoring centres in round `rnd` (the aid's)."""
         return [c for c, rounds in rs.extras["duel_centres"].get(nation, ()) if rnd in rounds]
 
+    def scoring_centres(self, rs: Ruleset) -> Mapping[str, tuple[tuple[str, frozenset[int]], ...]]:
+        """[Army Limits and Scoring Centres] — every centre of the aid, for the map: place -> (nation,
+        rounds) in the order of play (a Viking centre is a sea, [Phase V])."""
+        out: dict[str, list[tuple[str, frozenset[int]]]] = {}
+        for nation in rs.order_of_play:
+            for place, rounds in rs.extras["duel_centres"].get(nation, ()):
+                out.setdefault(place, []).append((nation, rounds))
+        return {place: tuple(pairs) for place, pairs in out.items()}
+
     def round_scoring(self, rs: Ruleset, state: GameState, events: list[Event]) -> None:
         """[Phase V] — Duel scores at the end of every nation turn (`phase_v`), never at a round's end."""
 
