@@ -81,7 +81,6 @@ class BattleModel:
     """The plain battle rules (8.0-8.4, 9.2, 10.4). Stateless: one instance per family, shared."""
 
     die_faces = 6                       # a six-sided die (8.0)
-    hits_to_kill = 1                    # one hit eliminates a piece (8.0): no piece is ever wounded
 
     # --- dice and hit numbers --------------------------------------------------------------------
     def needs(self, rs, area: str, defending: bool) -> DieNeeds:
@@ -211,7 +210,8 @@ class BattleModel:
 
     # --- a round's hits on one side: the transition the odds walk (odds.py) --------------------------
     hits_to_kill = 1
-    """Hits that eliminate one piece (8.0: one; a family whose pieces take more says so)."""
+    """Hits that eliminate one piece (8.0: one, no piece is ever wounded; a family whose pieces take more
+    says so, and the map then marks a wounded piece)."""
     wound_order: tuple = (None,)
     """The wounds a side can carry from round to round (a family's hit that has not killed, held in
     `Stack.counters`), None first: no wound. A round that kills none of a side's pieces moves its wound

@@ -39,8 +39,6 @@ def wounded_kind(stack: Stack) -> str | None:
 class DuelBattleModel(BattleModel):
     """[Battle Dice]: two dice a piece, two hits a kill, one wounded piece a side within a battle."""
 
-    hits_to_kill = HITS_TO_KILL         # [Battle Dice] a piece hit once is wounded (the map marks it)
-
     def dice_groups(self, rs, *, armies=0, cavalry=0, fort=False, burhs=0, leader=False, roman=False):
         """[Battle Dice] — two dice per army, cavalry and fortification still alive; the leader's +1
         on the armies' and cavalry's dice ([Leaders in Battle])."""
