@@ -194,7 +194,8 @@ def order_line(language: str, rs, line: str) -> str:
 
 
 COLOURS = {"yellow": _("yellow"), "green": _("green"), "red": _("red"), "blue": _("blue"), "purple": _("purple"),
-           "pink": _("pink"), "orange-red": _("orange-red")}
+           "pink": _("pink"), "orange-red": _("orange-red"),
+           "black": _("black")}
 """The players' colours (nations.yaml)."""
 
 

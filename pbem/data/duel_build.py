@@ -200,6 +200,10 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
             # as the provisional aid reads them (doubts D12, D13): at the end of the nation's turn of the
             # leader's round, the leader on the board and the nation holding at least twice as many
             # areas of England as any other nation: King, +4 VP
+            # [Game Setup], [Game Components]: the sides' colours (Brython-Viking purple/black, Anglo-Saxon
+            # red/blue); each four-player seat in the colour of its nations (the aid's reading), each
+            # two-player side in its first colour
+            "seat_colours": _seat_colours(aid),
             "kings": {ld["nation"]: {"leader": lid, "round": ld["round"], "points": 4}
                       for lid, ld in aid["leaders"].items() if lid in ("cnut", "edmund_ironside")},
         },
@@ -208,6 +212,16 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
     ruleset["control"][4][colour_of["romans"]] = ["romans"] + ruleset["control"][4][colour_of["romans"]]
     return {"map": map_doc, "nations": nations_doc, "timeline": timeline_doc,
             "victory_points": vp_doc, "ruleset": ruleset}
+
+
+def _seat_colours(aid: Mapping[str, Any]) -> dict[str, str]:
+    """Seat -> colour: a four-player seat takes the colour whose nations are its nations, a side its first."""
+    colours = aid.get("colours") or {}
+    by_colour = {c: set(ns) for c, ns in (colours.get("hypothesis") or {}).items()}
+    seats = {s: set(ns) for s, ns in aid["sides"]["four_player"].items() if isinstance(ns, list)}
+    out = {seat: c for seat, ns in seats.items() for c, cns in by_colour.items() if ns <= cns}
+    out.update({side: cs[0] for side, cs in (colours.get("sides") or {}).items() if cs})
+    return dict(sorted(out.items()))
 
 
 def _cavalry_leaders(aid: Mapping[str, Any]) -> list[str]:

@@ -29,6 +29,7 @@ PLAYER_COLOURS = {
     "blue": OKABE_ITO["blue"],
     "yellow": OKABE_ITO["yellow"],   # a ruleset's colour table may replace purple by yellow
     "orange": OKABE_ITO["orange"],   # the fifth player of a 5-player table
+    "black": OKABE_ITO["black"],     # Duel's Brython-Viking second colour
 }
 PLAYER_ORDER = ("purple", "green", "red", "blue")
 # what the drawn colour looks like where it differs from the colour's name (the colour-blind-safe
@@ -45,7 +46,7 @@ def colour_name(colour: str) -> str:
 def player_order(ruleset: Any = None) -> tuple[str, ...]:
     """The player colours of the ruleset's 4-player table, in its order (classic: purple, green, red,
     blue; ffg2: yellow, green, red, blue)."""
-    colours = tuple(c for c in (_drawn_seat(seat, ruleset) for seat in _four_player_seats(ruleset)) if c)
+    colours = tuple(c for c in (drawn_seat(seat, ruleset) for seat in _four_player_seats(ruleset)) if c)
     return colours or PLAYER_ORDER
 
 
@@ -55,12 +56,16 @@ def _four_player_seats(ruleset: Any) -> list[str]:
     return [str(seat).lower() for seat in (table or {})]
 
 
-def _drawn_seat(seat: str, ruleset: Any) -> str | None:
+def drawn_seat(seat: str, ruleset: Any) -> str | None:
     """The player colour a seat of the 4-player table is drawn in: its own name when it is a colour
-    (classic's purple, green, red, blue), else the colour of its place in the table (a ruleset whose
-    seats are sides, e.g. Duel's anglo_saxon_1 ... brython_viking_2, gets purple, green, red, blue)."""
+    (classic's purple, green, red, blue), else the colour its family gives it (`Rules.seat_colour`:
+    Duel's brython_viking_1 black ... anglo_saxon_2 blue), else the colour of its place in the table."""
     if seat in PLAYER_COLOURS:
         return seat
+    rules = _get(ruleset, "rules", None)
+    own = rules.seat_colour(ruleset, seat) if rules is not None else None   # the family's colour of the seat
+    if own in PLAYER_COLOURS:
+        return own
     seats = _four_player_seats(ruleset)
     return PLAYER_ORDER[seats.index(seat)] if seat in seats and seats.index(seat) < len(PLAYER_ORDER) else None
 
@@ -103,7 +108,7 @@ def player_of(nation: str, ruleset: Any = None) -> str | None:
     """The nation's player colour from nations.yaml ('purple' | 'green' | 'red' | 'blue', 'yellow' in
     ffg2), or None for a nation the ruleset does not know or gives no player colour."""
     colour = _get(nations_of(ruleset).get(nation), "colour")
-    return _drawn_seat(colour.lower(), ruleset) if isinstance(colour, str) else None
+    return drawn_seat(colour.lower(), ruleset) if isinstance(colour, str) else None
 
 
 def nation_colour(nation: str, ruleset: Any = None) -> str:

@@ -27,7 +27,7 @@ def vp_chart(turns: Sequence[Mapping[str, Any]], players: Sequence[Mapping[str, 
     top, bottom = fig.subplots(2, 1, sharex=True)
     xs = list(range(1, len(turns) + 1))
     for p in players:
-        colour = style.PLAYER_COLOURS.get(str(p.get("colour")), style.UNKNOWN_NATION)
+        colour = style.PLAYER_COLOURS.get(style.drawn_seat(str(p.get("colour")).lower(), rs) or "", style.UNKNOWN_NATION)
         top.plot(xs, [t["players"].get(p["name"], 0) for t in turns], color=colour, lw=2.2, marker="o", ms=3,
                  label=str(p["name"]))
     top.set_ylabel("VP per player")

@@ -218,7 +218,7 @@ def test_real_game_state(rs):
 def test_okabe_ito_player_colours_and_contrast():
     assert set(style.PLAYER_COLOURS.values()) <= set(style.OKABE_ITO.values())
     assert len(set(style.PLAYER_COLOURS.values())) == len(style.PLAYER_COLOURS)
-    for ruleset in ("classic", "ffg2"):   # each ruleset's four players: four distinct colours
+    for ruleset in ("classic", "ffg2", "duel"):   # each ruleset's four players: four distinct colours
         assert len({style.PLAYER_COLOURS[c] for c in style.player_order(load(ruleset))}) == 4
     for ruleset in ("classic", "ffg2"):   # colours and codes only from the ruleset's nations.yaml
         r = load(ruleset)
@@ -281,3 +281,14 @@ def test_mid_game_bot_position_stacks_have_their_nation_colour(rs):
             assert share > 0.3, f"{c.nation} in {area}: only {share:.0%} of its colour"
             checked += 1
     assert checked >= 15
+
+
+def test_duel_seats_play_the_sides_colours():
+    """Duel [Game Setup]: the Brython-Viking side is purple/black, the Anglo-Saxon red/blue; each
+    nation is drawn in its seat's colour (Rules.seat_colour), the players' VP chart too."""
+    r = load("duel")
+    assert style.player_order(r) == ("red", "blue", "black", "purple")
+    assert style.nation_colour("saxons", r) == style.PLAYER_COLOURS["red"]
+    assert style.nation_colour("welsh", r) == style.PLAYER_COLOURS["black"]
+    assert style.nation_colour("romano_british", r) == style.PLAYER_COLOURS["purple"]
+    assert style.drawn_seat("brython_viking", r) == "purple" and style.drawn_seat("anglo_saxon", r) == "red"

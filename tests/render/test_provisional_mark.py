@@ -38,11 +38,12 @@ def test_a_classic_map_does_not(monkeypatch):
 
 def test_a_ruleset_whose_seats_are_sides_draws_them_in_the_player_colours():
     """Duel's four seats are sides (anglo_saxon_1 ... brython_viking_2), not colours: each is drawn in
-    the player colour of its place in the 4-player table, and its nations listed under it."""
+    its side's colour ([Game Setup]: Brython-Viking purple/black, Anglo-Saxon red/blue), its nations
+    listed under it."""
     from pbem.render import style
 
     rs = load("duel")
-    assert style.player_order(rs) == ("purple", "green", "red", "blue")
-    assert {style.player_of(n, rs) for n in rs.nations} == {"purple", "green", "red", "blue"}
+    assert style.player_order(rs) == ("red", "blue", "black", "purple")
+    assert {style.player_of(n, rs) for n in rs.nations} == {"purple", "black", "red", "blue"}
     classic = load("classic")
     assert style.player_of("romans", classic) == "purple" and style.player_order(classic) == style.PLAYER_ORDER

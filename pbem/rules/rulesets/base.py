@@ -538,6 +538,11 @@ class Rules:
             return {rs.role("successor")}
         return set()
 
+    def seat_colour(self, rs: Ruleset, seat: str) -> str | None:
+        """Rule 13.0 — the player colour a seat of the control tables plays: its name is the colour here
+        (None: the seat names its colour itself)."""
+        return None
+
     def partners(self, rs: Ruleset, holdings: Mapping[str, Collection[str]]) -> list[list[str]]:
         """Rule 14.1 — who wins together, given each player's nations: here every player alone."""
         return [[p] for p in holdings]

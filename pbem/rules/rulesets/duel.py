@@ -160,7 +160,9 @@ class DuelSchema(Schema):
                   rc.integer(rc.get(k, "round", f"duel.kings.{n}"), f"duel.kings.{n}.round", minimum=1),
                   rc.integer(rc.get(k, "points", f"duel.kings.{n}"), f"duel.kings.{n}.points", minimum=0))
                  for n, k in rc.mapping(d, "kings", "duel", required=False).items()}
+        seat_colours = {str(seat): str(c) for seat, c in rc.mapping(d, "seat_colours", "duel", required=False).items()}
         return {
+            "duel_seat_colours": seat_colours,
             "duel_kings": kings,
             "duel_population": dict(pop),
             "duel_forts": {a: int(n) for a, n in forts.items()},
@@ -214,6 +216,11 @@ class DuelRules(DuelMovement, Rules):
         "en": "the classic game's {word} {sections} (Duel is silent)",
         "ru": "{word} {sections} классической игры (в Duel не сказано)",
         "bare": "classic {sections}"})
+
+    def seat_colour(self, rs: Ruleset, seat: str) -> str | None:
+        """[Game Setup] — the Brython-Viking side plays purple and black, the Anglo-Saxon red and blue:
+        a seat of the control tables in its colour (ruleset.yaml `duel.seat_colours`)."""
+        return rs.extras.get("duel_seat_colours", {}).get(seat)
 
     def partners(self, rs: Ruleset, holdings: Mapping[str, Collection[str]]) -> list[list[str]]:
         """[Number of Players] — with four players, "two play on one side ... and two play against them":
