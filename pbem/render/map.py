@@ -11,7 +11,7 @@ The inputs are read by duck typing:
   ruleset.areas[id].name/.region/.terrain, ruleset.seas[id].name,
   ruleset.nations[id].name/.code/.colour ('purple'|'green'|'red'|'blue'), ruleset.order_of_play;
   state.areas: {area or sea id: {nation id: Stack}}, Stack with ints armies, cavalry, raiders
-  (how many of the armies are raiders), burhs, bool fort, list leaders; state.vp (optional).
+  (how many of the armies are raiders), burhs, fort (true or a number of forts), list leaders; state.vp (optional).
 Missing pieces fall back to defaults (display names from ids, the built-in 4-player colours).
 """
 
@@ -121,7 +121,7 @@ class Counter:
     label: str
     width_km: float
     raiders: bool
-    fort: bool
+    fort: int           # how many forts (any nation's: the family says who holds them)
     burhs: int
     size_pt: float = COUNTER_PT
     height_km: float = 0.0
@@ -200,7 +200,7 @@ def stack_layout(area: str, stacks: Mapping[str, Any], ruleset: Any = None,
     for n in nations:
         s = _norm(stacks[n])
         label = counter_label(n, s, ruleset)
-        fort, burhs = bool(_get(s, "fort")), _int(_get(s, "burhs"))
+        fort, burhs = _int(_get(s, "fort")), _int(_get(s, "burhs"))
         extra = (1 if fort else 0) + (1 if burhs else 0)
         w_pt = _text_width_pt(label, COUNTER_PT) + 0.5 * COUNTER_PT + extra * 1.5 * COUNTER_PT
         items.append((n, label, w_pt * lay.km_per_pt, _int(_get(s, "raiders")) > 0, fort, burhs))
@@ -588,7 +588,8 @@ def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout,
 
 # --- dynamic parts -----------------------------------------------------------------------------------
 def _squares(c: Counter) -> tuple[str, ...]:
-    return (("F",) if c.fort else ()) + ((f"B{c.burhs}" if c.burhs > 1 else "B",) if c.burhs else ())
+    return (((f"F{c.fort}" if c.fort > 1 else "F",) if c.fort else ())
+            + ((f"B{c.burhs}" if c.burhs > 1 else "B",) if c.burhs else ()))
 
 
 @lru_cache(maxsize=1024)
