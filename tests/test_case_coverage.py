@@ -39,3 +39,31 @@ def test_every_worked_example_listed_has_its_case():
 
 def test_no_rule_section_is_left_without_a_case():
     assert "Rule sections without a case: none." in DOC
+
+
+def _duel_rows() -> list[tuple[str, str, list[str]]]:
+    """The rows of CASES.md "Duel Britannia: a case for every rule paragraph": section, rule, cases."""
+    part = DOC.split("## Duel Britannia: a case for every rule paragraph", 1)[1]
+    return [(sec, rule, re.findall(r"[\w.-]+\.yaml", files))
+            for sec, rule, files in re.findall(r"^\| (\[[^]]+\]) \| (.+?) \| (.+?) \|$", part, flags=re.M)]
+
+
+def test_every_duel_rule_paragraph_has_a_case_citing_its_section():
+    """Issue 29 — at least one case per rule paragraph of the Duel rules, each citing its section."""
+    rows = _duel_rows()
+    assert len(rows) >= 60
+    for section, rule, files in rows:
+        assert files, (section, rule)
+        for f in files:
+            path = CASES / "duel" / f
+            assert path.is_file(), (section, f)
+            text = path.read_text(encoding="utf-8")
+            assert re.search(r"^rules: duel$", text, flags=re.M), f
+            cite = next(x for x in text.splitlines() if x.startswith("cite:"))
+            assert section.lower() in cite.lower(), (f, section, cite)
+
+
+def test_every_duel_case_is_listed_under_a_rule_paragraph():
+    listed = {f for _, _, files in _duel_rows() for f in files}
+    unlisted = sorted(p.name for p in (CASES / "duel").rglob("*.yaml") if p.name not in listed)
+    assert not unlisted, f"Duel cases missing from CASES.md's table: {unlisted}"

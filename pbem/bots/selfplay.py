@@ -27,7 +27,7 @@ from pbem.rules.flow import step as play_step
 from pbem.rules.legal import validate
 from pbem.rules.orders import Move, NationOrders, SecondMovement
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.scoring import player_totals, winners
+from pbem.rules.scoring import player_totals, winning_groups
 from pbem.rules.state import GameState
 from pbem.rules.turn import new_game_state, play_nation_turn
 
@@ -103,7 +103,8 @@ class GameResult:
     players: int
     state: GameState
     by_player: dict[str, int]
-    winner: str | None
+    winner: tuple[str, ...] | None
+    """The player(s) who won (partners together), None for a tie."""
     stats: Stats
     violations: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -285,8 +286,8 @@ class BotGame:
                 self.violations = found
                 self._dump(None, end)
         by_player = player_totals(self.rs, end.vp, self.players)
-        best = winners(self.rs, end.vp, self.players)
-        winner = best[0] if len(best) == 1 else None     # a tie has no single winner
+        best = winning_groups(self.rs, end.vp, self.rs.players_table(self.players))
+        winner = best[0] if len(best) == 1 else None     # a tie has no winner; partners win together
         return GameResult(self.seed, self.bot, self.players, end, by_player, winner, self.stats, self.violations,
                           time.perf_counter() - t0, self.dump, self.texts)
 

@@ -81,7 +81,8 @@ def selfplay(players: int, games: int, seed: int, bot: str, check: bool, dump_di
             if res.winner is None:
                 ties += 1
             else:
-                wins[res.winner] += 1
+                for p in res.winner:
+                    wins[p] += 1
             for p, v in res.by_player.items():
                 scores[p].append(v)
             ranked = sorted(res.by_player.values(), reverse=True)

@@ -241,6 +241,12 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
             # [Straits]: the nation the rulebook bars from the straits to Ireland
             "strait_barred": {"welsh": ["ireland"]},
             "no_score_area": [a for a, v in areas.items() if v["population"] == 0],
+            # [Major Differences] "the Danish attempt to become king with Cnut, and the Saxon response",
+            # as the provisional aid reads them (doubts D12, D13): at the end of the nation's turn of the
+            # leader's round, the leader on the board and the nation holding at least twice as many
+            # areas of England as any other nation: King, +4 VP
+            "kings": {ld["nation"]: {"leader": lid, "round": ld["round"], "points": 4}
+                      for lid, ld in aid["leaders"].items() if lid in ("cnut", "edmund_ironside")},
         },
     }
     # the nation on no aid (on the Brython-Viking side, [Game Setup]) go with partner set 2 in 4 players (D15)

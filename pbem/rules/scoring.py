@@ -8,6 +8,8 @@ submission.to_angles lists ("areas in England (except ...) ... cannot submit").
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from pbem.rules.context import TurnContext
 from pbem.rules.events import make
 from pbem.rules.ruleset import Ruleset
@@ -192,8 +194,18 @@ def player_totals(rs: Ruleset, vp: dict[str, int], players: int) -> dict[str, in
     return {colour: sum(vp.get(n, 0) for n in nations) for colour, nations in rs.players_table(players).items()}
 
 
-def winners(rs: Ruleset, vp: dict[str, int], players: int) -> list[str]:
-    """Rule 14.1 — the player(s) with the most points win; every player tied at the top is listed."""
-    totals = player_totals(rs, vp, players)
+def winning_groups(rs: Ruleset, vp: Mapping[str, int],
+                   holdings: Mapping[str, Sequence[str]]) -> list[tuple[str, ...]]:
+    """Rule 14.1 — the player(s) with the most points win: the ruleset says who wins together
+    (`Rules.partners`: every player alone, or partners whose points are added, as Duel's four-player
+    game); every group tied at the top is listed, each group's players sorted."""
+    groups = [tuple(sorted(g)) for g in rs.rules.partners(rs, holdings)]
+    totals = {g: sum(vp.get(n, 0) for p in g for n in holdings[p]) for g in groups}
     best = max(totals.values(), default=0)
-    return sorted(c for c, v in totals.items() if v == best)
+    return sorted(g for g, v in totals.items() if v == best)
+
+
+def winners(rs: Ruleset, vp: dict[str, int], players: int) -> list[str]:
+    """Rule 14.1 — the players of the control table (13.0) who win: every player of every group tied at
+    the top (`winning_groups`)."""
+    return sorted(p for g in winning_groups(rs, vp, rs.players_table(players)) for p in g)

@@ -28,6 +28,7 @@ from pbem.report import build_report, report_json, report_text
 from pbem.report.lines import mail_line_map, played_from_player_orders
 from pbem.report.localize import localize
 from pbem.report.prompt import guide_attachments, guide_line, prompt_text
+from pbem.report.result import partner_totals, result_line
 from pbem.rules.book import no_orders
 from pbem.rules.decisions import pending
 from pbem.rules.dice import commitment
@@ -592,14 +593,13 @@ def _game_over(game: Game, now: datetime, send: Send, run: GameRun) -> None:
     except Exception as e:  # noqa: BLE001 - the game is over either way; say why the secret stays sealed
         run.note = f"secret not revealed: {e}"
     state = game.state
-    totals = sorted(((sum(state.vp.get(n, 0) for n in game.nations_of(str(p["name"]))), str(p["name"]))
-                     for p in game.players()), reverse=True)
-    lines = [f"{name}: {vp}" for vp, name in totals]
-    best = [name for vp, name in totals if totals and vp == totals[0][0]]
+    holdings = {str(p["name"]): game.nations_of(str(p["name"])) for p in game.players()}
+    totals = sorted(((sum(state.vp.get(n, 0) for n in nations), name) for name, nations in holdings.items()),
+                    reverse=True)
+    lines = [f"{name}: {vp}" for vp, name in totals] + partner_totals(game.ruleset(), state.vp, holdings)
 
     def result(lang: str) -> str:
-        return (i18n.tr(lang, _("Winner: %(player)s"), player=best[0]) if len(best) == 1 else
-                i18n.tr(lang, _("Tie: %(players)s"), players=", ".join(best)))
+        return result_line(game.ruleset(), state.vp, holdings, lang)
 
     def mail(lang: str, to: list[str]) -> EmailMessage:
         secret = (game.settings.get("dice") or {}).get("revealed_secret") or i18n.tr(lang, _("(sealed)"))

@@ -33,6 +33,7 @@ import orjson
 from pbem.errors import GameBusy, GameError, PbemError
 from pbem.report import build_report, report_text
 from pbem.report.facts import REPORT_FORMAT
+from pbem.report.result import result_line
 from pbem.rules.state import GameState
 from pbem.service.advance import mailed_report_folder, outbox_of
 from pbem.service.faults import describe
@@ -306,8 +307,7 @@ def _summary(game: Game, rs: Any, turns: list[dict], players: list[dict]) -> dic
         status = "not started"
     elif last["finished"]:
         status = "finished"
-        best = [s["name"] for s in scores if s["vp"] == scores[0]["vp"]] if scores else []
-        winner = best[0] if len(best) == 1 else "tie: " + ", ".join(best)
+        winner = result_line(rs, last.get("nations", {}), {str(p["name"]): p["nations"] for p in players})
     else:
         status = ("paused; " if game.paused else "") + f"next: {last['next']}"
     return {"game": game.id, "ruleset": rs.name, "players": scores, "status": status, "winner": winner,

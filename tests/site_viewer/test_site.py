@@ -175,19 +175,38 @@ def test_pbem_site_and_export_html_commands(demo_site, tmp_path):
 def test_index_row_of_a_finished_game_names_the_winner():
     from types import SimpleNamespace
 
+    from pbem.data.loader import load_ruleset
     from pbem.site.build import _summary
 
-    rs = SimpleNamespace(name="Britannia", display=lambda n: n.title())
+    rs = load_ruleset("classic")
     game = SimpleNamespace(id="g", paused=False, path=Path("games/g"))
     players = [{"name": "ann", "colour": "red", "nations": ["saxons"]}, {"name": "bo", "colour": "blue", "nations": ["angles"]}]
     turn = {"round": 16, "label": "Round 16: the Normans", "finished": True, "next": "",
-            "players": {"ann": 180, "bo": 175}}
+            "players": {"ann": 180, "bo": 175}, "nations": {"saxons": 180, "angles": 175}}
     row = _summary(game, rs, [turn], players)
-    assert (row["status"], row["winner"], row["round"]) == ("finished", "ann", 16)
+    assert (row["status"], row["winner"], row["round"]) == ("finished", "Winner: ann", 16)
     assert [p["name"] for p in row["players"]] == ["ann", "bo"]
-    row = _summary(game, rs, [{**turn, "players": {"ann": 175, "bo": 175}}], players)
-    assert row["winner"] == "tie: ann, bo"
+    row = _summary(game, rs, [{**turn, "players": {"ann": 175, "bo": 175}, "nations": {"saxons": 175, "angles": 175}}],
+                   players)
+    assert row["winner"] == "Tie: ann, bo"
     assert _summary(game, rs, [], players)["status"] == "not started"
+
+
+def test_index_row_of_a_duel_partners_game_names_both_partners():
+    """[Number of Players] of Duel: four players as two sides; the side with the most points wins."""
+    from types import SimpleNamespace
+
+    from pbem.data.loader import load_ruleset
+    from pbem.site.build import _summary
+
+    rs = load_ruleset("duel")
+    game = SimpleNamespace(id="d", paused=False, path=Path("games/d"))
+    players = [{"name": seat, "colour": "", "nations": list(nations)} for seat, nations in rs.players_table(4).items()]
+    vp = {"welsh": 40, "danes": 15, "saxons": 30, "scots": 30}
+    turn = {"round": 7, "label": "Round 7", "finished": True, "next": "", "nations": vp,
+            "players": {p["name"]: sum(vp.get(n, 0) for n in p["nations"]) for p in players}}
+    row = _summary(game, rs, [turn], players)
+    assert row["winner"] == "Winners (partners): anglo_saxon_1, anglo_saxon_2"
 
 
 def test_maps_left_out_once_are_drawn_by_the_next_refresh_with_maps(tmp_path, monkeypatch):

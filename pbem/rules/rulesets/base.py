@@ -532,6 +532,10 @@ class Rules:
             return {rs.role("successor")}
         return set()
 
+    def partners(self, rs: Ruleset, holdings: Mapping[str, Collection[str]]) -> list[list[str]]:
+        """Rule 14.1 — who wins together, given each player's nations: here every player alone."""
+        return [[p] for p in holdings]
+
     def arrival_note(self, rs: Ruleset, raiders: bool) -> str:
         """Rule 7.2 — what the prompt adds to an arrival at sea (nothing here: 7.22 lets invaders stay)."""
         return ""

@@ -20,7 +20,7 @@ shown by `pbem rules show duel`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -29,6 +29,7 @@ from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, population, scoring
 from pbem.rules.context import NationTurn, TurnContext
 from pbem.rules.events import Event, Names, event
+from pbem.rules.kingship import english_areas_held
 from pbem.rules.orders import Place
 from pbem.rules.ruleset import Constants, Ruleset
 from pbem.rules.rulesets.base import Rules
@@ -203,7 +204,13 @@ class DuelSchema(Schema):
                    for n, rs_ in rc.mapping(d, "strait_barred", "duel", required=False).items()}
         no_raid = {rc.one(n, f"duel.no_raid_points.{n}", nations, "nation"): str(region)
                    for n, region in rc.mapping(d, "no_raid_points", "duel", required=False).items()}
+        kings = {rc.one(n, f"duel.kings.{n}", nations, "nation"):
+                 (rc.one(rc.get(k, "leader", f"duel.kings.{n}"), f"duel.kings.{n}.leader", board.leaders, "leader"),
+                  rc.integer(rc.get(k, "round", f"duel.kings.{n}"), f"duel.kings.{n}.round", minimum=1),
+                  rc.integer(rc.get(k, "points", f"duel.kings.{n}"), f"duel.kings.{n}.points", minimum=0))
+                 for n, k in rc.mapping(d, "kings", "duel", required=False).items()}
         return {
+            "duel_kings": kings,
             "duel_population": dict(pop),
             "duel_forts": forts,
             "duel_fortresses": fortresses,
@@ -258,6 +265,21 @@ class DuelRules(Rules):
         "en": "the classic game's {word} {sections} (Duel is silent)",
         "ru": "{word} {sections} классической игры (в Duel не сказано)",
         "bare": "classic {sections}"})
+
+    def partners(self, rs: Ruleset, holdings: Mapping[str, Collection[str]]) -> list[list[str]]:
+        """[Number of Players] — with four players, "two play on one side ... and two play against them":
+        the players whose nations all belong to one side of the two-player table win or lose together,
+        their points added ([Goal]: the most victory points in total); anyone else stands alone."""
+        sides = rs.players_table(2).values() if 2 in rs.control else ()
+        groups: dict[int, list[str]] = {}
+        alone: list[list[str]] = []
+        for player, nations in holdings.items():
+            side = next((i for i, side in enumerate(sides) if nations and set(nations) <= set(side)), None)
+            if side is None:
+                alone.append([player])
+            else:
+                groups.setdefault(side, []).append(player)
+        return [*groups.values(), *alone]
 
     def citation_table(self, rs: Ruleset) -> Mapping[str, str]:
         """The Duel rule book's sections for the generic rules' numbers ("rule 8.0" -> "[Battle Dice]")."""
@@ -562,6 +584,7 @@ class DuelRules(Rules):
         scoring.score_kills(ctx, all_back)
         self.saxon_shore_kills(ctx)
         self.phase_v(ctx, raided)
+        self.kingship(ctx)
         self.roman_withdrawal(ctx)
         accounting.account(ctx, {p.line for p in t.problems})
 
@@ -604,6 +627,25 @@ class DuelRules(Rules):
             del state.extras["duel_raided"][nation]
             if not state.extras["duel_raided"]:
                 del state.extras["duel_raided"]
+
+    def kingship(self, ctx: TurnContext) -> None:
+        """[Major Differences] "the Danish attempt to become king with Cnut, and the Saxon response",
+        PROVISIONAL (the rules are not in the chapter; doubts D12, D13 of the aid): at the end of the
+        nation's turn of its king's round (ruleset.yaml `duel.kings`), with that leader on the board and
+        at least twice as many areas of England held alone as any other nation, the nation is King of
+        England: +4 VP. Cnut and Edmund Ironside may both be King."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        entry = rs.extras.get("duel_kings", {}).get(nation)
+        if not entry or state.round != entry[1] or not scoring.may_score(state, nation):
+            return
+        leader, _round, points = entry
+        held = english_areas_held(rs, state)
+        own = held.get(nation, 0)
+        others = max((n for k, n in held.items() if k != nation), default=0)
+        if own and own >= 2 * others and leader not in state.dead_leaders and leader in state.leaders_on_board(nation):
+            state.kings.append(nation)
+            state.score(nation, points, f"{rs.display(leader)} King of England (PROVISIONAL: doubt S8)", "king", nation)
+            ctx.emit("king", nation=nation)
 
     def centres(self, rs: Ruleset, nation: str, rnd: int) -> list[str]:
         """[Army Limits and Scoring Centres] — the nation's scoring centres in round `rnd` (the aid's)."""
