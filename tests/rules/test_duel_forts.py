@@ -77,3 +77,12 @@ def test_the_map_draws_a_non_roman_fort_and_the_number_of_forts(duel):
     assert m._squares(c[0]) == ("F2",)
     c = m.stack_layout("essex", {"rheged": Stack(fort=True)}, duel)
     assert m._squares(c[0]) == ("F",)
+
+
+def test_the_odds_count_two_forts_a_stack(duel):
+    """`pbem odds` (still the generic one-hit allocation for Duel: doubt S6) takes forts off one by one."""
+    from pbem.rules.odds import Side, battle_odds
+
+    one = battle_odds(duel, Side(armies=3), Side(armies=1, fort=True), area="kent")
+    two = battle_odds(duel, Side(armies=3), Side(armies=1, fort=2), area="kent")
+    assert 0 < two.attacker_takes < one.attacker_takes < 1
