@@ -54,7 +54,7 @@ def context(template: str, lang: str) -> dict:
         "report.txt.j2": {"r": report(lang)},
         "welcome.txt.j2": {**common, "moved_round": None, "others": ["bob"], "optional": ["16.251 Brittany"],
                            "first": romans, "first_player": "ann", "commitment": "abc123",
-                           "guide_url": "https://x.org/g"},
+                           "guide_url": "https://x.org/g", "ruleset": "Britannia", "ruleset_id": "duel", "provisional": True},
         "deadline.txt.j2": {**common, "changes": ["c2"], "paused": False, "what": "w1"},
         "replaced.txt.j2": {**common, "waiting": romans, "next": romans},
         "position.txt.j2": {**common, "corrected": True, "report": "r1", "round": 3, "nation": romans,

@@ -15,6 +15,7 @@ Readings (each also listed in ruleset.yaml `doubts`, shown by `pbem rules show d
   the two impassable areas of the board are not land areas of the map: nothing enters them;
   their neighbours' scoring-only adjacency is kept in ruleset.yaml `duel.scoring_adjacent`.
 - straits are ordinary borders of the map marked as straits.
+- the Viking nations' "boats all game" (aid notes) are the timeline's `boats` of every round.
 - a two-sea arrival (North Sea / English Channel) arrives in the first sea named.
 """
 
@@ -158,6 +159,9 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
         elif isinstance(s, str) and s.startswith("1 army in each area of Scotland"):
             start[nid] = {a: 1 for a, v in areas.items() if v["region"] == "scotland"}
 
+    # [Boats]: the nations whose aid notes give them "boats all game" (the Vikings) have boats in every round
+    boats = sorted(nid for nid, n in aid["nations"].items()
+                   if any(str(x).startswith("boats all game") for x in n.get("notes") or []))
     rounds: dict[int, dict] = {}
     raiders: dict[int, list[str]] = {}
     for r_key, rd in aid["timeline"].items():
@@ -172,7 +176,7 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
                     leaders.append({"nation": nid, "leader": arr["leader"]})
                 if arr.get("armies") and arr.get("at_sea"):
                     arrivals.append({"nation": nid, "armies": arr["armies"], "sea": arr["at_sea"][0], "kind": kind})
-        rounds[r] = {"years": rd["years"], "arrivals": arrivals, "leaders": leaders}
+        rounds[r] = {"years": rd["years"], "arrivals": arrivals, "leaders": leaders, "boats": list(boats)}
     for lid, ld in aid["leaders"].items():
         r = rounds[ld["round"]]
         if not any(x["leader"] == lid for x in r["leaders"]):

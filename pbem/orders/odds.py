@@ -259,10 +259,20 @@ def odds_lines(q: OddsQuestion, o: Odds, ruleset=None, language: str = i18n.DEFA
              t(_("  both eliminated          %(pct)s"), pct=pct(o.both_gone)),
              t(_("  expected losses: attacker %(a)s, defender %(d)s"), a=f"{float(o.attacker_losses):.2f}",
                d=f"{float(o.defender_losses):.2f}"),
-             t(_("  a die kills on: attacker %(a)s, defender %(d)s (every roll counted, not sampled)"),
-               a=_hits(_needs(q, ruleset, True), q.attacker, q.defender, ruleset, language),
-               d=_hits(_needs(q, ruleset, False), q.defender, q.attacker, ruleset, language))]
+             _dice_line(q, ruleset, t, language)]
     return lines
+
+
+def _dice_line(q: OddsQuestion, ruleset, t, language: str) -> str:
+    """What a die needs on each side; where a piece takes more than one hit (the battle model's
+    `hits_to_kill`), a die hits and so many hits eliminate."""
+    a = _hits(_needs(q, ruleset, True), q.attacker, q.defender, ruleset, language)
+    d = _hits(_needs(q, ruleset, False), q.defender, q.attacker, ruleset, language)
+    n = ruleset.rules.battle.hits_to_kill
+    if n > 1:
+        return t(_("  a die hits on: attacker %(a)s, defender %(d)s; %(n)s hits eliminate a piece (every roll "
+                   "counted, not sampled)"), a=a, d=d, n=n)
+    return t(_("  a die kills on: attacker %(a)s, defender %(d)s (every roll counted, not sampled)"), a=a, d=d)
 
 
 def _needs(q: OddsQuestion, ruleset, attacking: bool) -> DieNeeds:

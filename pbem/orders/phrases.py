@@ -259,6 +259,13 @@ RULES += tuple((re.compile(p), m) for p, m in (
      _('the %(nation)s may not cross the strait between %(a)s and %(b)s ([Straits])')),
     (r"^a leader and its escort need not stop \(rule 9\.1\)$",
      _('a leader and its escort need not stop (rule 9.1)')),
+    (r"^a leader need not stop \(rule 5\.12\)$", _('a leader need not stop (rule 5.12)')),
+    (r"^(?P<area>.+) is difficult terrain: pieces may move on through another nation's area only in clear "
+     r"terrain \(\[Overruns\]\)$",
+     _("%(area)s is difficult terrain: pieces may move on through another nation's area only in clear terrain "
+       "([Overruns])")),
+    (r"^no army may be in or move through two seas in one turn \(\[Sea Movement\]\)$",
+     _("no army may be in or move through two seas in one turn ([Sea Movement])")),
     (r'^start the turn in (?P<a>.+) and end it in (?P<b>.+)$',
      _('start the turn in %(a)s and end it in %(b)s')),
     (r'^armies on land may enter a sea only in a Boats turn$',
@@ -349,6 +356,8 @@ ODDS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), m) for p, m in 
     (r"^this ruleset has no clear area$", _("this ruleset has no clear area")),
     (r"^the (?P<who>attacker|defender) cannot have a negative number of pieces$",
      _("the %(who)s cannot have a negative number of pieces")),
+    (r"^the (?P<who>attacker|defender) cannot have a wounded piece of that kind here$",
+     _("the %(who)s cannot have a wounded piece of that kind here")),
     (r"^unknown plan (?P<word>.+)$", _("unknown plan %(word)s")),
     (r"^AFTER ROUND (?P<k>-?\d+): the round is a number from 1 to (?P<max>\d+)$",
      _("AFTER ROUND %(k)s: the round is a number from 1 to %(max)s")),

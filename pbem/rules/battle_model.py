@@ -17,8 +17,10 @@ The model, rule by rule (the plain rules; a family's subclass names its own):
 - how hits become losses (8.0, 10.4): `allocate_hits` (the roller aims to kill the most; forts last,
   only once no Roman army stands), `casualties` (one round's dice -> losses by kind) and
   `apply_losses` (which pieces go: the owner's LOSSES choice, raiders first by default);
+  `hits_taken` (a round's soft and hard hits -> losses and the wound left: the odds' transition);
 - damage that persists within a battle: `Stack.counters` holds a family's counters (e.g. hits that
-  have not killed); the plain model keeps none, so its stacks stay as they were saved;
+  have not killed), `wounded` reads it and `wound_order` lists its values for the odds; the plain
+  model keeps none, so its stacks stay as they were saved;
 - retreats (8.1-8.4): `defender_retreat_problem`, `defender_retreats`, `attacker_retreats`,
   `retreat_attacker`.
 
@@ -31,6 +33,9 @@ cavalry (seed 000's table).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+from math import prod
 
 from pbem.rules.context import Kill, TurnContext
 from pbem.rules.dice import RollRequest, ScriptError
@@ -203,6 +208,47 @@ class BattleModel:
         # a fast die needs `needs.fast` against an ordinary target, `fast_gain` below `soft`
         return allocate_hits(mods, left, need, needs.hard, pref, fast=fast, fast_gain=needs.soft - needs.fast)
 
+    # --- a round's hits on one side: the transition the odds walk (odds.py) --------------------------
+    hits_to_kill = 1
+    """Hits that eliminate one piece (8.0: one; a family whose pieces take more says so)."""
+    wound_order: tuple = (None,)
+    """The wounds a side can carry from round to round (a family's hit that has not killed, held in
+    `Stack.counters`), None first: no wound. A round that kills none of a side's pieces moves its wound
+    only later in this order (or leaves it), so the odds (odds.py) pass the battle's states in order.
+    The plain model keeps none: a round changes a side only by killing."""
+
+    def hits_taken(self, needs: DieNeeds, left: dict[str, int], wounded, soft: int, hard: int,
+                   pref: str = "raiders_first") -> tuple[dict[str, int], object]:
+        """Rule 8.0 — one round's hits on a target: `left` its pieces by KIND_ORDER, `wounded` its wound
+        (one of `wound_order`), `soft` the dice that hit an ordinary army but not a hard target, `hard`
+        those that hit a hard one too (a 6, 10.4); where every piece of the target falls to a soft hit (or
+        soft and hard are one number) the odds may count all the hits as `soft`. Returns (pieces
+        eliminated by kind, the wound after).
+        Here: battle_model.allocate_hits, the roller aiming to kill the most; no wound is kept."""
+        need = {"cavalry": needs.hard, "roman_armies": needs.hard, "armies": needs.soft, "forts": needs.soft}
+        return allocate_hits([needs.hard] * hard + [needs.soft] * soft, left, need, needs.hard, pref), None
+
+    def wounded(self, stack: Stack):
+        """The stack's wound now (one of `wound_order`): none in the plain model."""
+        return None
+
+    def pieces_left(self, pieces: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The counts (by kind, as `pieces` lists them) a side of `pieces` may be left with in a battle,
+        some piece standing, for the odds' bounds (odds.battle_size, battle_work): here any count of
+        each kind (the roller aims each die, `allocate_hits`)."""
+        return [p for p in product(*(range(n + 1) for n in pieces)) if any(p)]
+
+    def side_wounds(self, pieces: tuple[int, ...]) -> int:
+        """How many wounds (`wound_order`, no wound counted) a side with `pieces` (counts by kind) may
+        carry: here one, no wound."""
+        return 1
+
+    def round_ends(self, pieces: tuple[int, ...], kills: int) -> int:
+        """At most how many different sides one round that kills at most `kills` pieces leaves of a side
+        with `pieces` (counts by kind), for the odds' work bound (odds.battle_work): here any `kills`
+        of them, each kind at most its count (the roller aims each die, `allocate_hits`)."""
+        return kill_combinations(pieces, kills)
+
     def split_casualties(self, split, bonus: int, left: dict[str, int], need: dict[str, int]) -> dict[str, int]:
         """Case dice aimed explicitly: {vs-cavalry: [...], vs-armies: [...], vs-forts: [...]}."""
         killed = dict.fromkeys(KIND_ORDER, 0)
@@ -364,7 +410,7 @@ class BattleModel:
             if take <= 0:
                 continue
             remaining[kind] -= take
-            target = m.came_from
+            target = rs.rules.attacker_retreat_area(ctx, m)
             raiders = min(a.raiders, take) if kind == "armies" else 0
             if raiders and raiders == take and m.raiders and not m.withdrawal:
                 # 8.4 — raiders retreat only to the sea where they began the turn, back along their route;
@@ -464,6 +510,20 @@ class BattleModel:
         names = [w for p, w in (("armies", "army"), ("cavalry", "cavalry"), ("fort", "fort"), ("burhs", "burh"))
                  if p in self.bonus_pieces(rs)]
         return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+
+@lru_cache(maxsize=1 << 14)
+def kill_combinations(pieces: tuple[int, ...], kills: int) -> int:
+    """The ways to take at most `kills` pieces off a side of `pieces` (by kind), each kind at most its count."""
+    kinds = [c for c in pieces if c]
+    if kills >= sum(kinds):
+        return prod(c + 1 for c in kinds)
+    if len(kinds) == 1:
+        return kills + 1
+    ways = [1] + [0] * kills            # ways[k]: kills of k pieces so far
+    for count in kinds:
+        ways = [sum(ways[k - j] for j in range(min(count, k) + 1)) for k in range(kills + 1)]
+    return sum(ways)
 
 
 def allocate_hits(mods: list[int], left: dict[str, int], need: dict[str, int], hard: int,

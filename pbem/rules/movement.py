@@ -63,7 +63,7 @@ def check_path(rs: Ruleset, state: GameState, nation: str, order: Move, escorted
     if len(path) < 2:
         return [problem("syntax", order, "a move needs at least two places")]
     rnd = rs.round_info(state.round)
-    fast_no_stop = order.kind == "leader" or escorted
+    must_stop = rs.rules.stops_in_hiland(rs, order.kind, escorted)
     starts_at_sea = rs.is_sea(path[0])
     nat = rs.nations[nation]
     steps = len(path) - 1
@@ -96,9 +96,10 @@ def check_path(rs: Ruleset, state: GameState, nation: str, order: Move, escorted
                 allowed = ", ".join(sorted(rs.display(x) for x in rs.seas[a].coast if land.areas is None or x in land.areas))
                 return [problem("landing-restriction", order, f"the {nat.name} may not land in {rs.display(b)} (rules 7.4, 15.3)",
                                  f"from {rs.display(a)} they may land in: {allowed or 'nowhere'}")]
-        if rs.is_land(b) and rs.hiland(b) and i < steps - 1 and not fast_no_stop:
-            return [problem("hiland-stop", order, f"armies must stop on entering a hiland ({rs.display(b)}, rule 5.12)",
-                             "a leader and its escort need not stop (rule 9.1)")]
+        if rs.is_land(b) and rs.hiland(b) and i < steps - 1 and must_stop:
+            escorts_stop = rs.rules.stops_in_hiland(rs, "armies", True)
+            hint = "a leader need not stop (rule 5.12)" if escorts_stop else "a leader and its escort need not stop (rule 9.1)"
+            return [problem("hiland-stop", order, f"armies must stop on entering a hiland ({rs.display(b)}, rule 5.12)", hint)]
     limit = allowance(rs, nation, order.kind, escorted)
     if steps > limit and rs.rules.road_cost(rs, state, nation, path) > limit:
         return [problem("too-far", order, f"{steps} areas is more than the {limit} allowed (rules 5.12, 5.13, 9.1)")]
@@ -228,6 +229,10 @@ def _check_enemy_stops(ctx: TurnContext, planned: list[PlannedMove]) -> list[Ord
             enemies = enemy_armies(state, area, nation)
             if not enemies or passable_enemy(state, area, nation, rs):
                 continue
+            barred = rs.rules.overrun_barred(ctx, area)   # hook: where the family allows no overrun at all
+            if barred is not None:
+                problems.append(problem("enemy-stop", p.order, barred))
+                break
             own_there = state.get(area, nation)
             stopping = stoppers.get(area, 0) + (own_there.units if own_there else 0)
             if stopping < 2 * enemies:

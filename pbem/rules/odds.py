@@ -6,8 +6,9 @@ probability over every possible roll, with fractions, not by sampling.
 The battle model is the engine's own (`rs.rules.battle`, pbem.rules.battle_model): a side's dice and
 each group's bonus and hit number (`dice_groups`, `needs`, `need`: a defender in a hiland hit only on
 a 6, 8.0; the leader's +1, 9.2; a family's faster dice where it has them), the faces of the die
-(`die_faces`), and which pieces a round's dice kill (`battle_model.allocate_hits`, what the engine's
-casualties call).
+(`die_faces`), and which pieces a round's soft and hard hits kill, with the wound they leave where
+the family keeps one (`hits_taken`: the plain model's `battle_model.allocate_hits`, what the engine's
+casualties call; Duel's default allocation, what its casualties call).
 
 How. A round's dice only matter by how many of them reach each hit number: a modified die is a miss,
 a "soft" hit (good enough for an ordinary army: 5 or 6, rule 8.0) or a "hard" hit (a 6, needed against
@@ -18,8 +19,11 @@ attacker may (8.3: ATTACK ... RETREAT IF OUTNUMBERED / AFTER ROUND K); we assume
 possible (the engine refuses one whose way back is blocked).
 
 The battle is a Markov chain over its states: the pieces each side has left, and the battle round as
-long as a retreat plan still depends on it (AFTER ROUND K). Every round either kills a piece, moves
-the round counter on, lets a side retreat, or repeats the same state (no loss): the states form a
+long as a retreat plan still depends on it (AFTER ROUND K); where the family's pieces take more than
+one hit (Duel Britannia: two, a side keeping one wounded piece within the battle), each side's wound
+too: the battle model says how a round's hits move it (`hits_taken`, the engine's allocation) and in
+what order (`wound_order`). Every round either kills a piece, moves the round counter on, moves a
+wound on, lets a side retreat, or repeats the same state (no change): the states form a
 chain with self-loops only, so one pass over the states in order (most pieces first) carries the
 probability of reaching each one forward, a self-loop dividing what leaves a state by
 1 - P(no change) (the geometric series). Iterative, no recursion; exact fractions throughout.
@@ -40,12 +44,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from math import comb, gcd, lcm, prod
+from math import comb, gcd, lcm
 
 from pbem.errors import PbemError
 from pbem.rules.battle import loss_preference, standing_orders
-from pbem.rules.battle_model import DieNeeds, allocate_hits
+from pbem.rules.battle_model import BattleModel, DieNeeds
 from pbem.rules.context import TurnContext
 from pbem.rules.legal import _NoDice
 from pbem.rules.orders import Attack, Defend
@@ -58,6 +61,7 @@ MAX_WORK = 1_000_000    # steps of one battle (pairs of round outcomes summed): 
 
 ATTACK_MODES = ("fight", "retreat_if_outnumbered", "retreat_after")
 DEFEND_MODES = ("hold", "retreat", "retreat_if_outnumbered")
+PLAIN = BattleModel()   # the battle model of battle_size and battle_work asked without one
 
 
 class OddsTooBig(PbemError):
@@ -76,6 +80,7 @@ class Side:
     fort: int = False             # True: one fort (10.4); a count where the family allows several
     burhs: int = 0
     losses: str = "raiders_first"     # or "cavalry_last" (LOSSES order)
+    wounded: str | None = None        # the kind of its wounded piece, where the family keeps wounds
 
     @property
     def units(self) -> int:
@@ -172,23 +177,25 @@ def _together(a: dict[tuple[int, int], int], b: dict[tuple[int, int], int]) -> d
 
 
 # Inside the solver a side is a plain tuple (hashing dataclasses cost more than the sums):
-# (armies, cavalry, fort, burhs, leader, roman, losses, fighters, units)
-ARMIES, CAVALRY, FORT, BURHS, LEADER, ROMAN, LOSSES, FIGHTERS, UNITS = range(9)
+# (armies, cavalry, fort, burhs, leader, roman, losses, fighters, units, wounded)
+ARMIES, CAVALRY, FORT, BURHS, LEADER, ROMAN, LOSSES, FIGHTERS, UNITS, WOUNDED = range(10)
 KINDS = ("cavalry", "roman_armies", "armies", "forts")     # a target's pieces, as battle.allocate_hits counts them
 
 
-def _pieces(armies: int, cavalry: int, fort: int, burhs: int, leader: bool, roman: bool, losses: str) -> tuple:
+def _pieces(armies: int, cavalry: int, fort: int, burhs: int, leader: bool, roman: bool, losses: str,
+            wounded=None) -> tuple:
     """A side as the solver keeps it; its leader stays while any of its pieces fights (9.2: a leader
-    alone is killed), its bonus reaching the dice the battle model says (`dice_groups`)."""
+    alone is killed), its bonus reaching the dice the battle model says (`dice_groups`); `wounded`
+    the wound it carries into the next round (the battle model's `wound_order`)."""
     units = armies + cavalry
     fighters = units + int(fort) + burhs
-    return armies, cavalry, fort, burhs, leader and fighters > 0, roman, losses, fighters, units
+    return armies, cavalry, fort, burhs, leader and fighters > 0, roman, losses, fighters, units, wounded
 
 
 def _of(side: Side) -> tuple:
     """The side as asked: a leader asked with no army or cavalry still counts in the first round."""
     return (side.armies, side.cavalry, side.fort, side.burhs, side.leader, side.roman, side.losses, side.fighters,
-            side.units)
+            side.units, side.wounded)
 
 
 def _left(side: tuple) -> tuple[int, int, int, int]:
@@ -241,10 +248,12 @@ class _Model:
     def _capped(self, roller: tuple, attacking: bool, merged: bool, cap: int) -> list:
         """The hits with each count capped at `cap` (kept per roller, and per cap where it cuts)."""
         whole_key = (roller[:6], attacking, merged)
-        whole = self.rolls.get(whole_key + (None,))
-        if whole is None:
-            whole = self.rolls[whole_key + (None,)] = sorted(self._hits(roller, attacking, merged).items())
-        if whole[-1][0][0] <= cap and whole[-1][0][1] <= cap and (merged or roller[FIGHTERS] <= cap):
+        got = self.rolls.get(whole_key + (None,))
+        if got is None:
+            whole = sorted(self._hits(roller, attacking, merged).items())
+            got = self.rolls[whole_key + (None,)] = whole, max(max(s, h) for (s, h), _ in whole)
+        whole, most = got
+        if most <= cap:
             return whole            # no count reaches the cap
         key = whole_key + (cap,)
         out = self.rolls.get(key)
@@ -264,8 +273,9 @@ class _Model:
     def kills(self, roller: int, target: int, attacking: bool) -> list[tuple[int, int, int]]:
         """What one round of the dice of side `roller` does to side `target`: (the target's side
         after it, pieces killed, how many of the 6**dice rolls, over their common factor), kills by
-        battle.allocate_hits. A kind of hit the roller has more of than the target has pieces never
-        runs out, so its count is capped there (more of it kills no more)."""
+        the battle model's `hits_taken`. A kind of hit the roller has more of than the target can take
+        (its pieces times `hits_to_kill`) never runs out, so its count is capped there (more of it kills
+        no more)."""
         key = (roller, target, attacking)
         hit = self.kills_cache.get(key)
         if hit is not None:
@@ -276,7 +286,7 @@ class _Model:
             how = self.aims[(target, attacking)] = self._aim(target, attacking)
         merged, ends = how
         out: dict[tuple[int, int], int] = {}
-        for sh, c in self._capped(self.sides[roller], attacking, merged, aim[FIGHTERS]):
+        for sh, c in self._capped(self.sides[roller], attacking, merged, aim[FIGHTERS] * self.battle.hits_to_kill):
             end = ends.get(sh)
             if end is None:
                 end = ends[sh] = self._end(target, attacking, sh)
@@ -286,21 +296,19 @@ class _Model:
         g = gcd(*out.values())
         result = [(t, k, c // g) for (t, k), c in out.items()]
         self.kills_cache[key] = result
-        # all the rolls, the pieces they kill in all, the rolls that kill nothing
+        # all the rolls, the pieces they kill in all, the rolls that leave the target as it was
         self.tallies[key] = (sum(c for *_, c in result), sum(k * c for _, k, c in result),
-                             sum(c for _, k, c in result if not k))
+                             sum(c for t, _, c in result if t == target))
         return result
 
     def _end(self, target: int, attacking: bool, sh: tuple[int, int]) -> tuple[int, int]:
-        """(the target's side after, pieces killed) for `sh` (soft, hard) hits, by battle.allocate_hits."""
-        needs = self.needs[attacking]
+        """(the target's side after, pieces killed) for `sh` (soft, hard) hits, by the battle model's
+        `hits_taken` (the plain model: battle_model.allocate_hits; a family's own, with its wounds)."""
         aim = self.sides[target]
-        left = _left(aim)
-        need = {"cavalry": needs.hard, "roman_armies": needs.hard, "armies": needs.soft, "forts": needs.soft}
-        got = allocate_hits([needs.hard] * sh[1] + [needs.soft] * sh[0], dict(zip(KINDS, left, strict=True)), need,
-                            needs.hard, aim[LOSSES])
+        got, wounded = self.battle.hits_taken(self.needs[attacking], dict(zip(KINDS, _left(aim), strict=True)),
+                                              aim[WOUNDED], sh[0], sh[1], aim[LOSSES])
         kill = got.get("cavalry", 0), got.get("armies", 0) + got.get("roman_armies", 0), got.get("forts", 0)
-        return self.side_id(_after(aim, kill)), sum(kill)
+        return self.side_id(_after(aim, kill, wounded)), sum(kill)
 
     def _aim(self, target: int, attacking: bool) -> tuple[bool, dict]:
         """For dice aimed at side `target`: are hard hits worth no more than soft ones (every piece
@@ -311,11 +319,11 @@ class _Model:
         return all(need[kind] <= needs.soft for kind, n in zip(KINDS, left, strict=True) if n), {}
 
 
-def _after(side: tuple, kill: tuple) -> tuple:
-    """The side once `kill` (cavalry, armies, forts) is taken off: the fort falls before the burhs;
-    a leader with none of its pieces left is gone (9.2)."""
+def _after(side: tuple, kill: tuple, wounded=None) -> tuple:
+    """The side once `kill` (cavalry, armies, forts) is taken off, `wounded` its wound then: the fort
+    falls before the burhs; a leader with none of its pieces left is gone (9.2)."""
     cav, arm, forts = kill
-    if not (cav or arm or forts) and (side[FIGHTERS] or not side[LEADER]):
+    if not (cav or arm or forts) and wounded == side[WOUNDED] and (side[FIGHTERS] or not side[LEADER]):
         return side
     fort = side[FORT]
     if forts and fort:      # a count of forts where the family allows several (Stack.fort); one is True
@@ -323,7 +331,7 @@ def _after(side: tuple, kill: tuple) -> tuple:
         left = int(fort) - taken
         fort, forts = (left if left > 1 else bool(left)), forts - taken
     return _pieces(side[ARMIES] - arm, side[CAVALRY] - cav, fort, side[BURHS] - forts, side[LEADER], side[ROMAN],
-                   side[LOSSES])
+                   side[LOSSES], wounded)
 
 
 def _check(side: Side, who: str) -> None:
@@ -331,6 +339,15 @@ def _check(side: Side, who: str) -> None:
         raise PbemError(f"the {who} cannot have a negative number of pieces")
     if side.fighters > MAX_PIECES:
         raise OddsTooBig(f"the {who} has {side.fighters} pieces; the odds are computed for at most {MAX_PIECES}")
+
+
+def _check_wound(side: Side, who: str, battle) -> None:
+    """A wound asked is one the battle model keeps, on a kind of piece the side has."""
+    if side.wounded is None:
+        return
+    have = {"armies": side.armies, "cavalry": side.cavalry, "forts": int(side.fort) + side.burhs}
+    if side.wounded not in battle.wound_order or not have.get(side.wounded):
+        raise PbemError(f"the {who} cannot have a wounded piece of that kind here")
 
 
 def _check_plan(plan: Plan) -> None:
@@ -341,40 +358,36 @@ def _check_plan(plan: Plan) -> None:
             raise PbemError(f"AFTER ROUND {k}: the round is a number from 1 to {MAX_ROUND}")
 
 
-def battle_size(attacker: Side, defender: Side, plan: Plan = Plan()) -> int:
-    """How many states the exact odds may visit: every count of each kind of piece left on each side,
-    times the battle rounds the plan counts (rounds 0..K). Known before any work is done."""
-    a = (attacker.armies + 1) * (attacker.cavalry + 1)
-    d = (defender.armies + 1) * (defender.cavalry + 1) * (int(defender.fort) + 1) * (defender.burhs + 1)
+def _kinds(side: Side) -> tuple[int, int, int]:
+    """The side's pieces by how a round's hits take them: cavalry, armies, forts and burhs."""
+    return side.cavalry, side.armies, int(side.fort) + side.burhs
+
+
+def battle_size(attacker: Side, defender: Side, plan: Plan = Plan(), battle: BattleModel = PLAIN) -> int:
+    """How many states the exact odds may visit: the pieces each side may be left with (in the plain
+    model every count of each kind of piece: `battle.pieces_left`, and none), times the wounds it can
+    carry (`battle.side_wounds`), times the battle rounds the plan counts (rounds 0..K). Known before
+    any work is done."""
+    a = (len(battle.pieces_left((attacker.cavalry, attacker.armies))) + 1) * battle.side_wounds(_kinds(attacker))
+    d = ((len(battle.pieces_left((defender.cavalry, defender.armies, int(defender.fort), defender.burhs))) + 1)
+         * battle.side_wounds(_kinds(defender)))
     return a * d * (plan.rounds_counted + 1)
 
 
-@lru_cache(maxsize=1 << 14)
-def _outcomes(pieces: tuple[int, ...], dice: int) -> int:
-    """At most how many different kills `dice` dice make on a side of `pieces` (by kind): the ways
-    to take at most `dice` pieces off, each kind at most its count."""
-    kinds = [c for c in pieces if c]
-    if dice >= sum(kinds):
-        return prod(c + 1 for c in kinds)
-    if len(kinds) == 1:
-        return dice + 1
-    ways = [1] + [0] * dice            # ways[k]: kills of k pieces so far
-    for count in kinds:
-        ways = [sum(ways[k - j] for j in range(min(count, k) + 1)) for k in range(dice + 1)]
-    return sum(ways)
-
-
-def battle_work(attacker: Side, defender: Side, plan: Plan = Plan()) -> int:
+def battle_work(attacker: Side, defender: Side, plan: Plan = Plan(), battle: BattleModel = PLAIN) -> int:
     """About how many steps (pairs of round outcomes) the exact odds spend, known before any work:
-    for every state, the kills the attacker's dice can make times those the defender's can (an
-    upper bound, but for the start state counted once more, and a round counter the plan keeps)."""
-    a_subs = [(ac, aa) for aa in range(attacker.armies + 1) for ac in range(attacker.cavalry + 1) if aa + ac]
-    d_subs = [(dc, da, df + db) for da in range(defender.armies + 1) for dc in range(defender.cavalry + 1)
-              for df in range(int(defender.fort) + 1) for db in range(defender.burhs + 1) if da + dc + df + db]
+    for every state, the ends the attacker's dice can make of the defender times those the
+    defender's can make of the attacker (`battle.round_ends`, killing at most one piece a die: a
+    family whose pieces take more hits rolls as many more dice), once per wound each side can carry
+    (`battle.side_wounds`); an upper bound, but for the start state counted once more, and a round
+    counter the plan keeps. The states: the pieces each side may be left with (`battle.pieces_left`)."""
+    a_subs = battle.pieces_left((attacker.cavalry, attacker.armies))
+    d_subs = [(dc, da, df + db) for dc, da, df, db in
+              battle.pieces_left((defender.cavalry, defender.armies, int(defender.fort), defender.burhs))]
     a_dice = [sum(p) for p in a_subs]
     d_dice = [sum(p) for p in d_subs]
-    on_d = [[_outcomes(d, n) for n in range(attacker.units + 1)] for d in d_subs]
-    on_a = [[_outcomes(a, n) for n in range(defender.fighters + 1)] for a in a_subs]
+    on_d = [[battle.round_ends(d, n) * battle.side_wounds(d) for n in range(attacker.units + 1)] for d in d_subs]
+    on_a = [[battle.round_ends(a, n) * battle.side_wounds(a) for n in range(defender.fighters + 1)] for a in a_subs]
     total = 0
     for i, na in enumerate(a_dice):
         row = on_a[i]
@@ -408,11 +421,14 @@ def battle_odds(rs, attacker: Side, defender: Side, *, hiland: bool = False, are
     if attacker.units == 0 or defender.fighters == 0:
         raise PbemError("a battle needs attacking armies or cavalry and at least one defending piece")
     _check_plan(plan)
-    size = battle_size(attacker, defender, plan)
+    battle = rs.rules.battle
+    _check_wound(attacker, "attacker", battle)
+    _check_wound(defender, "defender", battle)
+    size = battle_size(attacker, defender, plan, battle)
     if size > MAX_STATES:
         raise OddsTooBig(f"this battle is too big to compute exactly here ({size} states; the limit is "
                          f"{MAX_STATES})", hint=TOO_BIG_HINT)
-    work = battle_work(attacker, defender, plan)
+    work = battle_work(attacker, defender, plan, battle)
     if work > MAX_WORK:
         raise OddsTooBig(f"this battle is too big to compute exactly here (about {work} steps of work; the "
                          f"limit is {MAX_WORK})", hint=TOO_BIG_HINT)
@@ -468,28 +484,39 @@ def _unkey(key: int) -> tuple[int, int, int]:
 def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Work) -> tuple[Fraction, ...]:
     """(takes, holds, both, attacker retreats, defender retreats, attacker losses, defender losses).
 
-    A state is (attacker's side, defender's side, battle round up to the plan's K). The probability
-    of reaching each state is carried forward level by level: a level is the states with the same
-    pieces in all and the same round, and every way out of a state (its next round's two independent
-    rolls, counted in rolls of the 6**dice) leads to a later level (fewer pieces, or the same pieces
-    a round on) or repeats the state; so a battle passes each level at most once. Probabilities are
-    kept as integers over one denominator per level (the product of the earlier levels' counts of
+    A state is (attacker's side, defender's side, battle round up to the plan's K), a side with its
+    wound where the family keeps one. The probability of reaching each state is carried forward level
+    by level: a level is the states with the same pieces in all, the same round and the same sum of
+    wound ranks (`wound_order`), and every way out of a state (its next round's two independent
+    rolls, counted in rolls of the 6**dice) leads to a later level (fewer pieces, the same pieces a
+    round on, or a wound moved on) or repeats the state; so a battle passes each level at most once.
+    Probabilities are kept as integers over one denominator per level (the product of the earlier levels' counts of
     rolls that change the state, made common by lcm): sums of integers, one fraction reduced per
     result at the end."""
     cap = plan.rounds_counted
     a0, d0 = model.side_id(_of(attacker)), model.side_id(_of(defender))
     sides = model.sides
     top = sides[a0][FIGHTERS] + sides[d0][FIGHTERS]
+    step = cap + 1
+    # a family's wounds (battle model `wound_order`): a round that kills nothing may move a side's wound
+    # on in that order, so the wounds order the states of the same pieces and round (`wide` levels each)
+    rank = {w: i for i, w in enumerate(model.battle.wound_order)}
+    wide = len(rank)
+    lift: list[int] = []        # each side's part of a state's level: its wound's rank less its pieces'
+
+    def lifts() -> None:
+        lift.extend(rank[sd[WOUNDED]] - sd[FIGHTERS] * step * wide for sd in sides[len(lift):])
 
     def level(key: int) -> int:
         a, d, rounds = _unkey(key)
-        return (top - sides[a][FIGHTERS] - sides[d][FIGHTERS]) * (cap + 1) + rounds
+        return (top * step + rounds) * wide + lift[a] + lift[d]
 
     # pending[state]: [j, numerator over denominator j] of what has reached the state so far (the
     # sources come level by level, so j only grows: the sum is moved onto the later denominator);
     # at_level[level]: the states that have reached it
     pending: dict[int, list[int]] = {_key(a0, d0, 0): [0, 1]}
-    at_level: dict[int, list] = {0: [_key(a0, d0, 0)]}
+    lifts()
+    at_level: dict[int, list] = {level(_key(a0, d0, 0)): [_key(a0, d0, 0)]}     # 0 but for wounds asked
     common: list[int] = []               # each level's counts of rolls that change a state, made common
     ratio: dict = {}
 
@@ -507,13 +534,13 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
 
     ends: list[dict[int, int]] = [{} for _ in range(7)]     # the five sinks, then the two losses
     plain = plan.attack == "fight" and plan.defend == "hold"
-    step = cap + 1
-    for i in range(top * step + cap + 1):
+    for i in range((top * step + cap + 1) * wide):
         states = at_level.pop(i, None)
         if not states:
             common.append(1)
             continue
         ways = {state: _ways_out(model, plan, cap, *_unkey(state)) for state in states}
+        lifts()
         m = 1
         for moving, *_ in ways.values():
             m = lcm(m, moving)
@@ -531,30 +558,31 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
             if plain:
                 # a round without retreats: the next state is the pieces left, a round on. The
                 # rolls that leave a side with nothing end the battle (one such kill at most a side)
-                rounds = _unkey(state)[2]
+                a, d, rounds = _unkey(state)
                 nxt = min(rounds + 1, cap)
-                base = i + nxt - rounds
-                a_on = [(_key(a2, 0, nxt), k_a, ca) for a2, k_a, ca in a_kills if sides[a2][FIGHTERS]]
-                a_hit = [on for on in a_on if on[1]]
+                base = i + (nxt - rounds) * wide - lift[a] - lift[d]
+                a_on = [(_key(a2, 0, nxt), lift[a2], ca, a2 != a) for a2, _, ca in a_kills if sides[a2][FIGHTERS]]
+                a_hit = [on for on in a_on if on[3]]
                 a_gone = sum(ca for a2, _, ca in a_kills if not sides[a2][FIGHTERS])
-                a_on_total = sum(ca for _, _, ca in a_on)
-                for d2, k_d, cd in d_kills:
+                a_on_total = sum(on[2] for on in a_on)
+                for d2, _, cd in d_kills:
                     x = num * cd
                     d2k = d2 << 8
+                    d_base = base + lift[d2]
                     if not sides[d2][FIGHTERS]:
                         for sink, rolls in ((_TAKES, a_on_total), (_BOTH, a_gone)):
                             ends[sink][j] = ends[sink].get(j, 0) + x * rolls
                         continue
                     if a_gone:
                         ends[_HOLDS][j] = ends[_HOLDS].get(j, 0) + x * a_gone
-                    # no kill on either side and the same round: the same state again (not in `moving`)
-                    for a2k, k_a, ca in (a_on if k_d or nxt != rounds else a_hit):
+                    # both sides as they were and the same round: the same state again (not in `moving`)
+                    for a2k, a_lift, ca, _ in (a_on if d2 != d or nxt != rounds else a_hit):
                         t = a2k + d2k
                         try:
                             got = pending[t]
                         except KeyError:
                             pending[t] = [j, x * ca]
-                            at_level.setdefault(base + (k_a + k_d) * step, []).append(t)
+                            at_level.setdefault(d_base + a_lift, []).append(t)
                             continue
                         if got[0] == j:
                             got[1] += x * ca
@@ -623,7 +651,9 @@ def _where(model: _Model, plan: Plan, a: int, d: int, br: int, nxt: int):
     """The state (or the way the battle ends) after a round that left both sides standing."""
     sa, sd = model.sides[a], model.sides[d]
     if _defender_retreats(plan, sa, sd, br, model.battle):
-        sd = _pieces(0, 0, sd[FORT], sd[BURHS], False, sd[ROMAN], sd[LOSSES])
+        # the fort stays, and a wound on it (a wounded piece that leaves takes its wound out of the battle)
+        kept = sd[WOUNDED] if sd[WOUNDED] == "forts" else None
+        sd = _pieces(0, 0, sd[FORT], sd[BURHS], False, sd[ROMAN], sd[LOSSES], kept)
         if not sd[FIGHTERS]:
             return _DEF_RETREAT
         d = model.side_id(sd)
@@ -660,7 +690,8 @@ class PlannedBattle:
 
 
 def _side_of(rs, stack, nation: str, losses: str = "raiders_first") -> Side:
-    return Side(stack.armies, stack.cavalry, bool(stack.leaders), nation == rs.role("empire"), stack.fort, stack.burhs, losses)
+    return Side(stack.armies, stack.cavalry, bool(stack.leaders), nation == rs.role("empire"), stack.fort, stack.burhs, losses,
+                rs.rules.battle.wounded(stack))
 
 
 def planned_battles(rs, state, nation: str, orders) -> list[PlannedBattle]:

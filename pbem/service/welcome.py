@@ -73,7 +73,8 @@ def send_welcome(game: Game, now: datetime, send: Callable[[EmailMessage], None]
                       first=i18n.name(lang, rs, nxt) if nxt else i18n.tr(lang, _("the round start")),
                       first_player=game.player_of(nxt) if nxt else "", guide_url=guide_url,
                       guide_name=guide_name(lang),
-                      optional=[f"{r['rule']} {r['name']}" for r in rs.optional_rules.values() if r["play"]]) + log_line(game, lang)
+                      optional=[f"{r['rule']} {r['name']}" for r in rs.optional_rules.values() if r["play"]],
+                      ruleset=rs.name, ruleset_id=rs.id, provisional="PROVISIONAL" in rs.name) + log_line(game, lang)
         subject = f"[{game.id}] " + i18n.tr(lang, _("the game starts: you play the %(nations)s"), nations=", ".join(
             i18n.name(lang, rs, n) for n in p.get("nations") or []))
         if send_once(game, f"welcome:{p['name']}", partial(build_mail, str(p["address"]), subject, text,

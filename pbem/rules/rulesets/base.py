@@ -30,7 +30,7 @@ from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, movement, population, scoring
 from pbem.rules.battle_model import BattleModel
 from pbem.rules.citations import cite_sections
-from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
+from pbem.rules.context import ROUND_CLOSE_OWED, MoveRecord, NationTurn, TurnContext
 from pbem.rules.events import Event, RomansLeft, make
 from pbem.rules.movement import PlannedMove
 from pbem.rules.orders import (
@@ -439,6 +439,20 @@ class Rules:
         """Rule 5 — the family's own checks of one movement phase's planned moves, after rule 5.3's and
         before the stacking limits' (none here)."""
         return []
+
+    def stops_in_hiland(self, rs: Ruleset, kind: str, escorted: bool) -> bool:
+        """Rules 5.12, 9.1 — must a group of `kind` (armies, cavalry, leader) stop on entering a hiland?
+        Yes, but a leader and the armies escorting it (moving on its path) need not (9.1)."""
+        return not (kind == "leader" or escorted)
+
+    def overrun_barred(self, ctx: TurnContext, area: str) -> str | None:
+        """Rule 5.3 — why no group may move on through `area`, held by another nation, whatever the
+        numbers stopping there (None: the two-to-one count of rule 5.3 alone decides)."""
+        return None
+
+    def attacker_retreat_area(self, ctx: TurnContext, group: MoveRecord) -> str:
+        """Rule 8.3 — where an attacking `group` retreats to: the area it entered the battle area from."""
+        return group.came_from
 
     def attack_barred(self, ctx: TurnContext, move: Move, defender: str) -> OrderProblem | None:
         """Rule 11.1 — a further reason the nation to move may not end `move` among `defender`'s armies

@@ -8,6 +8,8 @@
   the land areas adjacent to them, the areas raided, the enemy leaders killed.
 - [Withdrawal of the Romans] after the Saxon turn of round 1 (`roman_withdrawal`); the Romans have no
   nation turn of their own ([A Game Round]).
+- Phase III, movement: the generic movement with the Duel answers of duel_movement.DuelMovement
+  (difficult terrain, overruns, boats, sea movement, straits).
 - Fortifications (`holds_forts`, `set_up`, `place_burh`, `place_fortresses`): the 8 Roman forts of
   [Setting Up Round 1], which remain and pass to the Romans' heirs at the withdrawal; Dumbarton,
   Bamburgh and the Saxon burhs as the aid places them (its doubts D9-D11); each rolls two dice and
@@ -34,6 +36,7 @@ from pbem.rules.orders import Place
 from pbem.rules.ruleset import Constants, Ruleset
 from pbem.rules.rulesets.base import Rules
 from pbem.rules.rulesets.duel_battle import DuelBattleModel
+from pbem.rules.rulesets.duel_movement import DuelMovement
 from pbem.rules.rulesets.duel_orders import ArriveIn
 from pbem.rules.rulesets.schema import Board, Schema
 from pbem.rules.stacking import can_add
@@ -233,8 +236,9 @@ class DuelSchema(Schema):
         }
 
 
-class DuelRules(Rules):
-    """Duel Britannia: the maintenance economy, scoring every nation turn, the Roman withdrawal."""
+class DuelRules(DuelMovement, Rules):
+    """Duel Britannia: the maintenance economy, scoring every nation turn, the Roman withdrawal; its
+    movement rules are DuelMovement's (duel_movement.py)."""
 
     name = "duel"
     constants_class = DuelConstants
@@ -704,23 +708,6 @@ class DuelRules(Rules):
                 if pts and scoring.may_score(state, roman):
                     state.score(roman, pts, f"the Saxon Shore forts kept in {rs.display(area)}", "hold", ctx.nation)
                     ctx.emit("scored", nation=roman, points=pts, kind="hold", area=area)
-
-    def movement_problems(self, ctx: TurnContext, planned) -> list[OrderProblem]:
-        """[Straits] — a strait takes the whole move (the generic rule 5.15 check); the Welsh may not
-        use the straits to Ireland (ruleset.yaml duel.strait_barred: nation -> regions)."""
-        rs, nation = ctx.rs, ctx.nation
-        barred = rs.extras["duel_strait_barred"].get(nation, frozenset())
-        out: list[OrderProblem] = []
-        for p in planned if barred else ():
-            path = p.order.path
-            for a, b in zip(path, path[1:], strict=False):
-                if rs.is_land(a) and rs.is_land(b) and rs.strait(a, b) and (
-                        rs.areas[a].region in barred or rs.areas[b].region in barred):
-                    out.append(OrderProblem("strait", p.order.line, p.order.text,
-                                            f"the {rs.nations[nation].name} may not cross the strait between "
-                                            f"{rs.display(a)} and {rs.display(b)} ([Straits])"))
-                    break
-        return out
 
     def nations_brought_in(self, rs: Ruleset, events) -> set[str]:
         """[Withdrawal of the Romans] — the heirs of the Romans are on the board from the withdrawal."""

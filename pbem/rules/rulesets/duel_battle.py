@@ -8,7 +8,10 @@
 - the side hit allocates its hits; by default (no order form yet, doubt S6) the cavalry takes the 6s
   first (it is hit only by 6s: [Cavalry in Battle]), then the armies, the fortification last;
 - retreats: the defender to an area of its own or a vacant one the attackers did not come from (the
-  generic rule's "vacant but next to the attackers" bar is not a Duel rule), stacking applies.
+  generic rule's "vacant but next to the attackers" bar is not a Duel rule), stacking applies;
+- the exact odds (pbem.rules.odds: `pbem odds`, ODDS lines) walk the same rules: `hits_taken` (the
+  default allocation, used by `casualties` too) moves a side's pieces and wound, `wound_order` orders the
+  wounds, `pieces_left`, `side_wounds` and `round_ends` bound the work before it is done.
 """
 
 from __future__ import annotations
@@ -21,6 +24,11 @@ DICE_PER_PIECE = 2      # [Battle Dice]
 HITS_TO_KILL = 2        # [Battle Dice] two hits eliminate
 WOUNDED = {"cavalry": "wounded_cavalry", "armies": "wounded_armies", "forts": "wounded_fort"}
 """Stack.counters key of the side's one wounded piece, by kind of piece (value 1)."""
+WOUND_ORDER = (None, "forts", "armies", "cavalry")
+"""A side's wound (its wounded piece's kind), in the order a round that kills none of its pieces can
+move it (`split_hits`): the armies are hit only once the cavalry is gone and the fortification only once
+the armies are, so without a kill a wound goes only to a piece hit earlier (a fort's or an army's wound
+is lost when a 6 wounds the cavalry) or stays."""
 
 
 def wounded_kind(stack: Stack) -> str | None:
@@ -49,6 +57,9 @@ class DuelBattleModel(BattleModel):
         difficult terrain it needs the 6 as any army (DieNeeds: no gain where soft = hard)."""
         return 1
 
+    hits_to_kill = HITS_TO_KILL
+    wound_order = WOUND_ORDER
+
     def casualties(self, ctx: TurnContext, area, faces, roller, roller_nation, target, target_nation, defending):
         """[Battle Dice], [Allocation of Hits], [Cavalry in Battle] — one round's hits on the target,
         with the hit its wounded piece already has: {kind: eliminated, WOUNDED[kind]: 1}."""
@@ -59,8 +70,38 @@ class DuelBattleModel(BattleModel):
         mods, fast = self.modified(rs, list(faces), roller, roller_nation)
         sixes = sum(m >= needs.hard for m in mods)
         hits = sum(m >= (needs.fast if f else needs.soft) for m, f in zip(mods, fast, strict=True))
-        return split_hits(hits, sixes, target.cavalry, target.armies, int(target.fort) + target.burhs,
-                          wounded_kind(target))
+        killed, wound = self.hits_taken(needs, self.left(rs, target, target_nation), wounded_kind(target),
+                                        hits - sixes, sixes)
+        return {**killed, WOUNDED[wound]: 1} if wound else killed
+
+    def hits_taken(self, needs, left, wounded, soft, hard, pref="raiders_first"):
+        """[Allocation of Hits] — the round's hits on a side (`soft` hits and `hard` ones: the 6s, which
+        alone hit cavalry) by the default allocation (`split_hits`): (pieces eliminated, the side's wound
+        after). The engine's casualties and the odds (odds.py) both come here. Where only a 6 hits
+        ([Defender in Difficult Terrain]) every hit is a 6 (the odds may count them all as `soft`)."""
+        sixes = soft + hard if needs.soft >= needs.hard else hard
+        out = split_hits(soft + hard, sixes, left["cavalry"], left["armies"] + left["roman_armies"], left["forts"],
+                         wounded)
+        return out, next((kind for kind, key in WOUNDED.items() if out.pop(key, 0)), None)
+
+    def wounded(self, stack: Stack) -> str | None:
+        """The kind of the stack's wounded piece ([Allocation of Hits]), None when none is."""
+        return wounded_kind(stack)
+
+    def pieces_left(self, pieces):
+        """[Allocation of Hits] by default the kinds of piece are hit in turn (cavalry, armies,
+        fortification: the order of `pieces`): a side is left with some of one kind and all of the
+        kinds after it."""
+        return [(0,) * i + (k,) + tuple(pieces[i + 1:]) for i, n in enumerate(pieces) for k in range(n, 0, -1)]
+
+    def side_wounds(self, pieces):
+        """[Allocation of Hits] — a side carries no wound or one on a kind of piece it has."""
+        return 1 + sum(1 for c in pieces if c)
+
+    def round_ends(self, pieces, kills):
+        """The default allocation takes the pieces in one order (cavalry, armies, fortification): so
+        many kills, one way; and the wound after on one kind or none."""
+        return (min(kills, sum(pieces)) + 1) * self.side_wounds(pieces)
 
     def apply_losses(self, ctx: TurnContext, area, nation, stack, loss, killer, by_raiders):
         """The round's losses off the stack; its wounded piece (if any) recorded in its counters."""
