@@ -41,8 +41,8 @@ def overpopulation(rs: Ruleset, state: GameState, nation: str, rnd: int) -> list
 
 def pieces(rs: Ruleset, state: GameState) -> list[str]:
     """Piece limits (the counter mix), and no piece where it cannot be: known places and nations only,
-    no negative counts, raiders among armies, forts Roman and on land, burhs on land, each leader of its
-    own nation, alive, and on the board once."""
+    no negative counts, raiders among armies, forts on land and only of the nations that hold them
+    (Rules.holds_forts), burhs on land, each leader of its own nation, alive, and on the board once."""
     out = []
     armies: Counter = Counter()
     cavalry: Counter = Counter()
@@ -63,8 +63,8 @@ def pieces(rs: Ruleset, state: GameState) -> list[str]:
                     out.append(f"count: {nation} in {area} has {what} = {v!r}")
             if s.raiders > s.armies:
                 out.append(f"raiders: {nation} in {area} has {s.raiders} raiders among {s.armies} armies")
-            if s.fort and (nation != rs.role("empire") or not land):
-                out.append(f"fort: a fort of the {nation} in {area} (forts are Roman and on land, 10.4)")
+            if s.fort and (not rs.rules.holds_forts(rs, nation) or not land):
+                out.append(f"fort: a fort of the {nation} in {area} (forts are on land, of the nations that hold them, 10.4)")
             if s.burhs and not land:
                 out.append(f"burh: {nation} burhs at sea in {area}")
             armies[nation] += s.armies

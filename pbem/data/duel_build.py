@@ -44,6 +44,47 @@ FAMILY_CONSTANTS = {
 }
 
 
+# [Game Components], [Phase I]: the fortifications other than the Roman forts, where the aid's timeline
+# names them (doubts D10, D11): the area each stands in, and whether it is placed only in the round the
+# aid names (Dumbarton) or in the first round from then on that the nation holds the area (Bamburgh)
+FORTRESSES = {"Dumbarton": ("strathclyde", False), "Bamburgh": ("northumbria", True)}
+# doubt D6: the Saxon Shore forts are the Roman forts of these areas (the other two are Hadrian's Wall,
+# [Setting Up Round 1]); +2 VP for each, Duel's unit award
+SAXON_SHORE = ("essex", "kent", "wessex", "e_anglia")
+SAXON_SHORE_POINTS = 2
+
+
+def _fortifications(aid: Mapping[str, Any], forts: Mapping[str, int]) -> tuple[dict, dict, dict[str, dict[str, int]]]:
+    """The aid's timeline `fortification` entries read (doubts D9-D11): the fortresses {id: {nation,
+    area, rounds}}, the burhs {nation: {rounds, region}} (one a round, in an area of the nation in
+    England), and the fort and burh counters of each nation's forces: the set-up forts, each heir's
+    of the Roman forts in its areas at the withdrawal (doubt D8), a fortress's
+    nation one, the burh nation one a round."""
+    max_rounds = int(aid["rounds"])
+    fortresses: dict[str, dict] = {}
+    burhs: dict[str, dict] = {}
+    for r_key, rd in sorted(aid["timeline"].items(), key=lambda kv: int(kv[0])):
+        for nid, nd in (rd.get("nations") or {}).items():
+            text = str(nd.get("fortification") or "")
+            if "burh" in text:
+                burhs.setdefault(nid, {"rounds": [], "region": "england"})["rounds"].append(int(r_key))
+            for name, (area, later) in FORTRESSES.items():
+                if name in text:
+                    rounds = list(range(int(r_key), max_rounds + 1)) if later else [int(r_key)]
+                    fortresses[name.lower()] = {"name": name, "nation": nid, "area": area, "rounds": rounds}
+    counters: dict[str, dict[str, int]] = {"romans": {"forts": sum(forts.values())}}
+    for heir, areas in aid["roman_withdrawal"].items():
+        n = sum(forts.get(a, 0) for a in areas)
+        if n:
+            counters.setdefault(heir, {})["forts"] = n
+    for f in fortresses.values():
+        c = counters.setdefault(f["nation"], {})
+        c["forts"] = c.get("forts", 0) + 1
+    for nid, b in burhs.items():
+        counters.setdefault(nid, {})["burhs"] = len(b["rounds"])
+    return fortresses, burhs, counters
+
+
 def _load(folder: Path) -> tuple[dict, dict]:
     board = dc.plain(dc.read(folder / "board.yaml").root)
     aid = dc.plain(dc.read(folder / "aid.yaml").root)
@@ -108,6 +149,9 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
         if v.get("roman_forts"):
             forts[a] = v["roman_forts"]
     # [Setting Up Round 1]: a nation whose aid start reads "1 army in each area of Scotland" gets that; the others as the aid lists
+    fortresses, burhs, fort_counters = _fortifications(aid, forts)
+    for nid, c in fort_counters.items():
+        nations_doc["nations"][nid]["forces"].update(c)
     for nid, n in aid["nations"].items():
         s = n.get("start")
         if isinstance(s, Mapping):
@@ -169,7 +213,12 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
         "codes": _codes(nations_all),
         "duel": {
             "population": {a: v["population"] for a, v in areas.items()},
-            "forts": forts,
+            # [Setting Up Round 1]: the Roman forts, which remain at the withdrawal (D8); the
+            # other fortifications (D9-D11) and the Saxon Shore forts' points (D6)
+            "forts": {"romans": forts},
+            "fortresses": fortresses,
+            "burhs": burhs,
+            "saxon_shore": {"areas": [a for a in SAXON_SHORE if a in forts], "points": SAXON_SHORE_POINTS},
             "centres": centres,
             "scoring_adjacent": [list(p) for p in board.get("scoring_only") or []],
             "raiders": {r: sorted(ns) for r, ns in raiders.items()},

@@ -124,7 +124,7 @@ def _pieces(rs: Ruleset, state: GameState, start: str, key_of, out: _Findings) -
                     out.error(key, f"{what} cannot be negative")
             if s.raiders > s.armies:
                 out.error(key, f"{s.raiders} raiders but only {s.armies} armies (raiders are armies, 7.1)")
-            if s.fort and nation != rs.role("empire"):
+            if s.fort and not rs.rules.holds_forts(rs, nation):
                 out.error(key, "only the Romans build forts (10.4)")
             if (s.fort or s.burhs) and not land:
                 out.error(key, "forts and burhs stand on land, not at sea")

@@ -11,8 +11,8 @@ The inputs are read by duck typing:
   ruleset.areas[id].name/.region/.terrain, ruleset.seas[id].name,
   ruleset.nations[id].name/.code/.colour ('purple'|'green'|'red'|'blue'), ruleset.order_of_play;
   state.areas: {area or sea id: {nation id: Stack}}, Stack with ints armies, cavalry, raiders
-  (how many of the armies are raiders), burhs, bool fort, list leaders, and the family's counters
-  (`wounded_<piece>`: a piece holding a hit that has not killed it); state.vp (optional);
+  (how many of the armies are raiders), burhs, fort (true or a number of forts), list leaders, and the
+  family's counters (`wounded_<piece>`: a piece holding a hit that has not killed it); state.vp (optional);
   ruleset.rules.scoring_centres(ruleset) (optional): the scoring centres to mark.
 An area of the map that the ruleset does not have (when it has areas) is impassable land: drawn
 darker, named, never holding a piece.
@@ -127,7 +127,7 @@ class Counter:
     label: str
     width_km: float
     raiders: bool
-    fort: bool
+    fort: int           # how many forts (any nation's: the family says who holds them)
     burhs: int
     size_pt: float = COUNTER_PT
     height_km: float = 0.0
@@ -223,7 +223,7 @@ def stack_layout(area: str, stacks: Mapping[str, Any], ruleset: Any = None,
     for n in nations:
         s = _norm(stacks[n])
         label = counter_label(n, s, ruleset)
-        fort, burhs, wounded = bool(_get(s, "fort")), _int(_get(s, "burhs")), wounded_piece(s)
+        fort, burhs, wounded = _int(_get(s, "fort")), _int(_get(s, "burhs")), wounded_piece(s)
         extra = (1 if fort else 0) + (1 if burhs else 0) + (1 if wounded else 0)
         w_pt = _text_width_pt(label, COUNTER_PT) + 0.5 * COUNTER_PT + extra * 1.5 * COUNTER_PT
         items.append((n, label, w_pt * lay.km_per_pt, _int(_get(s, "raiders")) > 0, fort, burhs, wounded))
@@ -694,7 +694,8 @@ def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout,
 
 # --- dynamic parts -----------------------------------------------------------------------------------
 def _squares(c: Counter) -> tuple[str, ...]:
-    return ((("F",) if c.fort else ()) + ((f"B{c.burhs}" if c.burhs > 1 else "B",) if c.burhs else ())
+    return (((f"F{c.fort}" if c.fort > 1 else "F",) if c.fort else ())
+            + ((f"B{c.burhs}" if c.burhs > 1 else "B",) if c.burhs else ())
             + ((WOUNDED_MARKS[c.wounded],) if c.wounded else ()))
 
 

@@ -65,8 +65,9 @@ def _need(rs: Ruleset, area: str, roller: str, target: str, attacker: str, leade
 def _dice_of(rs: Ruleset, nation: str, leader: bool, armies: int, cavalry: int, forts: int) -> tuple:
     """The battle model's dice groups of a side with these pieces (`forts`: the fort, or burhs)."""
     empire = nation == rs.role("empire")
-    return rs.rules.battle.dice_groups(rs, armies=armies, cavalry=cavalry, fort=empire and forts > 0,
-                                       burhs=0 if empire else forts, leader=leader, roman=empire)
+    holds = rs.rules.holds_forts(rs, nation)     # the empire's fort (10.4), or any nation's the family lets
+    return rs.rules.battle.dice_groups(rs, armies=armies, cavalry=cavalry, fort=forts if holds else 0,
+                                       burhs=0 if holds else forts, leader=leader, roman=empire)
 
 
 def _die_text(rs: Ruleset, area: str, roller: str, target: str, attacker: str, dice: tuple,

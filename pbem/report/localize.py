@@ -197,6 +197,14 @@ EVENT_TEXTS: dict[str, Text] = {
         lang, _("the empire withdraws: %(areas)s"), areas=", ".join(
             i18n.tr(lang, _("%(area)s to the %(nation)s"), area=n.display(a), nation=n.display(k))
             for a, k in sorted(ev.to.items()))),
+    "duel_forts_remain": lambda ev, n, lang: i18n.tr(
+        lang, _("the surviving forts remain: %(forts)s"), forts=", ".join(
+            i18n.tr(lang, _("%(count)s in %(area)s to the %(nation)s"), count=k, area=n.display(a),
+                    nation=n.display(ev.to[a])) for a, k in sorted(ev.forts.items()))),
+    "duel_fortified": lambda ev, n, lang: (
+        i18n.tr(lang, _("%(nation)s place %(name)s in %(area)s"), nation=n.display(ev.nation), name=ev.name,
+                area=n.display(ev.area)) if ev.name else
+        i18n.tr(lang, _("%(nation)s place a burh in %(area)s"), nation=n.display(ev.nation), area=n.display(ev.area))),
     "fort_built": _t(_("%(empire)s build a fort in %(area)s"), area=_area, empire=lambda ev, n, lang: _role(n, "empire")),
     "retreat_refused": _t(_("%(nation)s cannot retreat from %(area)s to %(to)s: %(reason)s; they fight on"),
                           nation=_nation, area=_area, to=_to, reason=lambda ev, n, lang: i18n.tr(lang, ev.reason)),

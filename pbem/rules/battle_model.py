@@ -283,7 +283,7 @@ class BattleModel:
                     stack.armies -= 1
                 elif kind == "forts":
                     if stack.fort:
-                        stack.fort = False
+                        stack.fort = stack.fort - 1 if stack.fort > 1 else False   # one fort is True (10.4)
                         kind_name = "roman_forts"
                     else:
                         stack.burhs -= 1

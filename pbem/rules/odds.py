@@ -77,7 +77,7 @@ class Side:
     cavalry: int = 0
     leader: bool = False
     roman: bool = False
-    fort: bool = False
+    fort: int = False             # True: one fort (10.4); a count where the family allows several
     burhs: int = 0
     losses: str = "raiders_first"     # or "cavalry_last" (LOSSES order)
     wounded: str | None = None        # the kind of its wounded piece, where the family keeps wounds
@@ -182,7 +182,7 @@ ARMIES, CAVALRY, FORT, BURHS, LEADER, ROMAN, LOSSES, FIGHTERS, UNITS, WOUNDED = 
 KINDS = ("cavalry", "roman_armies", "armies", "forts")     # a target's pieces, as battle.allocate_hits counts them
 
 
-def _pieces(armies: int, cavalry: int, fort: bool, burhs: int, leader: bool, roman: bool, losses: str,
+def _pieces(armies: int, cavalry: int, fort: int, burhs: int, leader: bool, roman: bool, losses: str,
             wounded=None) -> tuple:
     """A side as the solver keeps it; its leader stays while any of its pieces fights (9.2: a leader
     alone is killed), its bonus reaching the dice the battle model says (`dice_groups`); `wounded`
@@ -326,8 +326,10 @@ def _after(side: tuple, kill: tuple, wounded=None) -> tuple:
     if not (cav or arm or forts) and wounded == side[WOUNDED] and (side[FIGHTERS] or not side[LEADER]):
         return side
     fort = side[FORT]
-    if forts and fort:
-        fort, forts = False, forts - 1
+    if forts and fort:      # a count of forts where the family allows several (Stack.fort); one is True
+        taken = min(forts, int(fort))
+        left = int(fort) - taken
+        fort, forts = (left if left > 1 else bool(left)), forts - taken
     return _pieces(side[ARMIES] - arm, side[CAVALRY] - cav, fort, side[BURHS] - forts, side[LEADER], side[ROMAN],
                    side[LOSSES], wounded)
 

@@ -20,7 +20,10 @@ class Stack:
     armies: int = 0        # ordinary armies, raiders included
     cavalry: int = 0       # rule 2.22
     raiders: int = 0       # how many of `armies` are raiders (rule 7.1)
-    fort: bool = False     # a Roman fort (rule 10.4); only in Roman stacks
+    fort: int = False
+    """The stack's forts, a count (rule 10.4: the empire's, at most one a stack, kept as True). A family
+    may let other nations hold forts, several a stack (Rules.holds_forts); one fort is saved as `true`
+    as ever, more as their number."""
     burhs: int = 0
     leaders: list[str] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
@@ -32,6 +35,12 @@ class Stack:
     def units(self) -> int:
         """Armies and cavalry: what counts for stacking, overpopulation and occupation."""
         return self.armies + self.cavalry
+
+    @property
+    def fortifications(self) -> int:
+        """Forts and burhs: pieces that fight but never move (10.4); they count as pieces where a family
+        counts them (an overrun's two to one, say), never for stacking or population."""
+        return int(self.fort) + self.burhs
 
     @property
     def fighters(self) -> int:
@@ -60,7 +69,7 @@ class Stack:
         if self.raiders:
             d["raiders"] = self.raiders
         if self.fort:
-            d["fort"] = True
+            d["fort"] = True if self.fort == 1 else int(self.fort)
         if self.burhs:
             d["burhs"] = self.burhs
         if self.leaders:
@@ -85,8 +94,17 @@ class Stack:
         elif raiders is False or raiders is None:
             raiders = 0
         return cls(armies=armies, cavalry=int(d.get("cavalry", 0)), raiders=int(raiders),
-                   fort=bool(d.get("fort", False)), burhs=int(d.get("burhs", 0)),
+                   fort=_forts(d.get("fort", False)), burhs=int(d.get("burhs", 0)),
                    leaders=list(d.get("leaders", []) or []), counters=_counters(d.get("counters")))
+
+
+def _forts(v: Any) -> int:
+    """A saved stack's `fort`: true (one fort, as rule 10.4 has it) or a number of forts."""
+    if isinstance(v, bool) or v is None:
+        return bool(v)
+    if not isinstance(v, int) or v < 0:
+        raise ValueError(f"a stack's fort is true, false or a number of forts, not {v!r}")
+    return {0: False, 1: True}.get(v, v)   # one fort is `True` in memory too (the classic bytes)
 
 
 def _counters(d: Any) -> dict[str, int]:

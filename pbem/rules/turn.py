@@ -41,11 +41,13 @@ class TurnResult:
 
 
 def new_game_state(rs: Ruleset, game_id: str = "game") -> GameState:
-    """Rule 3.0 — the starting forces of every nation (nations.yaml `start`)."""
+    """Rule 3.0 — the starting forces of every nation (nations.yaml `start`), then what the family sets
+    up besides (Rules.set_up)."""
     state = GameState(ruleset=rs.id, game=game_id, round=1)
     for nid, nat in rs.nations.items():
         for area, n in nat.start.items():
             state.stack(area, nid).armies += n
+    rs.rules.set_up(rs, state)
     state.next_nation = None
     return state
 
@@ -157,6 +159,6 @@ def add_stack(state: GameState, area: str, nation: str, stack: Stack) -> None:
     st.armies += stack.armies
     st.cavalry += stack.cavalry
     st.raiders += stack.raiders
-    st.fort = st.fort or stack.fort
+    st.fort = st.fort + stack.fort if st.fort and stack.fort else (st.fort or stack.fort)   # a count (Stack.fort)
     st.burhs += stack.burhs
     st.leaders += stack.leaders

@@ -52,7 +52,7 @@ def test_pieces(rs):
     s.dead_leaders.add("boudicca")
     s.stack("english_channel", "romans").armies = 40
     got = "\n".join(inv.pieces(rs, s))
-    for want in ("'nowhere'", "'atlanteans'", "raiders", "fort of the belgae", "forts are Roman and on land",
+    for want in ("'nowhere'", "'atlanteans'", "raiders", "fort of the belgae", "forts are on land, of the nations that hold them",
                  "armies = -1", "arthur (romano_british)", "boudicca is dead", "boudicca is on the board 2 times",
                  "romans have 40 armies"):
         assert want in got, want

@@ -511,6 +511,14 @@ class Rules:
         sea? (No.)"""
         return False
 
+    def set_up(self, rs: Ruleset, state: GameState) -> None:
+        """Rule 3.0 — the family's pieces placed at the start besides each nation's starting armies
+        (nations.yaml `start`, placed by pbem.rules.turn.new_game_state). None here."""
+
+    def holds_forts(self, rs: Ruleset, nation: str) -> bool:
+        """Rule 10.4 — may the nation's stacks hold forts (Stack.fort)? Only the empire's, one a stack."""
+        return nation == rs.role("empire")
+
     def builds_fort(self, rs: Ruleset, state: GameState, nation: str, area: str) -> bool:
         """Rule 10.4 — does the nation build a fort in `area` as it occupies it? (No forts here.)"""
         return False

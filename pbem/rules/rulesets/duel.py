@@ -10,6 +10,10 @@
   nation turn of their own ([A Game Round]).
 - Phase III, movement: the generic movement with the Duel answers of duel_movement.DuelMovement
   (difficult terrain, overruns, boats, sea movement, straits).
+- Fortifications (`holds_forts`, `set_up`, `place_burh`, `place_fortresses`): the 8 Roman forts of
+  [Setting Up Round 1], which remain and pass to the Romans' heirs at the withdrawal; Dumbarton,
+  Bamburgh and the Saxon burhs as the aid places them (its doubts D9-D11); each rolls two dice and
+  takes two hits ([Battle Dice], DuelBattleModel); the Saxon Shore forts' points (aid doubt D6).
 
 The data (ruleset.yaml `duel`, derived from board.yaml and aid.yaml by pbem.data.duel_build) is read by
 DuelSchema into rs.extras. What the family does not play yet is listed in ruleset.yaml `doubts` (S1-S8),
@@ -103,9 +107,37 @@ class DuelRomansWithdrawn(Event):
                                                     for a, n in sorted(self.to.items()))
 
 
+@event("duel_forts_remain")
+class DuelFortsRemain(Event):
+    """[Withdrawal of the Romans] "surviving forts remain": each passes to the nation replacing the
+    Romans in its area (doubt D8): area -> forts, area -> the nation."""
+
+    forts: dict[str, int]
+    to: dict[str, str]
+
+    def describe(self, names: Names) -> str | None:
+        return "the surviving forts remain: " + ", ".join(
+            f"{n} in {names.display(a)} to the {names.display(self.to[a])}" for a, n in sorted(self.forts.items()))
+
+
+@event("duel_fortified")
+class DuelFortified(Event):
+    """[Game Components], [Phase I] — a fortification placed: a fortress the aid names (Dumbarton,
+    Bamburgh: `name`, doubts D10, D11) or a burh (`name` None, doubt D9)."""
+
+    nation: str
+    area: str
+    name: str | None = None
+
+    def describe(self, names: Names) -> str | None:
+        what = self.name or "a burh"
+        return f"{names.display(self.nation)} place {what} in {names.display(self.area)}"
+
+
 class DuelSchema(Schema):
-    """ruleset.yaml `duel`: populations, Roman forts, scoring centres, scoring-only neighbours, raid
-    rounds, the withdrawal, the nations with no turn (all derived from board.yaml and aid.yaml)."""
+    """ruleset.yaml `duel`: populations, the set-up forts (nation -> area -> forts), the fortresses and
+    burhs of the aid, the Saxon Shore forts, scoring centres, scoring-only neighbours, raid rounds, the
+    withdrawal, the nations with no turn (all derived from board.yaml and aid.yaml)."""
 
     def extras(self, board: Board) -> dict[str, Any]:
         rc = board.readers["ruleset"]
@@ -117,8 +149,28 @@ class DuelSchema(Schema):
                 raise rc.fail(f"duel.population.{a}", "missing: every land area has an increase value ([Phase I])")
             rc.integer(pop[a], f"duel.population.{a}", minimum=0)
         rc.ids(list(pop), "duel.population", areas, "area")
-        forts = rc.mapping(d, "forts", "duel", required=False)
-        rc.ids(list(forts), "duel.forts", areas, "area")
+        forts: dict[str, dict[str, int]] = {}
+        for nid, where in rc.mapping(d, "forts", "duel", required=False).items():
+            rc.one(nid, f"duel.forts.{nid}", nations, "nation")
+            rc.ids(list(where or {}), f"duel.forts.{nid}", areas, "area")
+            forts[nid] = {a: rc.integer(n, f"duel.forts.{nid}.{a}", minimum=1) for a, n in (where or {}).items()}
+        fortresses: dict[str, dict[str, Any]] = {}
+        for fid, f in rc.mapping(d, "fortresses", "duel", required=False).items():
+            where = f"duel.fortresses.{fid}"
+            fortresses[str(fid)] = {
+                "name": str(rc.get(f, "name", where)),
+                "nation": rc.one(rc.get(f, "nation", where), f"{where}.nation", nations, "nation"),
+                "area": rc.one(rc.get(f, "area", where), f"{where}.area", areas, "area"),
+                "rounds": frozenset(rc.rounds_list(rc.get(f, "rounds", where), f"{where}.rounds", board.max_rounds))}
+        burhs: dict[str, dict[str, Any]] = {}
+        for nid, b in rc.mapping(d, "burhs", "duel", required=False).items():
+            where = f"duel.burhs.{nid}"
+            rc.one(nid, where, nations, "nation")
+            burhs[nid] = {"rounds": frozenset(rc.rounds_list(rc.get(b, "rounds", where), f"{where}.rounds", board.max_rounds)),
+                          "region": rc.one(rc.get(b, "region", where), f"{where}.region", board.regions, "region")}
+        shore = rc.mapping(d, "saxon_shore", "duel", required=False)
+        saxon_shore = {"areas": frozenset(rc.ids(shore.get("areas") or [], "duel.saxon_shore.areas", areas, "area")),
+                       "points": rc.integer(shore.get("points", 0), "duel.saxon_shore.points", minimum=0)}
         centres: dict[str, tuple[tuple[str, frozenset[int]], ...]] = {}
         for nid, cs in rc.mapping(d, "centres", "duel").items():
             rc.one(nid, f"duel.centres.{nid}", nations, "nation")
@@ -165,7 +217,10 @@ class DuelSchema(Schema):
             "duel_seat_colours": seat_colours,
             "duel_kings": kings,
             "duel_population": dict(pop),
-            "duel_forts": {a: int(n) for a, n in forts.items()},
+            "duel_forts": forts,
+            "duel_fortresses": fortresses,
+            "duel_burhs": burhs,
+            "duel_saxon_shore": saxon_shore,
             "duel_centres": centres,
             "duel_scoring_adjacent": tuple(pairs),
             "duel_raiders": raiders,
@@ -248,6 +303,85 @@ class DuelRules(DuelMovement, Rules):
             return rs.const.hit_hard, rs.const.hit_hard
         return rs.const.hit, rs.const.hit_hard
 
+    # --- fortifications ---------------------------------------------------------------------------
+    def holds_forts(self, rs: Ruleset, nation: str) -> bool:
+        """[Game Components], [Withdrawal of the Romans] — the nations with fort counters (nations.yaml
+        forces `forts`: the Romans, their heirs of the forts, the nations of Dumbarton and Bamburgh)
+        hold forts, several a stack (two in Kent and in Essex); the Saxons' burhs are burhs."""
+        return rs.nations[nation].max_forts > 0
+
+    def set_up(self, rs: Ruleset, state: GameState) -> None:
+        """[Setting Up Round 1] — the 8 Roman forts: 2 in Essex and 2 in Kent, 1 in Wessex, E Anglia,
+        Strathclyde and Northumbria (ruleset.yaml duel.forts, nation -> area -> forts)."""
+        for nation, where in rs.extras["duel_forts"].items():
+            for area, n in where.items():
+                self.add_forts(state, area, nation, n)
+
+    @staticmethod
+    def add_forts(state: GameState, area: str, nation: str, n: int) -> None:
+        """`n` forts more in the nation's stack (Stack.fort, a count), the area among those ever fortified."""
+        st = state.stack(area, nation)
+        total = int(st.fort) + n
+        st.fort = True if total == 1 else total
+        state.forts_built.add(area)
+
+    @staticmethod
+    def fortified_areas(rs: Ruleset, state: GameState, nation: str) -> list[str]:
+        """The land areas where the nation has a fortification (forts, burhs)."""
+        return [a for a, st in state.areas.items() if nation in st and st[nation].fortifications and rs.is_land(a)]
+
+    def place_burh(self, ctx: TurnContext) -> None:
+        """[Game Components] (2 red forts), [Phase I] (burhs) — doubt D9: in Phase II of the Saxon turns
+        of the aid's burh rounds the Saxons place one burh in an area of England they occupy (at most
+        the nation's burh counters, never rebuilt). The area has no order form yet (doubt S2): by default
+        the biggest stack of the nation without a burh, then the area of most increase points, then by id."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        rule = rs.extras["duel_burhs"].get(nation)
+        if rule is None or state.round not in rule["rounds"]:
+            return
+        placed = state.extras.get("duel_burhs_placed", {}).get(nation, 0)
+        if placed >= rs.nations[nation].max_burhs:
+            return
+        value = rs.extras["duel_population"]
+        options = [a for a in population.placement_areas(ctx, nation)
+                   if rs.areas[a].region == rule["region"] and not state.areas[a][nation].burhs]
+        if not options:
+            return
+        area = min(options, key=lambda a: (-state.areas[a][nation].units, -value[a], a))
+        state.areas[area][nation].burhs += 1
+        state.extras.setdefault("duel_burhs_placed", {})[nation] = placed + 1
+        ctx.emit("duel_fortified", nation=nation, area=area, name=None)
+
+    def place_fortresses(self, ctx: TurnContext) -> None:
+        """Doubts D10, D11 — at the end of the nation's Phase IV, a fortress of the aid (Dumbarton for
+        Rheged in round 2, Bamburgh for the North Angles the first round from 2 on) is placed in its
+        area if the nation holds it then (its armies there, no other nation's pieces); once a game."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        for fid, f in sorted(rs.extras["duel_fortresses"].items()):
+            if f["nation"] != nation or state.round not in f["rounds"] or fid in state.extras.get("duel_fortresses", ()):
+                continue
+            area = f["area"]
+            st = state.get(area, nation)
+            if st is None or not st.units or state.occupants(area) != [nation]:
+                continue
+            self.add_forts(state, area, nation, 1)
+            state.extras["duel_fortresses"] = sorted({*state.extras.get("duel_fortresses", ()), fid})
+            ctx.emit("duel_fortified", nation=nation, area=area, name=f["name"])
+
+    def saxon_shore_kills(self, ctx: TurnContext) -> None:
+        """Doubt D6 (destroying) — +2 VP (duel.saxon_shore.points) to the nation that eliminates a Saxon
+        Shore fort: a fort in one of the Saxon Shore areas (only Roman forts stand there), any round."""
+        rs, state = ctx.rs, ctx.state
+        shore = rs.extras["duel_saxon_shore"]
+        for k in ctx.kills:
+            if k.kind != "roman_forts" or k.area not in shore["areas"] or not shore["points"]:
+                continue
+            if not scoring.may_score(state, k.killer):
+                continue
+            state.score(k.killer, shore["points"], f"destroyed a Saxon Shore fort of the {rs.display(k.victim)} in "
+                        f"{rs.display(k.area)}", "kill", ctx.nation)
+            ctx.emit("scored", nation=k.killer, points=shore["points"], kind="kill", area=k.area, victim=k.victim)
+
     # --- a nation turn -----------------------------------------------------------------------------
     def has_nation_turn(self, rs: Ruleset, nation: str) -> bool:
         """[A Game Round] — the Romans are on no aid: they have no nation turn (they only fight back)."""
@@ -268,6 +402,7 @@ class DuelRules(DuelMovement, Rules):
         self.leaders_leave(ctx)
         t.problems += self.maintenance(ctx)
         t.problems += self.arrivals(t)
+        self.place_burh(ctx)
         t.stop_after("before_leaders")
         before = len(ctx.events)
         t.problems += population.leaders_enter(ctx)
@@ -280,6 +415,16 @@ class DuelRules(DuelMovement, Rules):
             own = ctx.state.get(area, ctx.nation)
             if ctx.rs.is_land(area) and own and own.units and any(n != ctx.nation for n in ctx.state.occupants(area)):
                 battle.fight(ctx, area)
+
+    def leader_entry_choices(self, ctx: TurnContext, leader: str) -> list[str]:
+        """[Phase II] — a leader not appearing at sea "and any accompanying armies, are placed with any
+        existing army or fortification of the nation on land": an area with the nation's armies (a sea
+        too, where the aid brings the leader with armies at sea) or a land area with only its
+        fortification; else, the nation holding no area, where it erupts (`leader_entry_areas`)."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        places = [a for a, st in state.areas.items() if nation in st
+                  and (st[nation].units or (st[nation].fortifications and rs.is_land(a)))]
+        return places or self.leader_entry_areas(ctx, leader)
 
     def leader_entry_areas(self, ctx: TurnContext, leader: str) -> list[str]:
         """[Eruption] — a leader whose nation has no area appears in an area it could score for this
@@ -368,10 +513,10 @@ class DuelRules(DuelMovement, Rules):
         """[Phase II] — the armies the aid gives with a leader on land are placed with him, as many as
         the army limit and the stacking limits leave ("those armies simply aren't available"; the ones
         the leader's area has no room for go to another land area of the nation); [Eruption] a leader whose
-        nation had no army appears with at least one."""
+        nation had no army or fortification appears with at least one."""
         rs, state, nation = ctx.rs, ctx.state, ctx.nation
         n = rs.extras["duel_leader_armies"].get(leader, 0)
-        if not state.units_of(nation):
+        if not state.units_of(nation) and not self.fortified_areas(rs, state, nation):
             n = max(n, 1)
         n = min(n, population.free_armies(ctx, nation))
         placed: list[str] = []
@@ -438,14 +583,17 @@ class DuelRules(DuelMovement, Rules):
         return lost, []
 
     def end_of_turn(self, t: NationTurn) -> None:
-        """[Phase V] after combat, retreats and raider withdrawal: raiders go back, the turn's points
-        (`phase_v`, the leaders killed by the victory-point cards), then the Roman withdrawal when this
-        was the nation it follows; no overpopulation in Duel."""
+        """The end of Phase IV: a fortress the aid names is placed (`place_fortresses`); [Phase V] after
+        combat, retreats and raider withdrawal: raiders go back, the turn's points (`phase_v`, the
+        leaders killed by the victory-point cards, the Saxon Shore forts destroyed), then the Roman
+        withdrawal when this was the nation it follows; no overpopulation in Duel."""
         ctx = t.ctx
+        self.place_fortresses(ctx)
         raided = self.raided_areas(ctx)
         all_back = endturn.withdraw_raiders(ctx)
         ctx.state.raided_from.pop(ctx.nation, None)
         scoring.score_kills(ctx, all_back)
+        self.saxon_shore_kills(ctx)
         self.phase_v(ctx, raided)
         self.kingship(ctx)
         self.roman_withdrawal(ctx)
@@ -528,24 +676,34 @@ class DuelRules(DuelMovement, Rules):
 
     def roman_withdrawal(self, ctx: TurnContext) -> None:
         """[Withdrawal of the Romans] — after the Saxon turn of round 1, the Roman armies become those of
-        the nation the aid names for their area (the forts are not on the board yet: doubt S2)."""
+        the nation the aid names for their area; "surviving forts remain": each passes to that nation
+        (doubt D8), after the Romans score the Saxon Shore forts still standing (doubt D6)."""
         rs, state = ctx.rs, ctx.state
         w = rs.extras["duel_withdrawal"]
         if ctx.nation != w["after"] or state.round != w["round"]:
             return
+        self.saxon_shore_kept(ctx)
         to: dict[str, str] = {}
         removed: dict[str, int] = {}
+        forts: dict[str, int] = {}
+        fort_heirs: dict[str, str] = {}
         for roman in sorted(rs.extras["duel_no_turn"]):
             for area in sorted(state.areas):
                 st = state.areas[area].get(roman)
                 heir = w["to"].get(area)
                 if st is None or heir is None:
                     continue
-                state.stack(area, heir).armies += st.armies
-                removed[area] = st.armies
+                if st.fort:
+                    forts[area], fort_heirs[area] = int(st.fort), heir
+                    self.add_forts(state, area, heir, int(st.fort))
+                if st.armies:
+                    state.stack(area, heir).armies += st.armies
+                    removed[area] = st.armies
+                    to[area] = heir
                 del state.areas[area][roman]
-                to[area] = heir
         state.prune()
+        if forts:
+            ctx.emit("duel_forts_remain", forts=forts, to=fort_heirs)
         if to:
             ctx.emit("duel_romans_withdrawn", to=to)
             # the units' record: the Roman armies go, each heir's come in their areas
@@ -553,6 +711,19 @@ class DuelRules(DuelMovement, Rules):
             for heir in sorted(set(to.values())):
                 areas = [a for a in sorted(to) if to[a] == heir]
                 ctx.emit("reinforced", nation=heir, armies=sum(removed[a] for a in areas), areas=areas)
+
+    def saxon_shore_kept(self, ctx: TurnContext) -> None:
+        """Doubt D6 (preserving) — at the withdrawal the Brython-Viking player scores +2 VP for each
+        Saxon Shore fort still on the board, booked to the Romans (the nation with no turn)."""
+        rs, state = ctx.rs, ctx.state
+        shore = rs.extras["duel_saxon_shore"]
+        for roman in sorted(rs.extras["duel_no_turn"]):
+            for area in sorted(shore["areas"]):
+                st = state.get(area, roman)
+                pts = shore["points"] * int(st.fort) if st else 0
+                if pts and scoring.may_score(state, roman):
+                    state.score(roman, pts, f"the Saxon Shore forts kept in {rs.display(area)}", "hold", ctx.nation)
+                    ctx.emit("scored", nation=roman, points=pts, kind="hold", area=area)
 
     def nations_brought_in(self, rs: Ruleset, events) -> set[str]:
         """[Withdrawal of the Romans] — the heirs of the Romans are on the board from the withdrawal."""
