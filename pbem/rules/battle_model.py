@@ -298,12 +298,13 @@ class BattleModel:
                 count = left if want is None else min(want, left)
                 if not count:
                     break
-                why = self.defender_retreat_problem(ctx, area, defender, target, count)
+                part, held = self.retreating_part(ctx, area, defender, d, count)
+                count = part.units
+                why = self.defender_retreat_problem(ctx, area, defender, target, count) if count else held
+                if why or held:
+                    ctx.emit("retreat_refused", area=area, nation=defender, to=target, reason=why or held)
                 if why:
-                    ctx.emit("retreat_refused", area=area, nation=defender, to=target, reason=why)
                     continue
-                armies = min(count, d.armies)
-                part = Stack(armies=armies, cavalry=count - armies, raiders=min(d.raiders, armies))
                 if not state.nations_in(target):   # an empty area entered in another nation's turn
                     ctx.entered_by_others.setdefault(defender, set()).add(target)
                 move_units(ctx, area, target, defender, part, whole=not moved)
@@ -323,6 +324,26 @@ class BattleModel:
         if not self.attacker_goes(br, o.mode, o.after_round, a.fighters, d_units):
             return False
         return self.retreat_attacker(ctx, area)
+
+    def retreating_part(self, ctx: TurnContext, area: str, nation: str, stack: Stack, count: int) -> tuple[Stack, str]:
+        """Rules 8.1-8.2 — the pieces of `stack` that make a retreating part of `count` units: ordinary
+        armies before cavalry (raiders among them first), and why some stay that were ordered ('' here:
+        none)."""
+        armies = min(count, stack.armies)
+        return Stack(armies=armies, cavalry=count - armies, raiders=min(stack.raiders, armies)), ""
+
+    def victors_retreat(self, ctx: TurnContext, area: str) -> None:
+        """Rule 8 — after the battle in `area`, what the victorious attacker may still do (nothing in the
+        plain rules: it stays where it won)."""
+
+    def leader_killer(self, ctx: TurnContext, area: str, nation: str, stack: Stack, pair: tuple[str, str]) -> str | None:
+        """Rule 9.2 — the nation that kills the leaders of `nation`'s `stack` after a round of dice between
+        `pair` (attacker, defender): the first other nation with armies in the area when the stack has
+        none left (None: the leaders live)."""
+        if stack.fighters:
+            return None
+        st = ctx.state.areas.get(area, {})
+        return next((o for o, s in st.items() if o != nation and s.fighters), None)
 
     def defender_goes(self, br: int, after_round: int | None, if_outnumbered: bool, own: int, enemy: int) -> bool:
         """Rule 8.1 — does a DEFEND ... RETREAT order (not HOLD) take effect after battle round `br`?
