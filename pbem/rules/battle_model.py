@@ -329,8 +329,7 @@ class BattleModel:
         """Rules 8.1-8.2 — the pieces of `stack` that make a retreating part of `count` units: ordinary
         armies before cavalry (raiders among them first), and why some stay that were ordered ('' here:
         none)."""
-        armies = min(count, stack.armies)
-        return Stack(armies=armies, cavalry=count - armies, raiders=min(stack.raiders, armies)), ""
+        return retreating_pieces(stack, count, stack.armies, stack.cavalry), ""
 
     def victors_retreat(self, ctx: TurnContext, area: str) -> None:
         """Rule 8 — after the battle in `area`, what the victorious attacker may still do (nothing in the
@@ -372,7 +371,7 @@ class BattleModel:
         A group that came from the sea goes back to it: raiders (8.4) and, on the turn of landing,
         invaders (7.22), raiders to the sea where they began the turn, fighting their way through an
         occupied area of their route (8.4). Returns True if any unit retreated."""
-        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        state, nation = ctx.state, ctx.nation
         a = state.get(area, nation)
         groups = attacker_groups(ctx, area)
         if not a or not groups:
@@ -392,12 +391,10 @@ class BattleModel:
                 # an occupied area on the way must be entered and fought in (not refused as in 8.3)
                 went.append(_raiders_retreat(ctx, area, m, take))
                 continue
-            if rs.is_land(target):
-                blocked = any(n != nation for n in state.occupants(target))
-                if blocked or not can_add(rs, state, nation, target, take, leaving=area):
-                    ctx.emit("retreat_refused", area=area, nation=nation, to=target,
-                             reason="held by another nation (8.3)" if blocked else "stacking limits (5.21)")
-                    continue
+            why = self.attacker_retreat_problem(ctx, area, target, take)
+            if why:
+                ctx.emit("retreat_refused", area=area, nation=nation, to=target, reason=why)
+                continue
             part = Stack(armies=take if kind == "armies" else 0, cavalry=take if kind == "cavalry" else 0)
             part.raiders = raiders
             move_units(ctx, area, target, nation, part, whole=False)
@@ -411,6 +408,16 @@ class BattleModel:
             rest.leaders.clear()
         state.prune()
         return bool(went)
+
+    def attacker_retreat_problem(self, ctx: TurnContext, area: str, target: str, count: int) -> str:
+        """Rule 8.3 — why `count` attackers may not go back from `area` to `target`, the area their group
+        entered from ('' if they may): another nation holds it, or the stacking limits (5.21). A sea: ''."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        if not rs.is_land(target):
+            return ""
+        if any(n != nation for n in state.occupants(target)):
+            return "held by another nation (8.3)"
+        return "" if can_add(rs, state, nation, target, count, leaving=area) else "stacking limits (5.21)"
 
     # --- the model in words (the report's dice text) ---------------------------------------------------
     def die_text(self, rs, area: str, defending: bool, roller: tuple[DiceGroup, ...], target: set[str]) -> str:
@@ -521,6 +528,13 @@ def allocate_hits(mods: list[int], left: dict[str, int], need: dict[str, int], h
     if killed["roman_armies"] == left["roman_armies"]:
         spend("forts", allow_hard=True)     # 10.4 — forts fall only once no Roman army stands
     return {k: v for k, v in killed.items() if v}
+
+
+def retreating_pieces(stack: Stack, count: int, armies: int, cavalry: int) -> Stack:
+    """Rule 8.2 — `count` of the stack's pieces that may go (`armies`, `cavalry` of them), armies before
+    cavalry, the raiders among the armies first."""
+    take = min(count, armies)
+    return Stack(armies=take, cavalry=min(count - take, cavalry), raiders=min(stack.raiders, take))
 
 
 # --- the orders a battle reads ----------------------------------------------------------------------

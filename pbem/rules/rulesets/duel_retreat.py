@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from pbem.errors import OrderProblem
 from pbem.i18n import _
-from pbem.rules.battle_model import attacker_groups, attacker_origins, move_units
+from pbem.rules.battle_model import attacker_groups, attacker_origins, move_units, retreating_pieces
 from pbem.rules.context import TurnContext
 from pbem.rules.rulesets.duel_orders import Victors
 from pbem.rules.stacking import can_add
@@ -76,11 +76,8 @@ def retreating_part(stack: Stack, count: int, wounded: str | None) -> tuple[Stac
     cavalry, raiders first; `wounded` (the kind of the stack's piece already hit) stays unless the part
     takes every piece. Returns the part and, when fewer go than ordered, why."""
     if count >= stack.units or wounded not in ("armies", "cavalry"):
-        armies = min(count, stack.armies)
-        return Stack(armies=armies, cavalry=count - armies, raiders=min(stack.raiders, armies)), ""
-    armies = min(count, stack.armies - (wounded == "armies"))
-    cavalry = min(count - armies, stack.cavalry - (wounded == "cavalry"))
-    part = Stack(armies=armies, cavalry=cavalry, raiders=min(stack.raiders, armies))
+        return retreating_pieces(stack, count, stack.armies, stack.cavalry), ""
+    part = retreating_pieces(stack, count, stack.armies - (wounded == "armies"), stack.cavalry - (wounded == "cavalry"))
     return part, (WOUNDED_STAYS if part.units < count else "")
 
 
@@ -88,18 +85,13 @@ def all_attackers_can_go(ctx: TurnContext, area: str) -> bool:
     """[Retreat Options] — can every attacker in `area` retreat to where its group attacked from? (The
     reading of the generic rule 8.3 drive: the groups in the order of the moves, a group's origin held by
     another nation or over the stacking limits closed; raiders go back towards their sea.)"""
-    rs, state, nation = ctx.rs, ctx.state, ctx.nation
-    a = state.get(area, nation)
+    a = ctx.state.get(area, ctx.nation)
     remaining = {"cavalry": a.cavalry, "armies": a.armies}
     for m in attacker_groups(ctx, area):
         kind = "cavalry" if m.kind == "cavalry" else "armies"
         take = min(m.count - m.retreated, remaining[kind])
-        if take <= 0:
-            continue
-        if rs.is_land(m.came_from) and (any(n != nation for n in state.occupants(m.came_from))
-                                        or not can_add(rs, state, nation, m.came_from, take, leaving=area)):
-            continue
-        remaining[kind] -= take
+        if take > 0 and not ctx.rs.rules.battle.attacker_retreat_problem(ctx, area, m.came_from, take):
+            remaining[kind] -= take
     return not (remaining["cavalry"] or remaining["armies"])
 
 
