@@ -76,3 +76,9 @@ def test_hits_and_victors_lines_read_print_and_save():
     assert order_from_dict(order_to_dict(hits)) == hits
     assert isinstance(victors, Victors) and victors.parts() == [(1, "powys"), (None, "hwicce")]
     assert msg.sections[0].standing_orders() == [hits]
+
+
+def test_a_victors_order_of_a_battle_lost_says_why_it_did_nothing():
+    tr = _play("retreat-victors-battle-lost.yaml")
+    unused = [e for e in tr.events if e.KIND == "order_unused"]
+    assert [e.reason for e in unused] == ["the Saxons did not win the battle in Dyfed ([Retreat Options])"]

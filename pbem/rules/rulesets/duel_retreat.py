@@ -26,6 +26,7 @@ from pbem.errors import OrderProblem
 from pbem.i18n import _
 from pbem.rules.battle_model import attacker_groups, attacker_origins, move_units, retreating_pieces
 from pbem.rules.context import TurnContext
+from pbem.rules.dice import is_neutral
 from pbem.rules.rulesets.duel_orders import Victors
 from pbem.rules.stacking import can_add
 from pbem.rules.state import Stack
@@ -121,7 +122,12 @@ def victors_retreat(ctx: TurnContext, area: str, wounded: str | None) -> None:
     state, nation = ctx.state, ctx.nation
     st = state.get(area, nation)
     order = next((o for o in reversed(ctx.own().of(Victors)) if o.area == area), None)
-    if order is None or not st or not st.units or any(n != nation for n in state.occupants(area)):
+    if order is None or is_neutral(ctx.dice):    # validation fights no battle: nothing is won yet
+        return
+    if not st or not st.units or any(n != nation for n in state.occupants(area)):
+        ctx.emit("order_unused", nation=nation, line=order.line, text=order.text,
+                 reason=f"the {ctx.rs.nations[nation].name} did not win the battle in {ctx.rs.display(area)} "
+                        "([Retreat Options])")
         return
     moved: dict[str, int] = {}
     refused: dict[str, str] = {}
