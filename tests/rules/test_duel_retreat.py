@@ -82,3 +82,17 @@ def test_a_victors_order_of_a_battle_lost_says_why_it_did_nothing():
     tr = _play("retreat-victors-battle-lost.yaml")
     unused = [e for e in tr.events if e.KIND == "order_unused"]
     assert [e.reason for e in unused] == ["the Saxons did not win the battle in Dyfed ([Retreat Options])"]
+
+
+def test_hits_refuses_what_duel_does_not_have():
+    """[Cavalry] "any 6 rolled by the enemy must be applied to the cavalry until it is eliminated": Duel has
+    no CAVALRY LAST, so HITS refuses it; the classic LOSSES order is not Duel's (HITS takes its place)."""
+    rs = load("duel")
+    for line, said in (("HITS Wessex: CAVALRY LAST", "is not FORT FIRST, FORT LAST, RAIDERS FIRST or SETTLERS FIRST"),
+                       ("HITS Wessex: FORT FIRST, FORT LAST", "two choices for the fort"),
+                       ("LOSSES Hwicce: SETTLERS FIRST", "HITS")):
+        msg = parse_message(line + "\n", rs, default_nation="saxons")
+        assert [p.kind for p in msg.problems] == ["syntax"], (line, msg.problems)
+        assert said in msg.problems[0].describe(), msg.problems[0].describe()
+    classic = parse_message("LOSSES Essex: CAVALRY LAST\n", load("classic"), default_nation="saxons")
+    assert classic.ok
