@@ -153,6 +153,6 @@ class RandomBot(Bot):
                 out.append(Defend(rng.choice([a, "all"]), hold=True))
             elif r < 0.8:
                 out.append(ClearDefend(a))
-            else:
+            elif "LOSSES" in rs.rules.order_forms:   # a family may allocate its losses otherwise (no LOSSES)
                 out.append(Losses(rng.choice([a, "all"]), rng.choice(["raiders_first", "settlers_first", "cavalry_last"])))
         return out

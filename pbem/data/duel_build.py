@@ -235,6 +235,8 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
             # [Unit List], [Cavalry]: the leaders whose aid entry reads "<leader> + cavalry" bring the
             # nation's cavalry piece with them (Arthur, for three nations in succession)
             "leader_cavalry": _cavalry_leaders(aid),
+            # [Major Differences]: the leaders who cannot die (Arthur): killing one scores, he leaves
+            "undying": sorted(lid for lid, ld in aid["leaders"].items() if ld.get("cannot_die")),
             # [Phase II]: the armies a leader brings on land (placed with him); [Eruption]: where a
             # leader may erupt (some leaders only in the areas the aid names)
             "leader_armies": {arr["leader"]: arr["armies"] for rd in aid["timeline"].values()

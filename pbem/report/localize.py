@@ -205,6 +205,15 @@ EVENT_TEXTS: dict[str, Text] = {
         i18n.tr(lang, _("%(nation)s place %(name)s in %(area)s"), nation=n.display(ev.nation), name=ev.name,
                 area=n.display(ev.area)) if ev.name else
         i18n.tr(lang, _("%(nation)s place a burh in %(area)s"), nation=n.display(ev.nation), area=n.display(ev.area))),
+    "duel_victors_retreated": lambda ev, n, lang: i18n.tr(
+        lang, _("%(nation)s, victorious in %(area)s, retreat %(went)s"), nation=n.display(ev.nation),
+        area=n.display(ev.area), went=", ".join(
+            i18n.tr(lang, _("%(count)s to %(area)s"), count=k, area=n.display(a)) for a, k in ev.to.items())
+        or i18n.tr(lang, _("nowhere"))) + "".join(
+        i18n.tr(lang, _(" (not to %(area)s: %(reason)s)"), area=n.display(a), reason=i18n.tr(lang, why))
+        for a, why in ev.refused.items()),
+    "duel_leader_driven_off": _t(_("%(leader)s (%(nation)s) falls in %(area)s but never dies: he leaves the board "
+                                   "until his next appearance"), leader=_leader, nation=_nation, area=_area),
     "fort_built": _t(_("%(empire)s build a fort in %(area)s"), area=_area, empire=lambda ev, n, lang: _role(n, "empire")),
     "retreat_refused": _t(_("%(nation)s cannot retreat from %(area)s to %(to)s: %(reason)s; they fight on"),
                           nation=_nation, area=_area, to=_to, reason=lambda ev, n, lang: i18n.tr(lang, ev.reason)),

@@ -32,7 +32,7 @@ from pbem.rules.battle_model import (
 )
 from pbem.rules.context import TurnContext
 from pbem.rules.dice import RollRequest, is_neutral
-from pbem.rules.movement import kill_leader, occupy
+from pbem.rules.movement import occupy
 from pbem.rules.orders import Attack, Battles
 from pbem.rules.state import Stack
 from pbem.rules.submission import waiting_submissions
@@ -109,6 +109,7 @@ def fight(ctx: TurnContext, area: str, *, may_retreat: bool = True) -> None:
         pruned = _fight_pair(ctx, area, defender, may_retreat)
     if not pruned:
         ctx.state.prune()
+    ctx.rs.rules.battle.victors_retreat(ctx, area)   # what a victorious attacker may still do
     ctx.rs.rules.battle.battle_over(ctx, area)    # what persisted within the battle ends with it
     if ctx.state.occupants(area) == [ctx.nation]:
         occupy(ctx, area)
@@ -157,7 +158,7 @@ def _fight_pair(ctx: TurnContext, area: str, defender: str, may_retreat: bool = 
         ctx.emit("battle_round", area=area, battle_round=br, cycle=ctx.cycle,
                  dice={attacker: _labelled(a_req, a_faces), defender: _labelled(d_req, d_faces)},
                  losses={attacker: a_loss, defender: d_loss})
-        _leaders_left_alone(ctx, area)
+        _leaders_left_alone(ctx, area, (attacker, defender))
         if defender in waiting_submissions(ctx, "after a round of dice") and state.subjects.get(defender) == attacker:
             outcome = "defender submitted"   # 11.1: the overlord can no longer attack its subject
             break
@@ -224,17 +225,20 @@ def casualties(ctx: TurnContext, area: str, faces, roller: Stack, roller_nation:
     return ctx.rs.rules.battle.casualties(ctx, area, faces, roller, roller_nation, target, target_nation, defending)
 
 
-def _leaders_left_alone(ctx: TurnContext, area: str) -> None:
-    """Rule 9.2 — a leader left alone in the area with another nation's armies is eliminated (unless
-    the ruleset lets it escape first: hook leader_escape)."""
-    st = ctx.state.areas.get(area, {})
-    armed = [n for n, s in st.items() if s.fighters]
-    for n, s in list(st.items()):
-        if s.leaders and not s.fighters and any(o != n for o in armed):
-            killer = next(o for o in armed if o != n)
-            for ld in list(s.leaders):
-                if ctx.rs.rules.leader_escape(ctx, area, n, ld) is None:
-                    kill_leader(ctx, area, n, ld, killer=killer)
+def _leaders_left_alone(ctx: TurnContext, area: str, pair: tuple[str, str]) -> None:
+    """Rule 9.2 — a leader left alone in the area with another nation's armies is eliminated (whether
+    he is: the battle model's `leader_killer`; unless the ruleset lets him escape first, hook
+    leader_escape; how he falls: hook leader_falls)."""
+    rules = ctx.rs.rules
+    for n, s in list(ctx.state.areas.get(area, {}).items()):
+        if not s.leaders:
+            continue
+        killer = rules.battle.leader_killer(ctx, area, n, s, pair)
+        if killer is None:
+            continue
+        for ld in list(s.leaders):
+            if rules.leader_escape(ctx, area, n, ld) is None:
+                rules.leader_falls(ctx, area, n, ld, killer)
 
 
 # --- retreats: the battle model's (rs.rules.battle) ------------------------------------------------

@@ -345,12 +345,13 @@ class BattleModel:
                 count = left if want is None else min(want, left)
                 if not count:
                     break
-                why = self.defender_retreat_problem(ctx, area, defender, target, count)
+                part, held = self.retreating_part(ctx, area, defender, d, count)
+                count = part.units
+                why = self.defender_retreat_problem(ctx, area, defender, target, count) if count else held
+                if why or held:
+                    ctx.emit("retreat_refused", area=area, nation=defender, to=target, reason=why or held)
                 if why:
-                    ctx.emit("retreat_refused", area=area, nation=defender, to=target, reason=why)
                     continue
-                armies = min(count, d.armies)
-                part = Stack(armies=armies, cavalry=count - armies, raiders=min(d.raiders, armies))
                 if not state.nations_in(target):   # an empty area entered in another nation's turn
                     ctx.entered_by_others.setdefault(defender, set()).add(target)
                 move_units(ctx, area, target, defender, part, whole=not moved)
@@ -370,6 +371,25 @@ class BattleModel:
         if not self.attacker_goes(br, o.mode, o.after_round, a.fighters, d_units):
             return False
         return self.retreat_attacker(ctx, area)
+
+    def retreating_part(self, ctx: TurnContext, area: str, nation: str, stack: Stack, count: int) -> tuple[Stack, str]:
+        """Rules 8.1-8.2 — the pieces of `stack` that make a retreating part of `count` units: ordinary
+        armies before cavalry (raiders among them first), and why some stay that were ordered ('' here:
+        none)."""
+        return retreating_pieces(stack, count, stack.armies, stack.cavalry), ""
+
+    def victors_retreat(self, ctx: TurnContext, area: str) -> None:
+        """Rule 8 — after the battle in `area`, what the victorious attacker may still do (nothing in the
+        plain rules: it stays where it won)."""
+
+    def leader_killer(self, ctx: TurnContext, area: str, nation: str, stack: Stack, pair: tuple[str, str]) -> str | None:
+        """Rule 9.2 — the nation that kills the leaders of `nation`'s `stack` after a round of dice between
+        `pair` (attacker, defender): the first other nation with armies in the area when the stack has
+        none left (None: the leaders live)."""
+        if stack.fighters:
+            return None
+        st = ctx.state.areas.get(area, {})
+        return next((o for o, s in st.items() if o != nation and s.fighters), None)
 
     def defender_goes(self, br: int, after_round: int | None, if_outnumbered: bool, own: int, enemy: int) -> bool:
         """Rule 8.1 — does a DEFEND ... RETREAT order (not HOLD) take effect after battle round `br`?
@@ -398,7 +418,7 @@ class BattleModel:
         A group that came from the sea goes back to it: raiders (8.4) and, on the turn of landing,
         invaders (7.22), raiders to the sea where they began the turn, fighting their way through an
         occupied area of their route (8.4). Returns True if any unit retreated."""
-        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        state, nation = ctx.state, ctx.nation
         a = state.get(area, nation)
         groups = attacker_groups(ctx, area)
         if not a or not groups:
@@ -411,19 +431,17 @@ class BattleModel:
             if take <= 0:
                 continue
             remaining[kind] -= take
-            target = rs.rules.attacker_retreat_area(ctx, m)
+            target = ctx.rs.rules.attacker_retreat_area(ctx, m)
             raiders = min(a.raiders, take) if kind == "armies" else 0
             if raiders and raiders == take and m.raiders and not m.withdrawal:
                 # 8.4 — raiders retreat only to the sea where they began the turn, back along their route;
                 # an occupied area on the way must be entered and fought in (not refused as in 8.3)
                 went.append(_raiders_retreat(ctx, area, m, take))
                 continue
-            if rs.is_land(target):
-                blocked = any(n != nation for n in state.occupants(target))
-                if blocked or not can_add(rs, state, nation, target, take, leaving=area):
-                    ctx.emit("retreat_refused", area=area, nation=nation, to=target,
-                             reason="held by another nation (8.3)" if blocked else "stacking limits (5.21)")
-                    continue
+            why = self.attacker_retreat_problem(ctx, area, target, take)
+            if why:
+                ctx.emit("retreat_refused", area=area, nation=nation, to=target, reason=why)
+                continue
             part = Stack(armies=take if kind == "armies" else 0, cavalry=take if kind == "cavalry" else 0)
             part.raiders = raiders
             move_units(ctx, area, target, nation, part, whole=False)
@@ -437,6 +455,16 @@ class BattleModel:
             rest.leaders.clear()
         state.prune()
         return bool(went)
+
+    def attacker_retreat_problem(self, ctx: TurnContext, area: str, target: str, count: int) -> str:
+        """Rule 8.3 — why `count` attackers may not go back from `area` to `target`, the area their group
+        entered from ('' if they may): another nation holds it, or the stacking limits (5.21). A sea: ''."""
+        rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        if not rs.is_land(target):
+            return ""
+        if any(n != nation for n in state.occupants(target)):
+            return "held by another nation (8.3)"
+        return "" if can_add(rs, state, nation, target, count, leaving=area) else "stacking limits (5.21)"
 
     # --- the model in words (the report's dice text) ---------------------------------------------------
     def die_text(self, rs, area: str, defending: bool, roller: tuple[DiceGroup, ...], target: set[str]) -> str:
@@ -561,6 +589,13 @@ def allocate_hits(mods: list[int], left: dict[str, int], need: dict[str, int], h
     if killed["roman_armies"] == left["roman_armies"]:
         spend("forts", allow_hard=True)     # 10.4 — forts fall only once no Roman army stands
     return {k: v for k, v in killed.items() if v}
+
+
+def retreating_pieces(stack: Stack, count: int, armies: int, cavalry: int) -> Stack:
+    """Rule 8.2 — `count` of the stack's pieces that may go (`armies`, `cavalry` of them), armies before
+    cavalry, the raiders among the armies first."""
+    take = min(count, armies)
+    return Stack(armies=take, cavalry=min(count - take, cavalry), raiders=min(stack.raiders, take))
 
 
 # --- the orders a battle reads ----------------------------------------------------------------------

@@ -330,6 +330,7 @@ def register_form(form: OrderForm) -> OrderForm:
         _BY_TYPE.pop(old.order_type, None)
     _FORMS[form.keyword] = form
     _BY_TYPE[form.order_type] = form
+    ORDER_TYPES.setdefault(form.order_type.__name__, form.order_type)   # a family's orders are saved too
     _GENERATION[0] += 1
     return form
 

@@ -102,12 +102,16 @@ KEPT = re.compile(r"\b[A-Z]{2,}\b|\([^()]*\b(?:York|Romans|Arthur)\)|\[[^\]]+\]|
 in brackets, what the player wrote (quoted), the form's letters n and k."""
 
 
+DUEL = load("duel")
+
+
 def russian(where: str, text: str) -> str:
     if "/odds.py" in where:
         return odds_text("ru", text)
+    rs = DUEL if "/rulesets/duel" in where else RS   # a family's own refusals are rendered with its phrases
     done = problem_text("ru", text)
-    done = rules_text("ru", RS, done) if done == text else done
-    return reason_text("ru", RS, done) if done == text else done    # a family's why-no-effect (_reason)
+    done = rules_text("ru", rs, done) if done == text else done
+    return reason_text("ru", rs, done) if done == text else done    # a family's why-no-effect (_reason)
 
 
 ALL = templates()

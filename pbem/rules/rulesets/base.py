@@ -32,7 +32,7 @@ from pbem.rules.battle_model import BattleModel
 from pbem.rules.citations import cite_sections
 from pbem.rules.context import ROUND_CLOSE_OWED, MoveRecord, NationTurn, TurnContext
 from pbem.rules.events import Event, RomansLeft, make
-from pbem.rules.movement import PlannedMove
+from pbem.rules.movement import PlannedMove, kill_leader
 from pbem.rules.orders import (
     BASE_LANGUAGE,
     ClearDefend,
@@ -354,6 +354,10 @@ class Rules:
     def leader_escape(self, ctx: TurnContext, area: str, nation: str, leader: str) -> str | None:
         """Rule 9.2 — a leader left alone with enemy armies dies; returns where it escaped to (never)."""
         return None
+
+    def leader_falls(self, ctx: TurnContext, area: str, nation: str, leader: str, killer: str) -> None:
+        """Rule 9.2 — `leader`, left alone in battle, falls to `killer`: he is eliminated."""
+        kill_leader(ctx, area, nation, leader, killer=killer)
 
     # --- end of the nation turn (rules 7.13, 10.6, 12.4) ---------------------------------------------
     def captures_held_at_withdrawal(self, ctx: TurnContext) -> set[str] | None:

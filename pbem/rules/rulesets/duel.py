@@ -29,11 +29,12 @@ from typing import Any, ClassVar
 
 from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, population, scoring
-from pbem.rules.context import NationTurn, TurnContext
+from pbem.rules.context import Kill, NationTurn, TurnContext
 from pbem.rules.events import Event, Names, event
 from pbem.rules.kingship import english_areas_held
-from pbem.rules.orders import Place
+from pbem.rules.orders import Move, Place
 from pbem.rules.ruleset import Constants, Ruleset
+from pbem.rules.rulesets import duel_retreat
 from pbem.rules.rulesets.base import Rules
 from pbem.rules.rulesets.duel_battle import DuelBattleModel
 from pbem.rules.rulesets.duel_movement import DuelMovement
@@ -94,6 +95,39 @@ class DuelArrivedSplit(Event):
     def describe(self, names: Names) -> str | None:
         return f"{names.display(self.nation)} appear divided: " + ", ".join(
             f"{n} in the {names.display(s)}" for s, n in self.seas.items())
+
+
+@event("duel_victors_retreated")
+class DuelVictorsRetreated(Event):
+    """[Retreat Options] — the victorious attacker's VICTORS order: pieces gone from `area` (area -> how
+    many) and the parts refused (area -> why; those pieces stay)."""
+
+    area: str
+    nation: str
+    to: dict[str, int]
+    refused: dict[str, str]
+    lines: list[int]
+
+    def describe(self, names: Names) -> str | None:
+        went = ", ".join(f"{n} to {names.display(a)}" for a, n in self.to.items())
+        stay = "; ".join(f"not to {names.display(a)}: {why}" for a, why in self.refused.items())
+        return (f"{names.display(self.nation)}, victorious in {names.display(self.area)}, retreat "
+                + (went or "nowhere") + (f" ({stay})" if stay else ""))
+
+
+@event("duel_leader_driven_off")
+class DuelLeaderDrivenOff(Event):
+    """[Major Differences], [Leaders] — a leader who cannot die (Arthur) is left alone in battle: the
+    enemy scores the kill, he leaves the board until the aid brings him again."""
+
+    area: str
+    nation: str
+    leader: str
+    by: str
+
+    def describe(self, names: Names) -> str | None:
+        return (f"{names.display(self.leader)} ({names.display(self.nation)}) falls in {names.display(self.area)} "
+                "but never dies: he leaves the board until his next appearance")
 
 
 @event("duel_romans_withdrawn")
@@ -231,6 +265,8 @@ class DuelSchema(Schema):
             "duel_no_raid_points": no_raid,
             "duel_strait_barred": barred,
             "duel_leader_cavalry": cavalry_leaders,
+            "duel_undying": frozenset(rc.ids(rc.seq(d, "undying", "duel", required=False) or [], "duel.undying",
+                                             board.leaders, "leader")),
             "duel_sea_choices": sea_choices,
             "duel_leader_armies": leader_armies,
             "duel_erupt_in": erupt_in,
@@ -247,7 +283,12 @@ class DuelRules(DuelMovement, Rules):
     schema = DuelSchema
     battle = DuelBattleModel()
     # Duel has no Bretwalda or King to vote for and no submission: VOTE and SUBMIT are not its orders
-    order_forms = Rules.order_forms.adding("ARRIVE", after="PLACE").without("VOTE", "SUBMIT")
+    # ... and the side hit allocates its hits by HITS (fort and armies; it replaces LOSSES, whose CAVALRY
+    # LAST Duel's cavalry never has: [Cavalry]); VICTORS: the victorious attacker's retreat
+    order_forms = (Rules.order_forms.adding("ARRIVE", after="PLACE").adding("VICTORS", after="ATTACK")
+                   .adding("HITS", after="LOSSES").without("VOTE", "SUBMIT", "LOSSES"))
+
+    refusal_phrases = duel_retreat.REFUSAL_PHRASES   # [Retreat Options]: its refusals in a player's language
 
     CITATIONS: ClassVar[Mapping[str, str]] = MappingProxyType({
         # the generic rules' sections -> the Duel rule book's section that states the rule (issue 30 item 5)
@@ -262,7 +303,7 @@ class DuelRules(DuelMovement, Rules):
         **dict.fromkeys(("7.0", "7.1", "7.11", "7.12", "7.13", "7.2", "7.21", "7.22", "7.4", "7.5"),
                         "[Raiding and Intruding]"),
         **dict.fromkeys(("8.0", "8.1"), "[Battle Dice]"),
-        **dict.fromkeys(("8.2", "8.3", "8.4"), "[Retreats]"),
+        **dict.fromkeys(("8.2", "8.3", "8.4"), "[Retreat Options]"),
         **dict.fromkeys(("9.0", "9.1", "9.2"), "[Leaders in Battle]"),
         "10.5": "[Withdrawal of the Romans]",
         **dict.fromkeys(("14.1", "14.2", "14.3", "14.4"), "[Phase V]"),
@@ -476,6 +517,30 @@ class DuelRules(DuelMovement, Rules):
             state.prune()
             ctx.emit("duel_arrived_split", nation=nation, seas={choices[0]: left, **split}, lines=used)
         return problems
+
+    def leader_falls(self, ctx: TurnContext, area: str, nation: str, leader: str, killer: str) -> None:
+        """[Leaders], [Major Differences] — a leader left alone in battle is killed; Arthur (ruleset.yaml
+        duel.undying, the aid's "cannot die") never dies: the kill is scored as any leader's (+2 VP for
+        the enemy, [Phase V: Scoring]) and he leaves the board until the aid brings him again."""
+        if leader not in ctx.rs.extras["duel_undying"]:
+            super().leader_falls(ctx, area, nation, leader, killer)
+            return
+        st = ctx.state.get(area, nation)
+        if st and leader in st.leaders:
+            st.leaders.remove(leader)
+        ctx.kills.append(Kill(killer=killer, victim=nation, kind="leaders", area=area, leader=leader))
+        ctx.emit("duel_leader_driven_off", area=area, nation=nation, leader=leader, by=killer)
+
+    def movement_cycles(self, t: NationTurn) -> None:
+        """[Phase III], [Phase IV] — the generic cycles of movement and battle; then the VICTORS orders
+        are checked against the battles the turn has ([Retreat Options]; the same check on arrival and
+        at the deadline), unless a move was refused (the battles are then not those planned)."""
+        before = len(t.problems)
+        super().movement_cycles(t)
+        moves = {o.line for o in t.ctx.own().of(Move)}
+        if t.seen is not None and not any(p.line in moves for p in t.problems[before:]):
+            t.problems += duel_retreat.victors_problems(t.ctx, t.seen.battles)
+            t.refuse_on_problems()
 
     def leaders_leave(self, ctx: TurnContext) -> None:
         """[Phase I] "if the nation has a leader on the board at the start of its nation turn (having

@@ -5,19 +5,25 @@
   the armies and cavalry with it ([Leaders in Battle]) -- `DuelRules.hit_numbers` and `leader_bonus`;
 - two hits eliminate a piece; a side keeps at most one wounded piece, its hit held in the stack's
   counters (`WOUNDED_*`) until the battle is over, then healed (`battle_over`);
-- the side hit allocates its hits; by default (no order form yet, doubt S6) the cavalry takes the 6s
-  first (it is hit only by 6s: [Cavalry in Battle]), then the armies, the fortification last;
-- retreats: the defender to an area of its own or a vacant one the attackers did not come from (the
-  generic rule's "vacant but next to the attackers" bar is not a Duel rule), stacking applies;
+- [Allocation Of Hits And Elimination Of Armies] the side hit allocates its hits (its HITS standing
+  order, pbem.rules.rulesets.duel_orders): the cavalry takes the 6s first whatever it says (it is hit
+  only by 6s, and "lower rolls hit nothing until the cavalry is eliminated": [Cavalry]), then the armies
+  and the fortification in the order chosen (by default the armies first, the fortification last);
+- [Leaders] a leader left without armies or fortifications of his nation by the losses is killed,
+  "even if there are no opposing armies remaining" (`leader_killer`);
+- [Retreat Options] the retreats: pbem.rules.rulesets.duel_retreat.
 - the exact odds (pbem.rules.odds: `pbem odds`, ODDS lines) walk the same rules: `hits_taken` (the
-  default allocation, used by `casualties` too) moves a side's pieces and wound, `wound_order` orders the
-  wounds, `pieces_left`, `side_wounds` and `round_ends` bound the work before it is done.
+  allocation, used by `casualties` too) moves a side's pieces and wound, `wound_order` orders the
+  wounds, `pieces_left`, `side_wounds` and `round_ends` bound the work before it is done (the odds
+  follow the default allocation, not a HITS order).
 """
 
 from __future__ import annotations
 
-from pbem.rules.battle_model import BattleModel, DiceGroup
+from pbem.rules.battle_model import BattleModel, DiceGroup, attacker_groups, standing_orders
 from pbem.rules.context import TurnContext
+from pbem.rules.rulesets import duel_retreat
+from pbem.rules.rulesets.duel_orders import Hits
 from pbem.rules.state import Stack
 
 DICE_PER_PIECE = 2      # [Battle Dice]
@@ -70,18 +76,20 @@ class DuelBattleModel(BattleModel):
         mods, fast = self.modified(rs, list(faces), roller, roller_nation)
         sixes = sum(m >= needs.hard for m in mods)
         hits = sum(m >= (needs.fast if f else needs.soft) for m, f in zip(mods, fast, strict=True))
+        pref = "fort_first" if fort_first(ctx, target_nation, area) else "raiders_first"   # the HITS order
         killed, wound = self.hits_taken(needs, self.left(rs, target, target_nation), wounded_kind(target),
-                                        hits - sixes, sixes)
+                                        hits - sixes, sixes, pref)
         return {**killed, WOUNDED[wound]: 1} if wound else killed
 
     def hits_taken(self, needs, left, wounded, soft, hard, pref="raiders_first"):
         """[Allocation of Hits] — the round's hits on a side (`soft` hits and `hard` ones: the 6s, which
-        alone hit cavalry) by the default allocation (`split_hits`): (pieces eliminated, the side's wound
-        after). The engine's casualties and the odds (odds.py) both come here. Where only a 6 hits
+        alone hit cavalry) by the side's allocation (`split_hits`; `pref` "fort_first" when its HITS order
+        puts the fortification before the armies; the odds use the default): (pieces eliminated, the side's
+        wound after). The engine's casualties and the odds (odds.py) both come here. Where only a 6 hits
         ([Defender in Difficult Terrain]) every hit is a 6 (the odds may count them all as `soft`)."""
         sixes = soft + hard if needs.soft >= needs.hard else hard
         out = split_hits(soft + hard, sixes, left["cavalry"], left["armies"] + left["roman_armies"], left["forts"],
-                         wounded)
+                         wounded, fort_first=pref == "fort_first")
         return out, next((kind for kind, key in WOUNDED.items() if out.pop(key, 0)), None)
 
     def wounded(self, stack: Stack) -> str | None:
@@ -119,20 +127,67 @@ class DuelBattleModel(BattleModel):
             for key in WOUNDED.values():
                 s.counters.pop(key, None)
 
+    def leader_killer(self, ctx: TurnContext, area, nation, stack, pair):
+        """[Leaders] "a leader is immediately killed in battle if combat losses leave the leader without
+        other armies or forts of their nation in the area, even if there are no opposing armies
+        remaining": killed by the other side of the battle."""
+        if nation not in pair or stack.fighters:
+            return None
+        return pair[1] if nation == pair[0] else pair[0]
+
+    # --- [Retreat Options] (pbem.rules.rulesets.duel_retreat) ------------------------------------------
     def defender_retreat_problem(self, ctx: TurnContext, area, defender, target, count):
-        """[Retreats] — the generic rule, less its bar on vacant areas next to the attackers."""
-        why = super().defender_retreat_problem(ctx, area, defender, target, count)
-        return "" if why.endswith("(8.2)") and "is vacant but next to" in why else why
+        """[Retreat Options] — an area of the defender's own or a vacant one the attackers did not come
+        from, one area, never into an unresolved battle, stacking applies."""
+        return duel_retreat.defender_retreat_problem(ctx, area, defender, target, count)
+
+    def retreating_part(self, ctx: TurnContext, area, nation, stack, count):
+        """[Retreat Options] — the piece already hit retreats only if all retreat."""
+        return duel_retreat.retreating_part(stack, count, wounded_kind(stack))
+
+    def retreat_attacker(self, ctx: TurnContext, area):
+        """[Retreat Options] — the attackers to where they attacked from (the generic rule 8.3 drive);
+        when not every piece can go, the one already hit stays (set apart while the others go)."""
+        st = ctx.state.get(area, ctx.nation)
+        kind = wounded_kind(st) if st else None
+        if kind not in ("armies", "cavalry") or duel_retreat.all_attackers_can_go(ctx, area):
+            return super().retreat_attacker(ctx, area)
+        raider = int(kind == "armies" and st.raiders == st.armies)
+        setattr(st, kind, getattr(st, kind) - 1)
+        st.raiders -= raider
+        went = super().retreat_attacker(ctx, area)
+        back = ctx.state.stack(area, ctx.nation)
+        setattr(back, kind, getattr(back, kind) + 1)
+        back.raiders += raider
+        back.counters[WOUNDED[kind]] = 1
+        origin = next((m.came_from for m in attacker_groups(ctx, area) if (m.kind == "cavalry") == (kind == "cavalry")), area)
+        ctx.emit("retreat_refused", area=area, nation=ctx.nation, to=origin, reason=duel_retreat.WOUNDED_STAYS)
+        return went
+
+    def victors_retreat(self, ctx: TurnContext, area):
+        """[Retreat Options] — the victorious attacker's VICTORS order."""
+        st = ctx.state.get(area, ctx.nation)
+        duel_retreat.victors_retreat(ctx, area, wounded_kind(st) if st else None)
 
 
-def split_hits(hits: int, sixes: int, cavalry: int, armies: int, forts: int, wounded: str | None) -> dict[str, int]:
-    """[Allocation of Hits] by default: the cavalry takes the sixes first (only 6s hit it, and while it
-    stands the other hits hit nothing: [Cavalry]), then the armies take the hits left, the
-    fortification last; a piece falls at two hits, counting the hit the
-    side's wounded piece already has; one piece at most is left wounded (a second odd hit is lost)."""
+def fort_first(ctx: TurnContext, nation: str, area: str) -> bool:
+    """[Allocation Of Hits And Elimination Of Armies] — does the nation's HITS order for `area` (else
+    its HITS ALL) put the fortification before the armies?"""
+    return next((o.fort_first for o in standing_orders(ctx, nation, Hits) if o.area in (area, "all")), False)
+
+
+def split_hits(hits: int, sixes: int, cavalry: int, armies: int, forts: int, wounded: str | None, *,
+               fort_first: bool = False) -> dict[str, int]:
+    """[Allocation Of Hits And Elimination Of Armies]: the cavalry takes the sixes first (only 6s hit it,
+    and while it stands the other hits hit nothing: [Cavalry]), then the armies take the hits left and
+    the fortification last (`fort_first`: the fortification before the armies, the side's HITS order);
+    a piece falls at two hits, counting the hit the side's wounded piece already has; one piece at most
+    is left wounded (a second odd hit is lost)."""
     out: dict[str, int] = {}
     left_wounded = None
-    plan = (("cavalry", cavalry, sixes), ("armies", armies, None), ("forts", forts, None))
+    rest = (("forts", forts, None), ("armies", armies, None)) if fort_first else \
+        (("armies", armies, None), ("forts", forts, None))
+    plan = (("cavalry", cavalry, sixes), *rest)
     spare = hits
     for kind, count, cap in plan:
         if not count or spare <= 0:
