@@ -193,6 +193,12 @@ EVENT_TEXTS: dict[str, Text] = {
     "duel_arrived_split": lambda ev, n, lang: i18n.tr(
         lang, _("%(nation)s appear divided: %(seas)s"), nation=n.display(ev.nation), seas=", ".join(
             i18n.tr(lang, _("%(count)s in %(area)s"), count=k, area=n.display(a)) for a, k in ev.seas.items())),
+    "duel_made_room": lambda ev, n, lang: i18n.tr(
+        lang, _("%(nation)s remove %(what)s to make room for their arrivals at sea ([Appearance At Sea])"),
+        nation=n.display(ev.nation), what=", ".join(
+            i18n.tr(lang, _("%(count)s in %(area)s"), count=k, area=n.display(a)) for a, k in sorted(ev.removed.items()))),
+    "duel_leader_withheld": _t(_("%(nation)s: %(leader)s does not appear, nor his armies ([Eruption])"),
+                               nation=_nation, leader=_leader),
     "duel_romans_withdrawn": lambda ev, n, lang: i18n.tr(
         lang, _("the empire withdraws: %(areas)s"), areas=", ".join(
             i18n.tr(lang, _("%(area)s to the %(nation)s"), area=n.display(a), nation=n.display(k))

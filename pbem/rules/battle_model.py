@@ -377,6 +377,9 @@ class BattleModel:
                     ctx.emit("retreat_refused", area=area, nation=nation, to=target,
                              reason="held by another nation (8.3)" if blocked else "stacking limits (5.21)")
                     continue
+            elif (barred := rs.rules.sea_retreat_barred(ctx)) is not None:
+                ctx.emit("retreat_refused", area=area, nation=nation, to=target, reason=barred)   # the family's 7.22
+                continue
             part = Stack(armies=take if kind == "armies" else 0, cavalry=take if kind == "cavalry" else 0)
             part.raiders = raiders
             move_units(ctx, area, target, nation, part, whole=False)

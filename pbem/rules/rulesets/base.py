@@ -351,6 +351,11 @@ class Rules:
         `origins`, where the attacker's groups that stopped in the battle area entered from."""
         return origins
 
+    def sea_retreat_barred(self, ctx: TurnContext) -> str | None:
+        """Rule 7.22 — why the nation's attackers who came from the sea may not retreat to it, as the
+        reason a `retreat_refused` gives (None: they may, invaders on the turn of landing and raiders)."""
+        return None
+
     def leader_escape(self, ctx: TurnContext, area: str, nation: str, leader: str) -> str | None:
         """Rule 9.2 — a leader left alone with enemy armies dies; returns where it escaped to (never)."""
         return None
