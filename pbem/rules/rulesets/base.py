@@ -529,6 +529,11 @@ class Rules:
             return {rs.role("successor")}
         return set()
 
+    def population_prompt(self, rs: Ruleset, state: GameState, nation: str) -> list[str] | None:
+        """Rule 10 — the prompt's lines on the nation's population phase, when the family writes its own
+        (None: the generic line of rule 10.1's new armies)."""
+        return None
+
     def arrival_note(self, rs: Ruleset, raiders: bool) -> str:
         """Rule 7.2 — what the prompt adds to an arrival at sea (nothing here: 7.22 lets invaders stay)."""
         return ""

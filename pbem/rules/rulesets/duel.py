@@ -524,10 +524,10 @@ class DuelRules(Rules):
 
 
     # --- [Raiders], [Intruders]: the armies at sea (duel_arrivals.py) --------------------------------
-    def raid_turn(self, rs: Ruleset, rnd: int, nation: str) -> bool:
-        """[Raiders], [Intruders] — the nation's armies at sea may land and go back to sea after the
-        battles this round: a raid or an intrude turn of the aid."""
-        return arrivals_rules.sea_status(rs, rnd, nation) != arrivals_rules.INVADER
+    def population_prompt(self, rs: Ruleset, state: GameState, nation: str) -> list[str] | None:
+        """[Phase I], [Phase II] — the prompt's lines on the maintenance and the arrivals, with the
+        choices they leave (LOSE, REMOVE, WITHHOLD) and what the armies at sea are this turn."""
+        return arrivals_rules.prompt_lines(rs, state, nation)
 
     def must_come_ashore(self, ctx: TurnContext) -> bool:
         """[Intruders] — in a turn neither of raiders nor of intruders the armies at sea must land."""

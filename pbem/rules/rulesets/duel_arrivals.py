@@ -24,6 +24,7 @@ from pbem.i18n import _
 from pbem.rules import population
 from pbem.rules.context import TurnContext
 from pbem.rules.events import Event, Names, event
+from pbem.rules.orders import NationOrders
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.rulesets.duel_orders import LoseArmies, RemoveForArrivals, WithholdLeader
 
@@ -275,3 +276,58 @@ class DuelLeaderWithheld(Event):
     def describe(self, names: Names) -> str | None:
         return (f"{names.display(self.nation)}: {names.display(self.leader)} does not appear, nor his armies "
                 "([Eruption])")
+
+
+# --- the prompt: what Phases I and II bring and the choices they leave ---------------------------------
+def prompt_lines(rs: Ruleset, state, nation: str) -> list[str]:
+    """[Phase I], [Phase II] — the prompt's lines on the start of the nation's turn, played by the turn
+    code itself up to the leaders' arrival (no orders, no dice): the population change and the LOSE
+    choice, the arrivals at sea the army limit leaves out (REMOVE), the leaders who erupt (WITHHOLD),
+    what the armies at sea are this turn."""
+    from pbem.rules.legal import _NoDice, placement_options  # these play turns (import the families): late
+    from pbem.rules.turn import play_nation_turn
+
+    res = play_nation_turn(rs, state, nation, {nation: NationOrders(nation)}, _NoDice(), stop="before_leaders",
+                           strict=False)
+    name = rs.nations[nation].name
+    out: list[str] = []
+    arrived = 0
+    for ev in res.events:
+        if getattr(ev, "nation", None) != nation:
+            continue
+        if ev.KIND == "arrived":
+            arrived += ev.armies
+        if ev.KIND != "duel_maintenance":
+            continue
+        head = f"Phase I: increase points {ev.points} - armies {ev.armies} = {ev.points - ev.armies}"
+        if ev.change < 0:
+            gone = ", ".join(f"{k} in {rs.display(a)}" for a, k in sorted(ev.lost.items()))
+            out.append(f"{head}: the {name} lose {-ev.change} {'army' if ev.change == -1 else 'armies'} of their "
+                       f"choice (LOSE A[, B ...]; else {gone}) ([Phase I]).")
+        elif ev.gained:
+            out.append(f"{head}: {ev.gained} new {'army' if ev.gained == 1 else 'armies'}. PLACE them in: "
+                       + ", ".join(rs.display(a) for a in placement_options(rs, state, nation)))
+        else:
+            out.append(f"{head}: no new army (the army limit, or only areas of no increase value) ([Phase I]).")
+    due = sum(a.armies for a in rs.round_info(state.round).arrivals if a.nation == nation and a.sea is not None)
+    if due > arrived:
+        out.append(f"Arrivals at sea: {due - arrived} of the {due} due have no piece (the {name} army limit "
+                   f"is {rs.nations[nation].max_armies}): REMOVE A[, B ...] takes as many armies off the board to "
+                   "make room ([Appearance At Sea]).")
+    if not res.state.units_of(nation):
+        for nat, leader in rs.round_info(state.round).leaders:
+            if nat == nation and leader not in state.dead_leaders and leader not in state.leaders_on_board():
+                out.append(f"{rs.display(leader)} erupts (the {name} have no area): WITHHOLD {rs.display(leader)} "
+                           "keeps him and his armies off the board ([Eruption]).")
+    if any(rs.is_sea(a) and nation in st for a, st in res.state.areas.items()):
+        status = sea_status(rs, state.round, nation)
+        out.append(f"Armies at sea: {status}s this turn: " + {
+            RAIDER: "they may land, fight and go back to their sea after the battles (WITHDRAW, the default), "
+                    "or stay (SETTLE: no raid points for that area) ([Raiders])"
+                    if nation not in rs.extras["duel_must_withdraw"].get(state.round, ()) else
+                    "they may land, fight and must go back to their sea after the battles ([Raiding and Intruding])",
+            INTRUDER: "they may land, fight, retreat to sea and go back to it after the battles (WITHDRAW) or stay "
+                      "(SETTLE); no raid points ([Intruders])",
+            INVADER: "they must land and stay on land: those left at sea are lost, none retreats to sea "
+                     "([Intruders])"}[status] + ".")
+    return out
