@@ -61,7 +61,7 @@ def test_the_prompt_gives_the_population_change_and_the_choices():
     c, state = _case("population-minus-two-loses")
     lines = turn_lines(c.rs, state, "welsh")
     assert lines[0] == ("Phase I: increase points 4 - armies 6 = -2: the Welsh lose 1 army of their choice "
-                        "(LOSE A[, B ...]; else 1 in Gwynedd) ([Phase I]).")
+                        "(LOSE A[, B ...]; by default from Gwynedd) ([Phase I]).")
     assert not any(ln.startswith("New armies:") for ln in lines)
     c, state = _case("arrival-limit")
     lines = turn_lines(c.rs, state, "danes")
@@ -95,3 +95,19 @@ def test_a_withheld_leader_is_recorded_and_no_battle_is_fought():
     res = play_nation_turn(c.rs, state, "scots", orders, c.dice(), start="population", stop="after_population")
     kinds = [e.KIND for e in res.events]
     assert "duel_leader_withheld" in kinds and "battle" not in kinds and "leader_entered" not in kinds
+
+
+@pytest.mark.parametrize("name", ["population-minus-two-loses", "population-minus-one-gains", "population-only-connacht",
+                                  "arrival-limit", "eruption-fergus", "invaders-left-at-sea", "raiders-must-withdraw",
+                                  "raiders-stay"])
+def test_the_duel_prompt_lines_read_in_russian(name):
+    """Issue 34 for these lines: a Russian prompt has each of them in Russian (order words and the rule
+    book's [Sections] kept)."""
+    from pbem.report.localize import turn_line
+
+    c, state = _case(name)
+    lines = [ln for ln in turn_lines(c.rs, state, c.nation) if ln.startswith(("Phase I", "Arrivals at sea", "Armies at sea"))
+             or " erupts " in ln]
+    assert lines
+    for ln in lines:
+        assert turn_line("ru", c.rs, ln) != ln, ln

@@ -301,9 +301,9 @@ def prompt_lines(rs: Ruleset, state, nation: str) -> list[str]:
             continue
         head = f"Phase I: increase points {ev.points} - armies {ev.armies} = {ev.points - ev.armies}"
         if ev.change < 0:
-            gone = ", ".join(f"{k} in {rs.display(a)}" for a, k in sorted(ev.lost.items()))
+            gone = ", ".join(rs.display(a) for a, k in sorted(ev.lost.items()) for _k in range(k))
             out.append(f"{head}: the {name} lose {-ev.change} {'army' if ev.change == -1 else 'armies'} of their "
-                       f"choice (LOSE A[, B ...]; else {gone}) ([Phase I]).")
+                       f"choice (LOSE A[, B ...]; by default from {gone}) ([Phase I]).")
         elif ev.gained:
             out.append(f"{head}: {ev.gained} new {'army' if ev.gained == 1 else 'armies'}. PLACE them in: "
                        + ", ".join(rs.display(a) for a in placement_options(rs, state, nation)))
