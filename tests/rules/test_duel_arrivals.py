@@ -111,3 +111,8 @@ def test_the_duel_prompt_lines_read_in_russian(name):
     assert lines
     for ln in lines:
         assert turn_line("ru", c.rs, ln) != ln, ln
+
+
+def test_the_forms_have_russian_keywords(rs):
+    section = parse_message("NATION Welsh\nпотерять Devon\nубрать Powys\nудержать Cadwallon\n", rs).section("welsh")
+    assert [type(o) for o in section.orders] == [LoseArmies, RemoveForArrivals, WithholdLeader]

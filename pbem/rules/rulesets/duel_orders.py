@@ -73,14 +73,17 @@ LOSE = register_form(OrderForm(
     lambda reader, rest: LoseArmies(areas=reader.names.places(rest, "LOSE", counts=True)),
     lambda o, rs: f"LOSE {_areas_list(rs, o.areas)}",
     meaning="when the population table loses armies, one army of each area named goes, in this order "
-            "([Phase I]: an army of your choice; else from the biggest stack)"))
+            "([Phase I]: an army of your choice; else from the biggest stack)",
+    translations={"ru": ("потерять", "потеря")}))
 REMOVE = register_form(OrderForm(
     "REMOVE", RemoveForArrivals, "REMOVE A[, B ...]  (Duel: make room for arrivals at sea)", "REMOVE {area}",
     lambda reader, rest: RemoveForArrivals(areas=reader.names.places(rest, "REMOVE", counts=True)),
     lambda o, rs: f"REMOVE {_areas_list(rs, o.areas)}",
     meaning="when the army limit leaves too few armies for those due at sea, one army of each area named "
-            "leaves the board and one more appears at sea ([Appearance At Sea])"))
+            "leaves the board and one more appears at sea ([Appearance At Sea])",
+    translations={"ru": ("убрать",)}))
 WITHHOLD = register_form(OrderForm(
     "WITHHOLD", WithholdLeader, "WITHHOLD <leader>  (Duel: a leader who would erupt does not appear)",
     "WITHHOLD {leader}", _withhold, lambda o, rs: f"WITHHOLD {rs.display(o.leader)}",
-    meaning="a leader whose nation has no area does not appear this turn, nor his armies ([Eruption])"))
+    meaning="a leader whose nation has no area does not appear this turn, nor his armies ([Eruption])",
+    translations={"ru": ("удержать",)}))
