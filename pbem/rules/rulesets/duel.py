@@ -522,13 +522,12 @@ class DuelRules(Rules):
         """[A Game Round] — the nations the Romans' withdrawal creates play from the round after it."""
         return False
 
-
-    # --- [Raiders], [Intruders]: the armies at sea (duel_arrivals.py) --------------------------------
     def population_prompt(self, rs: Ruleset, state: GameState, nation: str) -> list[str] | None:
         """[Phase I], [Phase II] — the prompt's lines on the maintenance and the arrivals, with the
         choices they leave (LOSE, REMOVE, WITHHOLD) and what the armies at sea are this turn."""
         return arrivals_rules.prompt_lines(rs, state, nation)
 
+    # --- [Raiders], [Intruders]: the armies at sea (duel_arrivals.py) --------------------------------
     def must_come_ashore(self, ctx: TurnContext) -> bool:
         """[Intruders] — in a turn neither of raiders nor of intruders the armies at sea must land."""
         return arrivals_rules.must_come_ashore(ctx)
