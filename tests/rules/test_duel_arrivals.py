@@ -116,3 +116,18 @@ def test_the_duel_prompt_lines_read_in_russian(name):
 def test_the_forms_have_russian_keywords(rs):
     section = parse_message("NATION Welsh\nпотерять Devon\nубрать Powys\nудержать Cadwallon\n", rs).section("welsh")
     assert [type(o) for o in section.orders] == [LoseArmies, RemoveForArrivals, WithholdLeader]
+
+
+@pytest.mark.parametrize("name", ["population-lose-choice", "arrival-remove", "eruption-withhold", "raiders-stay",
+                                  "intruders-withdraw", "invaders-left-at-sea", "invaders-no-retreat"])
+def test_the_units_each_choice_moves_are_the_ones_its_events_say(name):
+    """The self-play check (pbem.bots.conservation, issue 31) on the choices the bots leave to the
+    defaults: the armies lost, removed, withheld, staying, withdrawn or lost at sea are in the events."""
+    from pbem.bots.conservation import units_explained
+    from pbem.rules.flow import Step
+
+    c, state = _case(name)
+    orders, _ = c.orders()
+    res = play_nation_turn(c.rs, state, c.nation, orders, c.dice(), start=c.data["start"], stop=c.data["stop"])
+    step = Step("nation_turn", res.state, res.events, res.problems, c.nation, state.round)
+    assert units_explained(c.rs, state, step) == []
