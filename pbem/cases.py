@@ -45,8 +45,8 @@ from pbem.rules.turn import (
 
 TOP_KEYS = {"id", "rules", "cite", "round", "nation", "start", "stop", "setup", "state", "orders", "dice", "expect",
             "description", "notes", "play", "players", "options"}
-EXPECT_KEYS = {"accepted", "rejected", "line", "error", "map", "vp", "eliminated", "population", "bretwalda", "king",
-               "game_over", "winner", "next", "battle_rounds"}
+EXPECT_KEYS = {"accepted", "rejected", "line", "map", "vp", "eliminated", "population", "bretwalda", "king",
+               "game_over", "winner", "next", "battle_rounds", "message"}
 ROUND_STARTS = ("round_start", "nation_turn", "end_of_round")
 ROUND_STOPS = ("end_of_round", "after_round_start", "end_of_turn")
 
@@ -228,10 +228,10 @@ def run_case(case: _Case) -> CaseResult:
                 lines = [p.line for p in (active_problems or problems) if p.kind == kind]
                 if expect["line"] not in lines:
                     diffs.append(f"expected {kind} on line {expect['line']}, got line(s) {lines}")
-            if "error" in expect:
+            if "message" in expect:
                 said = [p.message for p in (active_problems or problems) if p.kind == kind]
-                if not any(str(expect["error"]) in m for m in said):
-                    diffs.append(f"expected a {kind} refusal saying {expect['error']!r}, got {said}")
+                if not any(str(expect["message"]) in m for m in said):
+                    diffs.append(f"expected a {kind} refusal saying {expect['message']!r}, got {said}")
         if outcome_state.to_dict() != state.to_dict():
             diffs.append("a rejected case must leave the state unchanged")
     else:

@@ -36,7 +36,11 @@ from pbem.rules.turn import can_submit, cycles, play_nation_turn
 
 
 class NoDice:
-    """Bots plan before the dice are rolled: a bot asking for dice is a bug."""
+    """Bots plan before the dice are rolled: a bot asking for dice is a bug. A battle a family fights
+    within the population phase is announced and left unfought (dice.NeutralDice): the bot plans on the
+    position as it stands."""
+
+    neutral = True
 
     def faces(self, req: RollRequest):  # pragma: no cover - reached only by a bug
         raise RuntimeError(f"a bot looked at dice while planning ({req.label(0)})")

@@ -100,7 +100,7 @@ class GreedyBot(Bot):
             orders += self._battle_orders(rs, after2, nation,
                                           [a for a in battle_areas(rs, after2, nation) if a not in avoid])
         own = [a for a, st in after.areas.items() if rs.is_land(a) and nation in st and st[nation].units]
-        if len(own) > 1:
+        if len(own) > 1 and "DISBAND" in rs.rules.order_forms:   # a family with no overpopulation has no DISBAND
             orders.append(Disband(tuple(sorted(own, key=lambda a: (values.get(a, 0.0), a)))))
         return orders
 

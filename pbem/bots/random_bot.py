@@ -74,7 +74,7 @@ class RandomBot(Bot):
             orders += self._battle_orders(rs, rng, after2, nation,
                                           [a for a in battle_areas(rs, after2, nation) if a not in avoid])
         own_land = sorted(a for a, st in board.areas.items() if rs.is_land(a) and nation in st)
-        if own_land and rng.random() < 0.3:
+        if own_land and rng.random() < 0.3 and "DISBAND" in rs.rules.order_forms:
             orders.append(Disband(tuple(rng.sample(own_land, rng.randint(1, len(own_land))))))
         orders += self._standing(rs, rng, board, nation, own_land)
         return orders

@@ -164,13 +164,22 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
                    if any(str(x).startswith("boats all game") for x in n.get("notes") or []))
     rounds: dict[int, dict] = {}
     raiders: dict[int, list[str]] = {}
+    intruders: dict[int, list[str]] = {}
+    must_withdraw: dict[int, list[str]] = {}
     for r_key, rd in aid["timeline"].items():
         r = int(r_key)
         arrivals, leaders = [], []
         for nid, nd in (rd.get("nations") or {}).items():
-            kind = {"raider": "raider"}.get(nd.get("status", ""), "invader")
-            if kind == "raider":
+            status = nd.get("status", "")
+            # [Intruders] an intruder goes back to sea after the battles as a raider does (the timeline's
+            # raider kind), without raid points (duel.raiders lists only the raiders, who score them)
+            kind = "raider" if status in ("raider", "intruder") else "invader"
+            if status == "raider":
                 raiders.setdefault(r, []).append(nid)
+            elif status == "intruder":
+                intruders.setdefault(r, []).append(nid)
+            if nd.get("must_withdraw"):
+                must_withdraw.setdefault(r, []).append(nid)
             for arr in nd.get("arrivals") or []:
                 if arr.get("leader"):
                     leaders.append({"nation": nid, "leader": arr["leader"]})
@@ -222,6 +231,10 @@ def build(board: Mapping[str, Any], aid: Mapping[str, Any]) -> dict[str, dict]:
             "centres": centres,
             "scoring_adjacent": [list(p) for p in board.get("scoring_only") or []],
             "raiders": {r: sorted(ns) for r, ns in raiders.items()},
+            # [Intruders]: may withdraw and retreat to sea, no raid points
+            "intruders": {r: sorted(ns) for r, ns in intruders.items()},
+            # [Raiding and Intruding] "(and then must withdraw)": raiders without the option to stay
+            "must_withdraw": {r: sorted(ns) for r, ns in must_withdraw.items()},
             "withdrawal": {"after": "saxons", "round": 1, "to": dict(aid["roman_withdrawal"])},
             "no_raid_points": {"irish": "ireland"},
             "no_turn": ["romans"],

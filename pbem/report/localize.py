@@ -193,6 +193,12 @@ EVENT_TEXTS: dict[str, Text] = {
     "duel_arrived_split": lambda ev, n, lang: i18n.tr(
         lang, _("%(nation)s appear divided: %(seas)s"), nation=n.display(ev.nation), seas=", ".join(
             i18n.tr(lang, _("%(count)s in %(area)s"), count=k, area=n.display(a)) for a, k in ev.seas.items())),
+    "duel_made_room": lambda ev, n, lang: i18n.tr(
+        lang, _("%(nation)s remove %(what)s to make room for their arrivals at sea ([Appearance At Sea])"),
+        nation=n.display(ev.nation), what=", ".join(
+            i18n.tr(lang, _("%(count)s in %(area)s"), count=k, area=n.display(a)) for a, k in sorted(ev.removed.items()))),
+    "duel_leader_withheld": _t(_("%(nation)s: %(leader)s does not appear, nor his armies ([Eruption])"),
+                               nation=_nation, leader=_leader),
     "duel_romans_withdrawn": lambda ev, n, lang: i18n.tr(
         lang, _("the empire withdraws: %(areas)s"), areas=", ".join(
             i18n.tr(lang, _("%(area)s to the %(nation)s"), area=n.display(a), nation=n.display(k))
@@ -504,6 +510,36 @@ _TURN = tuple((re.compile(p), m) for p, m in (
     (r"^New armies: (?P<n>\d+) \(population count (?P<count>[\d.]+), (?P<saved>[\d.]+) of it saved\)\. "
      r"PLACE them in: (?P<areas>.+)$",
      _("New armies: %(n)s (population count %(count)s, %(saved)s of it saved). PLACE them in: %(areas)s")),
+    # a family's own lines on its population phase (Rules.population_prompt): Duel's Phases I and II
+    (r"^Phase I: increase points (?P<p>\d+) - armies (?P<a>\d+) = (?P<d>-?\d+): the (?P<nation>.+) lose (?P<n>\d+) "
+     r"arm(?:y|ies) of their choice \(LOSE A\[, B \.\.\.\]; by default from (?P<areas>.+)\) \(\[Phase I\]\)\.$",
+     _("Phase I: increase points %(p)s - armies %(a)s = %(d)s: the %(nation)s lose %(n)s army(ies) of their choice "
+       "(LOSE A[, B ...]; by default from %(areas)s) ([Phase I]).")),
+    (r"^Phase I: increase points (?P<p>\d+) - armies (?P<a>\d+) = (?P<d>-?\d+): (?P<n>\d+) new arm(?:y|ies)\. "
+     r"PLACE them in: (?P<areas>.+)$",
+     _("Phase I: increase points %(p)s - armies %(a)s = %(d)s: %(n)s new army(ies). PLACE them in: %(areas)s")),
+    (r"^Phase I: increase points (?P<p>\d+) - armies (?P<a>\d+) = (?P<d>-?\d+): no new army \(the army limit, or "
+     r"only areas of no increase value\) \(\[Phase I\]\)\.$",
+     _("Phase I: increase points %(p)s - armies %(a)s = %(d)s: no new army (the army limit, or only areas of no "
+       "increase value) ([Phase I]).")),
+    (r"^Arrivals at sea: (?P<n>\d+) of the (?P<m>\d+) due have no piece \(the (?P<nation>.+) army limit is "
+     r"(?P<k>\d+)\): REMOVE A\[, B \.\.\.\] takes as many armies off the board to make room "
+     r"\(\[Appearance At Sea\]\)\.$",
+     _("Arrivals at sea: %(n)s of the %(m)s due have no piece (the %(nation)s army limit is %(k)s): REMOVE A[, B ...] "
+       "takes as many armies off the board to make room ([Appearance At Sea]).")),
+    (r"^(?P<leader>.+) erupts \(the (?P<nation>.+) have no area\): WITHHOLD (?P<same>.+) keeps him and his armies "
+     r"off the board \(\[Eruption\]\)\.$",
+     _("%(leader)s erupts (the %(nation)s have no area): WITHHOLD %(same)s keeps him and his armies off the board "
+       "([Eruption]).")),
+    *((re.escape(m) + "$", m) for m in (
+        _("Armies at sea: raiders this turn: they may land, fight and go back to their sea after the battles "
+          "(WITHDRAW, the default), or stay (SETTLE: no raid points for that area) ([Raiders])."),
+        _("Armies at sea: raiders this turn: they may land, fight and must go back to their sea after the battles "
+          "([Raiding and Intruding])."),
+        _("Armies at sea: intruders this turn: they may land, fight, retreat to sea and go back to it after the "
+          "battles (WITHDRAW) or stay (SETTLE); no raid points ([Intruders])."),
+        _("Armies at sea: invaders this turn: they must land and stay on land: those left at sea are lost, none "
+          "retreats to sea ([Intruders])."))),
     (r"^Arriving: (?P<n>\d+) raiders? in the (?P<sea>.+?) \(after the raid: WITHDRAW or SETTLE\)$",
      _("Arriving: %(n)s raider(s) in the %(sea)s (after the raid: WITHDRAW or SETTLE)")),
     (r"^Arriving: (?P<n>\d+) invaders? in the (?P<sea>.+?) \(they must be ashore after the movement, the second one "

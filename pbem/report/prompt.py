@@ -97,7 +97,10 @@ def turn_lines(rs, state, nation: str) -> list[str]:
     s = turn_start(rs, state, nation)
     name = rs.display(nation)
     lines = []
-    if not s.increases:
+    own = rs.rules.population_prompt(rs, state, nation)   # a family with its own economy writes its lines
+    if own is not None:
+        lines += own
+    elif not s.increases:
         lines.append(f"New armies: none (the {name} do not increase population this turn).")
     elif not s.new_armies:
         lines.append(f"New armies: none (population count {s.count:g}, {s.saved_before:g} of it saved; "

@@ -458,10 +458,11 @@ class BattleModel:
 
     def attacker_retreat_problem(self, ctx: TurnContext, area: str, target: str, count: int) -> str:
         """Rule 8.3 — why `count` attackers may not go back from `area` to `target`, the area their group
-        entered from ('' if they may): another nation holds it, or the stacking limits (5.21). A sea: ''."""
+        entered from ('' if they may): another nation holds it, or the stacking limits (5.21). A sea: ''
+        unless the family bars the retreat to sea (`Rules.sea_retreat_barred`, its reading of 7.22)."""
         rs, state, nation = ctx.rs, ctx.state, ctx.nation
         if not rs.is_land(target):
-            return ""
+            return rs.rules.sea_retreat_barred(ctx) or ""
         if any(n != nation for n in state.occupants(target)):
             return "held by another nation (8.3)"
         return "" if can_add(rs, state, nation, target, count, leaving=area) else "stacking limits (5.21)"

@@ -20,7 +20,11 @@ from pbem.rules.turn import can_submit, play_nation_turn
 
 
 class _NoDice:
-    """Legal options never fight: asking for dice would be a bug."""
+    """Legal options never fight: asking for dice would be a bug. A battle a family fights within the
+    population phase (e.g. a leader's arrival among enemies) is announced and left unfought, as
+    validation leaves it (dice.NeutralDice)."""
+
+    neutral = True
 
     def faces(self, req: RollRequest):
         return [1] * req.count

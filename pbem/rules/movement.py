@@ -357,3 +357,21 @@ def kill_leader(ctx: TurnContext, area: str, owner: str, leader: str, killer: st
     ctx.state.leader_killed_by[leader] = killer
     ctx.kills.append(Kill(killer=killer, victim=owner, kind="leaders", area=area, leader=leader))
     ctx.emit("leader_killed", area=area, nation=owner, leader=leader, by=killer)
+
+
+def invaders_left_at_sea(ctx: TurnContext) -> None:
+    """Rule 7.2 as a family plays it — when its armies must come ashore in this movement phase
+    (`Rules.must_come_ashore`), the armies, cavalry and leaders of the nation still at sea at its end
+    are lost (`lost_at_sea`)."""
+    if not ctx.rs.rules.must_come_ashore(ctx):
+        return
+    state = ctx.state
+    for area, stacks in list(state.areas.items()):   # the loop empties stacks, removes none
+        st = stacks.get(ctx.nation)
+        if st and (st.armies or st.cavalry or st.leaders) and ctx.rs.is_sea(area):
+            ctx.emit("lost_at_sea", nation=ctx.nation, sea=area, armies=st.armies, cavalry=st.cavalry,
+                     leaders=list(st.leaders))
+            state.dead_leaders.update(st.leaders)
+            st.armies = st.cavalry = st.raiders = 0
+            st.leaders.clear()
+    state.prune()

@@ -102,13 +102,14 @@ KEPT = re.compile(r"\b[A-Z]{2,}\b|\([^()]*\b(?:York|Romans|Arthur)\)|\[[^\]]+\]|
 in brackets, what the player wrote (quoted), the form's letters n and k."""
 
 
-DUEL = load("duel")
+FAMILY_RS = {"duel": load("duel")}
+"""The ruleset whose family's own refusals (Rules.refusal_phrases) a module of its family writes."""
 
 
 def russian(where: str, text: str) -> str:
     if "/odds.py" in where:
         return odds_text("ru", text)
-    rs = DUEL if "/rulesets/duel" in where else RS   # a family's own refusals are rendered with its phrases
+    rs = next((r for fam, r in FAMILY_RS.items() if f"/rulesets/{fam}" in where), RS)
     done = problem_text("ru", text)
     done = rules_text("ru", rs, done) if done == text else done
     return reason_text("ru", rs, done) if done == text else done    # a family's why-no-effect (_reason)

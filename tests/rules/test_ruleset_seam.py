@@ -28,7 +28,7 @@ RULESET_MODULES = {"pbem/rules/rulesets/classic.py", "pbem/rules/rulesets/classi
                    "pbem/rules/rulesets/classic_orders.py", "pbem/rules/rulesets/ffg2.py",
                    "pbem/rules/rulesets/duel.py", "pbem/rules/rulesets/duel_battle.py",
                    "pbem/rules/rulesets/duel_orders.py", "pbem/rules/rulesets/duel_movement.py",
-                   "pbem/rules/rulesets/duel_retreat.py"}
+                   "pbem/rules/rulesets/duel_retreat.py", "pbem/rules/rulesets/duel_arrivals.py"}
 FAMILY_PACKAGE = "pbem/rules/rulesets/"
 # the family checks also read the data loader (pbem/data/*.py)
 FAMILY_GENERIC = (*GENERIC, "pbem/data")

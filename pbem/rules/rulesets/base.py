@@ -351,6 +351,11 @@ class Rules:
         `origins`, where the attacker's groups that stopped in the battle area entered from."""
         return origins
 
+    def sea_retreat_barred(self, ctx: TurnContext) -> str | None:
+        """Rule 7.22 — why the nation's attackers who came from the sea may not retreat to it, as the
+        reason a `retreat_refused` gives (None: they may, invaders on the turn of landing and raiders)."""
+        return None
+
     def leader_escape(self, ctx: TurnContext, area: str, nation: str, leader: str) -> str | None:
         """Rule 9.2 — a leader left alone with enemy armies dies; returns where it escaped to (never)."""
         return None
@@ -558,6 +563,11 @@ class Rules:
     def partners(self, rs: Ruleset, holdings: Mapping[str, Collection[str]]) -> list[list[str]]:
         """Rule 14.1 — who wins together, given each player's nations: here every player alone."""
         return [[p] for p in holdings]
+
+    def population_prompt(self, rs: Ruleset, state: GameState, nation: str) -> list[str] | None:
+        """Rule 10 — the prompt's lines on the nation's population phase, when the family writes its own
+        (None: the generic line of rule 10.1's new armies)."""
+        return None
 
     def arrival_note(self, rs: Ruleset, raiders: bool) -> str:
         """Rule 7.2 — what the prompt adds to an arrival at sea (nothing here: 7.22 lets invaders stay)."""

@@ -2,8 +2,10 @@
 
 [Section] names a section of that chapter. What differs from the generic engine, as phases:
 - Phase I, the maintenance economy (`population_phase`, `maintenance`): the increase points of the
-  occupied land areas minus the armies not at sea, read on the six-row table from gain 3 to lose 3;
-  then Phase II, the arrivals of the aid (`arrivals`, the generic ones).
+  occupied land areas minus the armies not at sea, read on the six-row table from gain 3 to lose 3,
+  the loser choosing which armies go (LOSE); then Phase II, the arrivals of the aid (`arrivals`: room
+  made at sea by REMOVE, two-sea arrivals divided by ARRIVE, the sea status of raiders, intruders and
+  invaders), the leaders (eruption, or not: WITHHOLD). The choices' rules: duel_arrivals.py.
 - Phase V, scoring at the end of every nation turn (`end_of_turn`, `phase_v`): the scoring centres,
   the land areas adjacent to them, the areas raided, the enemy leaders killed.
 - [Withdrawal of the Romans] after the Saxon turn of round 1 (`roman_withdrawal`); the Romans have no
@@ -28,12 +30,13 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from pbem.errors import OrderProblem
-from pbem.rules import accounting, battle, endturn, population, scoring
+from pbem.rules import accounting, battle, endturn, movement, population, scoring
 from pbem.rules.context import Kill, NationTurn, TurnContext
 from pbem.rules.events import Event, Names, event
 from pbem.rules.kingship import english_areas_held
 from pbem.rules.orders import Move, Place
 from pbem.rules.ruleset import Constants, Ruleset
+from pbem.rules.rulesets import duel_arrivals as arrivals_rules
 from pbem.rules.rulesets import duel_retreat
 from pbem.rules.rulesets.base import Rules
 from pbem.rules.rulesets.duel_battle import DuelBattleModel
@@ -216,8 +219,9 @@ class DuelSchema(Schema):
             centres[nid] = tuple(rows)
         pairs = [tuple(rc.ids(p, f"duel.scoring_adjacent.{i}", areas, "area"))
                  for i, p in enumerate(rc.seq(d, "scoring_adjacent", "duel"))]
-        raiders = {int(r): frozenset(rc.ids(ns, f"duel.raiders.{r}", nations, "nation"))
-                   for r, ns in rc.mapping(d, "raiders", "duel", required=False).items()}
+        raiders, intruders, must_withdraw = ({int(r): frozenset(rc.ids(ns, f"duel.{key}.{r}", nations, "nation"))
+                                              for r, ns in rc.mapping(d, key, "duel", required=False).items()}
+                                             for key in ("raiders", "intruders", "must_withdraw"))
         w = rc.mapping(d, "withdrawal", "duel")
         withdrawal_to: dict[str, str] = {}
         for nid, lst in rc.mapping(w, "to", "duel.withdrawal").items():
@@ -258,6 +262,8 @@ class DuelSchema(Schema):
             "duel_centres": centres,
             "duel_scoring_adjacent": tuple(pairs),
             "duel_raiders": raiders,
+            "duel_intruders": intruders,
+            "duel_must_withdraw": must_withdraw,
             "duel_withdrawal": {"after": rc.one(rc.get(w, "after", "duel.withdrawal"), "duel.withdrawal.after", nations, "nation"),
                                 "round": rc.integer(rc.get(w, "round", "duel.withdrawal"), "duel.withdrawal.round", minimum=1),
                                 "to": withdrawal_to},
@@ -284,11 +290,14 @@ class DuelRules(DuelMovement, Rules):
     battle = DuelBattleModel()
     # Duel has no Bretwalda or King to vote for and no submission: VOTE and SUBMIT are not its orders
     # ... and the side hit allocates its hits by HITS (fort and armies; it replaces LOSSES, whose CAVALRY
-    # LAST Duel's cavalry never has: [Cavalry]); VICTORS: the victorious attacker's retreat
-    order_forms = (Rules.order_forms.adding("ARRIVE", after="PLACE").adding("VICTORS", after="ATTACK")
-                   .adding("HITS", after="LOSSES").without("VOTE", "SUBMIT", "LOSSES"))
-
-    refusal_phrases = duel_retreat.REFUSAL_PHRASES   # [Retreat Options]: its refusals in a player's language
+    # LAST Duel's cavalry never has: [Cavalry]); VICTORS: the victorious attacker's retreat; DISBAND
+    # neither: Duel has no overpopulation ([Major Differences]); LOSE chooses Phase I's losses
+    order_forms = (Rules.order_forms.adding("LOSE", "REMOVE", "ARRIVE", after="PLACE")
+                   .adding("WITHHOLD", after="LEADER").adding("VICTORS", after="ATTACK")
+                   .adding("HITS", after="LOSSES").without("VOTE", "SUBMIT", "LOSSES", "DISBAND"))
+    RULE_REFS: ClassVar[Mapping[str, str]] = MappingProxyType({"come_ashore": "[Intruders]"})   # lost_at_sea
+    # the family's own refusals, in a player's language ([Retreat Options], Phases I and II)
+    refusal_phrases = duel_retreat.REFUSAL_PHRASES + arrivals_rules.REFUSALS
 
     CITATIONS: ClassVar[Mapping[str, str]] = MappingProxyType({
         # the generic rules' sections -> the Duel rule book's section that states the rule (issue 30 item 5)
@@ -446,6 +455,7 @@ class DuelRules(DuelMovement, Rules):
         self.place_burh(ctx)
         t.stop_after("before_leaders")
         before = len(ctx.events)
+        t.problems += arrivals_rules.withhold_leaders(ctx)
         t.problems += population.leaders_enter(ctx)
         self.eruptions(ctx, [e.area for e in ctx.events[before:] if e.KIND == "leader_entered"])
 
@@ -470,8 +480,11 @@ class DuelRules(DuelMovement, Rules):
     def leader_entry_areas(self, ctx: TurnContext, leader: str) -> list[str]:
         """[Eruption] — a leader whose nation has no area appears in an area it could score for this
         round (its card's row), or, for a leader the aid names areas for, only there; vacant areas
-        first (an occupied one means a battle at once), then by id. (Not appearing is not offered.)"""
+        first (an occupied one means a battle at once), then by id; nowhere when a WITHHOLD line keeps
+        him off ("you may choose not to have the leader (and necessarily the army) appear")."""
         rs, state, nation = ctx.rs, ctx.state, ctx.nation
+        if arrivals_rules.withheld(ctx, leader):
+            return []
         places = rs.extras["duel_erupt_in"].get(leader)
         if places is None:
             card = rs.vp.get(nation)
@@ -480,8 +493,18 @@ class DuelRules(DuelMovement, Rules):
         return sorted(places, key=lambda a: (bool(state.occupants(a)), a))
 
     def arrivals(self, t: NationTurn) -> list[OrderProblem]:
-        """[Phase II], [Appearance At Sea] — the aid's arrivals appear in their seas; where the aid
-        offers two seas, ARRIVE N <sea> puts N of them in the second (the rest stay in the first)."""
+        """[Phase II], [Appearance At Sea] — armies REMOVEd from the board make room for those due at sea
+        beyond the army limit; the aid's arrivals appear in their seas; where the aid offers two seas,
+        ARRIVE N <sea> puts N of them in the second (the rest stay in the first); then every army of
+        the nation at sea is a raider, an intruder or an invader by the turn ([Raiders])."""
+        problems = arrivals_rules.make_room_at_sea(t.ctx)
+        problems += self.divided_arrivals(t)
+        arrivals_rules.set_sea_status(t.ctx)
+        return problems
+
+    def divided_arrivals(self, t: NationTurn) -> list[OrderProblem]:
+        """[Appearance At Sea] — the aid's arrivals in their seas, those of a two-sea choice divided by
+        the ARRIVE lines."""
         ctx = t.ctx
         rs, state, nation = ctx.rs, ctx.state, ctx.nation
         before = len(ctx.events)
@@ -600,7 +623,7 @@ class DuelRules(DuelMovement, Rules):
         """[Phase I] — count the increase points of the land areas the nation occupies and subtract its
         armies not at sea (forts and leaders count for neither); the table gives the change. Gains are
         placed in occupied land areas (PLACE, else by default), up to the army limit; an only-Connacht
-        nation gains nothing. Losses come from the biggest stack by default (S7)."""
+        nation gains nothing. Losses: the loser's choice (LOSE, else from the biggest stack)."""
         rs, state, nation = ctx.rs, ctx.state, ctx.nation
         value = rs.extras["duel_population"]
         occupied = population.placement_areas(ctx, nation)
@@ -617,35 +640,15 @@ class DuelRules(DuelMovement, Rules):
             problems = population.place_new_armies(ctx, nation, new, ctx.own().of(Place))
             gained = state.units_of(nation) - before
         elif change < 0:
-            lost, lines = self.lose_armies(ctx, occupied, -change)
+            lost, lines, problems = arrivals_rules.phase_one_losses(ctx, occupied, -change)
             # the units' record of the removal (the generic event of armies taken off by a family's rule)
             ctx.emit("legions_withdrawn", nation=nation, removed=lost)
+        if change > 0:
+            arrivals_rules.unused_losses(ctx, f"the {rs.nations[nation].name} lose no army this turn: the "
+                                              f"population change is +{change} ([Phase I])")
         ctx.emit("duel_maintenance", nation=nation, points=points, armies=armies, change=change,
                  gained=gained, lost=lost, lines=lines)
         return problems
-
-    def lose_armies(self, ctx: TurnContext, occupied: list[str], n: int) -> tuple[dict[str, int], list[int]]:
-        """[Phase I] "you lose an army of your choice": the choice has no order form yet (doubt S7;
-        DISBAND, the overpopulation order, is read at the end of the turn and the bots and prompts
-        plan the movement on the position without it), so by default one at a time from the biggest
-        stack (ties: the area of least increase value, then by id); cavalry last. Returns the armies
-        lost per area and the order lines used (none)."""
-        state, nation, value = ctx.state, ctx.nation, ctx.rs.extras["duel_population"]
-        lost: dict[str, int] = {}
-        for _ in range(n):
-            options = [a for a in occupied if state.areas[a][nation].units]
-            if not options:
-                break
-            area = min(options, key=lambda a: (-state.areas[a][nation].units, value[a], a))
-            st = state.areas[area][nation]
-            if st.armies:
-                st.armies -= 1
-                st.raiders = min(st.raiders, st.armies)
-            else:
-                st.cavalry -= 1
-            lost[area] = lost.get(area, 0) + 1
-        state.prune()
-        return lost, []
 
     def end_of_turn(self, t: NationTurn) -> None:
         """The end of Phase IV: a fortress the aid names is placed (`place_fortresses`); [Phase V] after
@@ -799,3 +802,35 @@ class DuelRules(DuelMovement, Rules):
         """[A Game Round] — the nations the Romans' withdrawal creates play from the round after it."""
         return False
 
+    def population_prompt(self, rs: Ruleset, state: GameState, nation: str) -> list[str] | None:
+        """[Phase I], [Phase II] — the prompt's lines on the maintenance and the arrivals, with the
+        choices they leave (LOSE, REMOVE, WITHHOLD) and what the armies at sea are this turn."""
+        return arrivals_rules.prompt_lines(rs, state, nation)
+
+    # --- [Raiders], [Intruders]: the armies at sea (duel_arrivals.py) --------------------------------
+    def must_come_ashore(self, ctx: TurnContext) -> bool:
+        """[Intruders] — in a turn neither of raiders nor of intruders the armies at sea must land."""
+        return arrivals_rules.must_come_ashore(ctx)
+
+    def stay_at_sea_refusal(self, rs: Ruleset, nation: str) -> tuple[str, str]:
+        """[Intruders] — the reply to a STAY at sea of invaders."""
+        return (f"the {rs.nations[nation].name} are invaders this turn: their armies at sea must land and stay on "
+                "land (or die) ([Intruders])", arrivals_rules.LAND_THEM)
+
+    def after_movement(self, ctx: TurnContext) -> None:
+        """[Intruders] — invaders still at sea after the movement die ("must land ... (or die)")."""
+        movement.invaders_left_at_sea(ctx)
+
+    def sea_retreat_barred(self, ctx: TurnContext) -> str | None:
+        """[Intruders] — "the non-intruder invaders cannot withdraw/retreat to sea"."""
+        return arrivals_rules.SEA_RETREAT_BARRED if arrivals_rules.must_come_ashore(ctx) else None
+
+    def raiders_may_settle(self, ctx: TurnContext) -> bool:
+        """[Raiders] — raiders may stay in the area they raided (scoring no raid points for it), unless
+        the aid says they must withdraw (the Jutes of round 1, [Raiding and Intruding])."""
+        return arrivals_rules.may_stay_ashore(ctx)
+
+    def settle_refusal(self, ctx: TurnContext) -> str:
+        """[Raiding and Intruding] — why a SETTLE had no effect for raiders who must withdraw."""
+        return (f"the {ctx.rs.nations[ctx.nation].name} must withdraw to sea after their raid this turn "
+                "([Raiding and Intruding])")

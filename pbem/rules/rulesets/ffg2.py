@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from pbem.errors import OrderProblem
 from pbem.i18n import _
-from pbem.rules import kingship
+from pbem.rules import kingship, movement
 from pbem.rules.battle_model import BattleModel
 from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
 from pbem.rules.events import Event, make
@@ -142,19 +142,9 @@ def must_come_ashore(ctx: TurnContext) -> bool:
 
 def invaders_left_at_sea(ctx: TurnContext) -> None:
     """FFG 18, doubt 22 — armies (and leaders) still at sea at the end of a movement phase that had to
-    bring them ashore are lost: the FFG text says they must land and gives them no way to stay."""
-    if not must_come_ashore(ctx):
-        return
-    state = ctx.state
-    for area, stacks in list(state.areas.items()):   # the loop empties stacks, removes none
-        st = stacks.get(ctx.nation)
-        if st and (st.armies or st.cavalry or st.leaders) and ctx.rs.is_sea(area):
-            ctx.emit("lost_at_sea", nation=ctx.nation, sea=area, armies=st.armies, cavalry=st.cavalry,
-                     leaders=list(st.leaders))
-            state.dead_leaders.update(st.leaders)
-            st.armies = st.cavalry = st.raiders = 0
-            st.leaders.clear()
-    state.prune()
+    bring them ashore are lost: the FFG text says they must land and gives them no way to stay
+    (pbem.rules.movement.invaders_left_at_sea, with Ffg2Rules.must_come_ashore)."""
+    movement.invaders_left_at_sea(ctx)
 
 
 def must_return_to_sea(ctx: TurnContext) -> bool:
