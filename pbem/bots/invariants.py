@@ -156,8 +156,9 @@ def position(rs: Ruleset, state: GameState) -> list[str]:
 
 
 def after_step(rs: Ruleset, before: GameState, step) -> list[str]:
-    """Invariants after one flow.Step: the position; overpopulation and raiders of the nation that played."""
-    out = position(rs, step.state)
+    """Invariants after one flow.Step: the position; overpopulation and raiders of the nation that played;
+    the family's own (`Rules.invariants`)."""
+    out = position(rs, step.state) + rs.rules.invariants(rs, before, step)
     if step.kind == "nation_turn" and step.nation:
         out += overpopulation(rs, step.state, step.nation, step.round)
         out += raiders_home(rs, step.state, step.nation)

@@ -555,6 +555,11 @@ class Rules:
             return {rs.role("successor")}
         return set()
 
+    def invariants(self, rs: Ruleset, before: GameState, step: object) -> list[str]:
+        """What must hold after a step of play (flow.Step) beyond the generic checks of pbem.bots.invariants,
+        as the family's rules say: one line per violation (none here)."""
+        return []
+
     def seat_colour(self, rs: Ruleset, seat: str) -> str | None:
         """Rule 13.0 — the player colour a seat of the control tables plays: its name is the colour here
         (None: the seat names its colour itself)."""

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, movement, population, scoring
 from pbem.rules.context import Kill, NationTurn, TurnContext
-from pbem.rules.events import Event, Names, event
+from pbem.rules.events import BattleRound, Event, Names, event
 from pbem.rules.kingship import english_areas_held
 from pbem.rules.orders import Move, Place
 from pbem.rules.ruleset import Constants, Ruleset
@@ -321,6 +321,45 @@ class DuelRules(DuelMovement, Rules):
         "en": "the classic game's {word} {sections} (Duel is silent)",
         "ru": "{word} {sections} классической игры (в Duel не сказано)",
         "bare": "classic {sections}"})
+
+    def invariants(self, rs: Ruleset, before: GameState, step: object) -> list[str]:
+        """Duel's own checks after a step (`pbem selfplay --check`): [Allocation Of Hits And Elimination
+        Of Armies] a side never has more than one wounded piece in a battle round, and hits "do not carry
+        over to later in the game" (no wound is left on the board after a step); [Phase I] the
+        maintenance count: the change is the table's for the increase points minus the armies, the
+        points are those of the land areas the nation's armies held at the start of its turn (Arthur's
+        cavalry's too if it stays), and only that change is made (a gain never above it, a loss never
+        above it, never both)."""
+        out: list[str] = []
+        events = getattr(step, "events", ())
+        for ev in events:
+            if isinstance(ev, BattleRound):
+                for nation, losses in ev.losses.items():
+                    wounded = sum(v for k, v in (losses or {}).items() if str(k).startswith("wounded_"))
+                    if wounded > 1:
+                        out.append(f"battle: the {nation} have {wounded} wounded pieces in {ev.area} ([Allocation Of Hits])")
+        for area, stacks in step.state.areas.items():
+            for nation, stack in stacks.items():
+                if self.battle.wounded(stack):
+                    out.append(f"battle: a wounded {nation} piece is left in {area} after the step ([Allocation Of Hits])")
+        value = rs.extras["duel_population"]
+        for ev in events:
+            if not isinstance(ev, DuelMaintenance):
+                continue
+            # the areas the nation's armies held at the start of its turn count; its cavalry's alone count
+            # unless the cavalry left with Arthur at the start of Phase I ([Phase I], [Cavalry])
+            mine = {a: st[ev.nation] for a, st in before.areas.items() if ev.nation in st and rs.is_land(a)}
+            least = sum(value[a] for a, s in mine.items() if s.armies)
+            most = sum(value[a] for a, s in mine.items() if s.units)
+            if not least <= ev.points <= most:
+                out.append(f"population: the {ev.nation} counted {ev.points} increase points, their areas hold "
+                           f"{least}-{most} ([Phase I])")
+            if ev.change != maintenance_change(ev.points - ev.armies):
+                out.append(f"population: {ev.points} points - {ev.armies} armies gave {ev.change:+d} ([Phase I])")
+            lost = sum(ev.lost.values())
+            if not (0 <= ev.gained <= max(ev.change, 0) and 0 <= lost <= max(-ev.change, 0)):
+                out.append(f"population: the {ev.nation} gained {ev.gained} and lost {lost} for {ev.change:+d} ([Phase I])")
+        return out
 
     def seat_colour(self, rs: Ruleset, seat: str) -> str | None:
         """[Game Setup] — the Brython-Viking side plays purple and black, the Anglo-Saxon red and blue:
