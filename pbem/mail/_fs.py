@@ -11,8 +11,9 @@ from pbem.store.fs import TEMP_PREFIX, atomic_write, fsync_dir, write_point
 __all__ = ["atomic_write", "fsync_dir", "link_new", "write_once", "write_tmp", "write_tmp_from"]
 
 
-def write_tmp(directory: Path, data: bytes) -> Path:
-    """Write `data` to a fresh hidden temp file in `directory`, fsynced; return its path."""
+def write_tmp(directory: Path, data: bytes, *, durable: bool = True) -> Path:
+    """Write `data` to a fresh hidden temp file in `directory`, fsynced (unless not `durable`: the
+    caller makes it durable later, pbem.store.fs.make_durable); return its path."""
     tmp = directory / f"{TEMP_PREFIX}{uuid.uuid4().hex}"
     try:
         fh = open(tmp, "xb")
@@ -22,8 +23,9 @@ def write_tmp(directory: Path, data: bytes) -> Path:
     with fh:
         os.fchmod(fh.fileno(), 0o600)   # mails hold tokens: readable by the owner only
         fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
+        if durable:
+            fh.flush()
+            os.fsync(fh.fileno())
     write_point("tmp", tmp)
     return tmp
 
@@ -43,22 +45,23 @@ def write_tmp_from(directory: Path, source) -> Path:
     return tmp
 
 
-def write_once(path: Path, data: bytes) -> bool:
+def write_once(path: Path, data: bytes, *, durable: bool = True) -> bool:
     """Store `data` at `path` unless a file with the same bytes is already there.
 
     Used for content-addressed files (`<sha256>.eml`): rewriting is idempotent. Returns True when
-    the file was (re)written.
+    the file was (re)written. `durable=False`: without the fsyncs (the caller makes the file durable
+    later, pbem.store.fs.make_durable).
     """
     try:
         if path.stat().st_size == len(data) and path.read_bytes() == data:
             return False
     except OSError:
         pass
-    atomic_write(path, data, mode=0o600)   # mails hold tokens: readable by the owner only
+    atomic_write(path, data, mode=0o600, durable=durable)   # mails hold tokens: readable by the owner only
     return True
 
 
-def link_new(tmp: Path, directory: Path, names) -> Path:
+def link_new(tmp: Path, directory: Path, names, *, durable: bool = True) -> Path:
     """Give the written temp file `tmp` the first name from `names` not taken yet, never overwriting.
 
     Uses a hard link (fails atomically if the name exists), falling back to an existence check
@@ -74,11 +77,13 @@ def link_new(tmp: Path, directory: Path, names) -> Path:
             if final.exists():
                 continue
             os.replace(tmp, final)
-            fsync_dir(directory)
+            if durable:
+                fsync_dir(directory)
             write_point("done", final)
             return final
         tmp.unlink(missing_ok=True)
-        fsync_dir(directory)
+        if durable:
+            fsync_dir(directory)
         write_point("done", final)
         return final
     tmp.unlink(missing_ok=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 from pbem.errors import MailError
 from pbem.mail._fs import fsync_dir, link_new, write_tmp
 from pbem.mail.transport import Incoming
-from pbem.store.fs import write_point
+from pbem.store.fs import make_durable, write_point
 
 log = logging.getLogger("pbem.mail")
 
@@ -52,6 +52,8 @@ class FolderTransport:
         self.name = name
         self._counter = 0
         self._sent_ids: set[str] | None = None
+        self._ack_dirs: set[Path] = set()   # folders whose renames (acks) wait for sync_acks
+        self._unsynced_sent: list[Path] = []   # mails sent with durable=False, waiting for sync_sent
 
     # -- incoming ---------------------------------------------------------------------------
     def _candidates(self) -> list[tuple[str, Path]]:
@@ -120,14 +122,32 @@ class FolderTransport:
             return
         except OSError as exc:
             raise MailError(f"{self.name}: cannot move {src} to {dest}: {exc}") from exc
-        fsync_dir(self.processed)
-        fsync_dir(src.parent)
+        # the renames are made durable once for all the run's acks (sync_acks): one lost by a power
+        # loss brings the mail back to a ledger that knows it (acked again, not taken again)
+        self._ack_dirs.update((self.processed, src.parent))
         write_point("done", dest)
 
+    def sync_sent(self) -> None:
+        """Make the mails sent with durable=False durable, all at once."""
+        if self._unsynced_sent and self.outbox is not None:
+            files, self._unsynced_sent = self._unsynced_sent, []
+            make_durable(files, [self.outbox])
+
+    def sync_acks(self) -> None:
+        """Make the acks' renames durable (the intake calls it after its acks)."""
+        dirs, self._ack_dirs = self._ack_dirs, set()
+        for d in sorted(dirs):
+            fsync_dir(d)
+
     # -- outgoing ---------------------------------------------------------------------------
-    def send(self, message: Message) -> None:
+    resend_safe = True
+    """A mail sent again with the same Message-ID is not written twice (the intake may then record
+    its replies as sent after a batch of them is durable, pbem.mail.intake)."""
+
+    def send(self, message: Message, *, durable: bool = True) -> None:
         """Write the message as `<outbox>/<timestamp>-<n>-<id>-<slug>.eml` atomically, `<id>` naming
-        its Message-ID: a mail sent again after a crash (same Message-ID) is not written twice."""
+        its Message-ID: a mail sent again after a crash (same Message-ID) is not written twice.
+        `durable=False`: without the fsyncs, until `sync_sent` (the intake's replies)."""
         if self.outbox is None:
             raise MailError(f"{self.name}: no outbox configured")
         try:
@@ -136,7 +156,7 @@ class FolderTransport:
                 log.info("%s: %s is in the outbox already (sent before a crash)", self.name, message.get("Message-ID"))
                 return
             data = bytes(message)
-            tmp = write_tmp(self.outbox, data)
+            tmp = write_tmp(self.outbox, data, durable=durable)
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
             slug = _slug(str(message.get("Subject", "")))
             tag = f"{ident}-" if ident else ""
@@ -146,7 +166,9 @@ class FolderTransport:
                     self._counter += 1
                     yield f"{stamp}-{self._counter}-{tag}{slug}.eml"
 
-            link_new(tmp, self.outbox, names())
+            final = link_new(tmp, self.outbox, names(), durable=durable)
+            if not durable:
+                self._unsynced_sent.append(final)
             if ident:
                 self._sent().add(ident)
         except OSError as exc:

@@ -17,7 +17,10 @@
 Ledger lines are appended and flushed at once (a kill keeps them: the kernel has them) and fsynced
 once, before the first ack (issue 33): until the transports let go of their copies, a power loss can
 only make the next run fetch and take those mails again (the handler is idempotent by `mail.sha256`,
-the replies have fixed Message-IDs). Mails are fetched one at a time (a transport's `fetch_each`); a
+the replies have fixed Message-IDs). The archive's copies are made durable together at that point
+too (one syncfs for many), and so are the replies to a transport that never writes a Message-ID
+twice (the folder outbox): their `sent` lines are held and written only once they are durable, so
+a run stopped before sends them again, and the transport keeps one copy. Mails are fetched one at a time (a transport's `fetch_each`); a
 big one is copied from its file in chunks, only its headers are parsed on arrival, and one over
 MAX_PARSE is never parsed past its headers: memory does not grow with the number or size of mails.
 
@@ -67,7 +70,7 @@ from pbem.mail.message import MAX_PARSE, MailIn, read_message
 from pbem.mail.message import _synth_id as synth_id
 from pbem.mail.routing import authenticate, route
 from pbem.mail.transport import Incoming, IncomingTransport, OutgoingTransport, PermanentMailError
-from pbem.store.fs import write_point
+from pbem.store.fs import make_durable, write_point
 
 log = logging.getLogger("pbem.mail")
 
@@ -232,6 +235,9 @@ class Intake:
         self.fault = fault
         self._by_name = {t.name: t for t in self.incoming}
         self._tracebacks: dict[str, str] = {}   # sha -> where a mail set aside failed (kept with it)
+        self._unsynced: list[Path] = []          # archive copies stored this run, not fsynced yet
+        self._unsynced_replies: list[Path] = []  # reply files written this run (batched), not fsynced yet
+        self._digests: dict[str, list[str]] = {}  # sha -> its batched reply files' SHA-256, for `applied`
 
     # -- the run --------------------------------------------------------------------------------
     def run_once(self) -> RunReport:
@@ -240,22 +246,36 @@ class Intake:
         with self.ledger:
             handles = self._poll(report)
             blocked: set[str] = set()
-            for entry in self.ledger.pending():
-                try:
-                    self._advance(entry, handles, blocked, report)
-                except Exception as exc:
-                    if self._failed(entry, exc, blocked, report):
-                        try:    # set aside: its replies go out now, and its transport copy is acked
-                            self._advance(entry, handles, blocked, report)
-                        except Exception as again:  # noqa: BLE001 - as any error of a decided mail
-                            self._failed(entry, again, blocked, report)
-            # the ledger is made durable once, before the transports let go of their copies: until
-            # then a power loss only makes the next run fetch and take those mails again (issue 33)
+            try:
+                for entry in self.ledger.pending():
+                    try:
+                        self._advance(entry, handles, blocked, report)
+                    except Exception as exc:
+                        if self._failed(entry, exc, blocked, report):
+                            try:    # set aside: its replies go out now, and its transport copy is acked
+                                self._advance(entry, handles, blocked, report)
+                            except Exception as again:  # noqa: BLE001 - as any error of a decided mail
+                                self._failed(entry, again, blocked, report)
+            finally:
+                done = getattr(self.handler, "run_done", None)   # e.g. the games' locks let go
+                if done is not None:
+                    done()
+            # the archive's copies and the ledger are made durable once, before the transports let go
+            # of their copies: until then a power loss only makes the next run fetch and store those
+            # mails again, and take the ones the ledger lost (issue 33)
+            self._sync_archive()
+            sync_sent = getattr(self.outgoing, "sync_sent", None)
+            if sync_sent is not None:
+                sync_sent()            # the replies sent without an fsync each, before the ledger says so
             self.ledger.sync()
             for sha in list(handles):
                 entry = self.ledger.entries.get(sha)
                 if entry is not None and entry.state == "replied":
                     self._ack(entry, handles, report)
+            for transport in self.incoming:   # the acks' renames (lost ones: the mail comes again, known)
+                sync = getattr(transport, "sync_acks", None)
+                if sync is not None:
+                    sync()
         return report
 
     def _fault(self, point: str, sha: str) -> None:
@@ -290,7 +310,9 @@ class Intake:
                         sha, size, head = self._store_file(inc.path)
                     else:
                         sha, size, head = hashlib.sha256(inc.raw).hexdigest(), len(inc.raw), inc.raw
-                        write_once(self.archive_dir / f"{sha}.eml", inc.raw)
+                        # durable with the others before any ack (_sync_archive): the mailbox keeps it till then
+                        if write_once(self.archive_dir / f"{sha}.eml", inc.raw, durable=False):
+                            self._unsynced.append(self.archive_dir / f"{sha}.eml")
                 except OSError as exc:  # not stored: not touched, so the transport keeps it
                     log.error("mail %s from %s %s: cannot store it: %s", sha[:12], inc.transport, inc.key, exc)
                     report.errors.append(f"store {inc.key}: {exc}")
@@ -310,6 +332,15 @@ class Intake:
                 handles.setdefault(sha, []).append(dataclasses.replace(inc, raw=b""))
                 del inc, head
         return handles
+
+    def _sync_archive(self) -> None:
+        """The archive copies this run stored and the batched reply files it wrote, made durable
+        together (one syncfs for many)."""
+        files = self._unsynced + self._unsynced_replies
+        dirs = [d for d, some in ((self.archive_dir, self._unsynced), (self.replies_dir, self._unsynced_replies)) if some]
+        if files:
+            make_durable(files, dirs)
+            self._unsynced, self._unsynced_replies = [], []
 
     def _store_file(self, source: Path) -> tuple[str, int, bytes]:
         """Store a big message from its file in chunks (hashed on the way): its SHA-256, its size
@@ -351,6 +382,9 @@ class Intake:
         sha = entry.sha256
         if entry.game:
             report.games.add(entry.game)
+        if entry.state == "applied" and entry.digests and self._replies_lost(entry):
+            log.warning("mail %s: its reply was lost before it was made durable (a power loss?): taken again", sha[:12])
+            self.ledger.append("deferred", sha, durable=False, reason="reply lost before the sync; taken again")
         if entry.state in ("stored", "applying") and entry.killed_reading >= MAX_RUNS:
             self._set_aside_killer(entry, report)       # now `applied`: its replies go out below
         if entry.state in ("stored", "applying"):
@@ -365,7 +399,8 @@ class Intake:
             if decision.outcome in ("quarantined", "error"):
                 self._quarantine(mail, entry, decision.reason)
             self.ledger.append("applied", sha, durable=False, outcome=decision.outcome, reason=decision.reason,
-                               game=decision.game, sender=decision.sender, replies=files)
+                               game=decision.game, sender=decision.sender, replies=files,
+                               **self._digests_of(sha))
             counter = decision.outcome if decision.outcome in ("applied", "rejected") else "quarantined"
             setattr(report, counter, getattr(report, counter) + 1)
             self._fault("applied", sha)
@@ -545,7 +580,8 @@ class Intake:
         files = self._write_replies(entry.sha256, decision.mails)
         self._quarantine(mail, entry, decision.reason)
         self.ledger.append("applied", entry.sha256, durable=False, outcome="error", reason=decision.reason,
-                           game=decision.game, sender=decision.sender, replies=files)
+                           game=decision.game, sender=decision.sender, replies=files,
+                           **self._digests_of(entry.sha256))
         report.quarantined += 1
 
     def _set_aside(self, mail: MailIn, game, sender: str, error: str, technical: str, taken: str,
@@ -593,13 +629,45 @@ class Intake:
             attachments=attachments,
         )
 
+    def _batched(self) -> bool:
+        """Replies go to a transport that never writes a Message-ID twice (the folder outbox): they
+        are written, and sent, without an fsync each, and made durable together before the ledger
+        records them sent (run_once)."""
+        return bool(getattr(self.outgoing, "resend_safe", False))
+
     def _write_replies(self, sha: str, mails: list[EmailMessage]) -> list[str]:
-        names = []
+        names, digests = [], []
+        batched = self._batched()
         for i, msg in enumerate(mails):
             name = f"{sha}.{i}.eml"
-            atomic_write(self.replies_dir / name, bytes(msg), mode=0o600)
+            data = bytes(msg)
+            atomic_write(self.replies_dir / name, data, mode=0o600, durable=not batched)
             names.append(name)
+            if batched:
+                self._unsynced_replies.append(self.replies_dir / name)
+                digests.append(hashlib.sha256(data).hexdigest())
+        if batched and digests:
+            self._digests[sha] = digests
         return names
+
+    def _digests_of(self, sha: str) -> dict[str, list[str]]:
+        """The `digests` of an `applied` line: the batched reply files' SHA-256 (Entry.digests)."""
+        digests = self._digests.pop(sha, None)
+        return {"digests": digests} if digests else {}
+
+    def _replies_lost(self, entry: Entry) -> bool:
+        """A reply written without its own fsync (batched) that is not there as written: a power loss
+        before the run's sync took it (its mail was not acked, its reply not sent: it is taken again)."""
+        for i, (name, digest) in enumerate(zip(entry.replies, entry.digests)):
+            if i in entry.sent:
+                continue
+            try:
+                data = (self.replies_dir / name).read_bytes()
+            except FileNotFoundError:
+                return True
+            if hashlib.sha256(data).hexdigest() != digest:
+                return True
+        return False
 
     def _send_all(self, entry: Entry, report: RunReport) -> bool:
         sha = entry.sha256
@@ -618,8 +686,11 @@ class Intake:
                 continue
             # compat32 writes the stored bytes back out unchanged (and is much faster than default)
             msg = email.message_from_bytes(path.read_bytes(), policy=policy.compat32)
+            # a transport that never sends a Message-ID twice takes the replies without an fsync each:
+            # they are made durable together before the ledger records them sent (run_once)
+            batch = self._batched() and bool(msg.get("Message-ID"))
             try:
-                self.outgoing.send(msg)
+                self.outgoing.send(msg, durable=False) if batch else self.outgoing.send(msg)
             except PermanentMailError as exc:
                 log.error("mail %s: reply %d to %s refused for good: %s", sha[:12], i, msg["To"], exc)
                 report.errors.append(str(exc))
@@ -630,7 +701,7 @@ class Intake:
                 report.errors.append(str(exc))
                 return False
             self._fault("sending", sha)
-            self.ledger.append("sent", sha, durable=False, n=i, to=str(msg["To"]))
+            self.ledger.append("sent", sha, durable=False, hold=batch, n=i, to=str(msg["To"]))
             report.replies_sent += 1
             self._fault("sent", sha)
         return True

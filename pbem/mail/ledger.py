@@ -49,6 +49,9 @@ class Entry:
     game: str = ""
     sender: str = ""
     replies: list[str] = field(default_factory=list)
+    digests: list[str] = field(default_factory=list)
+    """SHA-256 of each reply file, when they were written without an fsync each (batched): a file
+    that is not these bytes was lost to a power loss before the run's sync"""
     sent: set[int] = field(default_factory=set)
     acked: set[str] = field(default_factory=set)
     failures: int = 0
@@ -77,6 +80,8 @@ class Ledger:
         self._lock = FileLock(str(self.path) + ".lock", timeout=lock_timeout)
         self._fh = None
         self._unsynced = False   # events appended with durable=False since the last fsync
+        self._held: list[str] = []         # lines held (append(hold=True)) until sync() writes them
+        self._held_shas: set[str] = set()  # their messages: every later line of these is held too
 
     def __enter__(self) -> Ledger:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -92,12 +97,22 @@ class Ledger:
         return self
 
     def sync(self) -> None:
-        """Make every event appended so far durable (one fsync for all of them)."""
+        """Write the held events, then make every event appended so far durable (one fsync for all
+        of them). The caller has made what the held events speak of durable first."""
+        if self._held:
+            self._open().write("".join(self._held).encode("utf-8"))
+            self._fh.flush()
+            self._held, self._held_shas = [], set()
+            self._unsynced = True
+            write_point("done", self.path)
         if self._fh is not None and self._unsynced:
             os.fsync(self._fh.fileno())
             self._unsynced = False
 
     def __exit__(self, *exc) -> None:
+        # held events not written by a sync() are dropped: the next run does those steps again (the
+        # caller holds only steps that are safe to repeat, e.g. a reply a transport does not resend)
+        self._held, self._held_shas = [], set()
         fh, self._fh = self._fh, None
         try:
             if fh is not None:
@@ -131,18 +146,29 @@ class Ledger:
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 log.warning("mail ledger %s line %d: skipped (%s)", self.path, n, exc)
 
-    def append(self, event: str, sha256: str, *, durable: bool = True, **fields) -> Entry:
-        """Write one event (append; `durable`: and fsync), then fold it into memory. An event written
-        with durable=False is in the file for any later reader or a rerun after a kill (the kernel
-        has it); only a power loss can take it, until the next sync()."""
-        record = {"event": event, "sha256": sha256, "at": datetime.now(UTC).isoformat(), **fields}
-        line = json.dumps(record, sort_keys=True, default=str) + "\n"
+    def _open(self):
         if self._fh is None:  # kept open while the ledger is locked (one open per run)
             new_file = not self.path.exists()
             self._fh = open(self.path, "ab")
             if new_file:
                 fsync_dir(self.path.parent)
-        self._fh.write(line.encode("utf-8"))
+        return self._fh
+
+    def append(self, event: str, sha256: str, *, durable: bool = True, hold: bool = False, **fields) -> Entry:
+        """Write one event (append; `durable`: and fsync), then fold it into memory. An event written
+        with durable=False is in the file for any later reader or a rerun after a kill (the kernel
+        has it); only a power loss can take it, until the next sync(). `hold`: folded into memory now
+        but written by the next sync() (with every later event of the same message, so that each
+        message's events stay in order); lost, and so done again by the next run, if the run stops
+        before that."""
+        record = {"event": event, "sha256": sha256, "at": datetime.now(UTC).isoformat(), **fields}
+        line = json.dumps(record, sort_keys=True, default=str) + "\n"
+        if hold or sha256 in self._held_shas:
+            self._apply(record)
+            self._held.append(line)
+            self._held_shas.add(sha256)
+            return self.entries[sha256]
+        self._open().write(line.encode("utf-8"))
         self._fh.flush()
         if durable:
             os.fsync(self._fh.fileno())
@@ -188,6 +214,7 @@ class Ledger:
             entry.reason = ev.get("reason", "")
             entry.game, entry.sender = ev.get("game", ""), ev.get("sender", "")
             entry.replies = list(ev.get("replies", []))
+            entry.digests = list(ev.get("digests", []))
             entry.sent = set()
             # a Message-ID is taken only by a mail that was accepted: a mail that failed
             # authentication (or claimed the id in advance) cannot make the real one a "replay"

@@ -8,7 +8,7 @@ The rules core reads it (`pbem.rules.decisions.pending`); a step gets `voters()`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pbem.rules.orders import STANDING_TYPES, NationOrders, Order, Pass, Vote
 
@@ -56,6 +56,12 @@ class OrdersBook:
 
     def get(self, nation: str) -> NationBook:
         return self.nations.get(nation) or NationBook(nation)
+
+    def copy(self) -> OrdersBook:
+        """A copy to file more orders into (the orders themselves are frozen: shared)."""
+        return OrdersBook({n: replace(nb, turn=list(nb.turn), draft=list(nb.draft), standing=list(nb.standing),
+                                      standing_entries=list(nb.standing_entries))
+                           for n, nb in self.nations.items()})
 
     def add(self, nation: str, entry: int, orders: list[Order], *, newer_than_turn: bool = True,
             unread: int = 0, draft: bool = False) -> None:

@@ -3,6 +3,8 @@ and the service hands typed orders on from this point (ORDERS.md: last one wins,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pbem.log.entries import voided_turns  # noqa: F401 - the one definition, used here and by the walk
 from pbem.orders.parser import parse_message
 from pbem.rules.book import OrdersBook
@@ -44,10 +46,36 @@ def redone_turns(entries: list[LogEntry]) -> dict[str, int]:
     return out
 
 
+@dataclass
+class _Built:
+    """The last book built: from these entries (the very objects), with the turns it was built by."""
+
+    rs: object
+    entries: list[LogEntry]
+    last_turn: dict[str, int]
+    redo: dict[str, int]
+    book: OrdersBook
+
+
+_LAST: list[_Built] = []
+
+
 def build_book(rs, entries: list[LogEntry]) -> OrdersBook:
     """The orders waiting now: turn orders from each nation's latest message that had any, received
     after its last turn; the latest VOTE since the last round start; standing orders in order.
-    Turn orders sent before a rollback that undid the nation's turn are a draft (NationBook.draft)."""
+    Turn orders sent before a rollback that undid the nation's turn are a draft (NationBook.draft).
+
+    The book is a function of the entries: when they are the last book's entries (the same objects,
+    Game.entries hands them out again while the game's lock is held) followed by orders entries
+    only, those are filed into a copy of the last book (an orders entry changes no turn, rollback or
+    round start): a burst of mail does not rebuild the book from the whole log per mail (issue 33)."""
+    last = _LAST[0] if _LAST else None
+    if last is not None and last.rs is rs and _extends(last.entries, entries):
+        book = last.book.copy()
+        for e in entries[len(last.entries):]:
+            _file(rs, book, e, last.last_turn, last.redo)
+        _LAST[:] = [_Built(rs, list(entries), last.last_turn, last.redo, book.copy())]
+        return book
     voided = voided_turns(entries)
     redo = redone_turns(entries)
     last_turn: dict[str, int] = {}
@@ -58,12 +86,26 @@ def build_book(rs, entries: list[LogEntry]) -> OrdersBook:
     for e in entries:
         if e.kind == "turn" and e.get("step") == "start_round" and e.id not in voided:
             book.round_started()
-        if e.kind != "orders" or not e.get("nation"):
-            continue
-        nation = str(e["nation"])
-        # `unread` since format 1.1; older entries only counted every problem (then: parse problems and
-        # the refusals of the nation to move, which were checked against the position of its turn)
-        unread = e.get("unread", e.get("problems") or 0)
-        book.add(nation, e.id, entry_orders(rs, e), newer_than_turn=e.id > last_turn.get(nation, 0),
-                 unread=int(unread or 0), draft=e.id < redo.get(nation, 0))
+        _file(rs, book, e, last_turn, redo)
+    _LAST[:] = [_Built(rs, list(entries), last_turn, redo, book.copy())]
     return book
+
+
+def _extends(before: list[LogEntry], entries: list[LogEntry]) -> bool:
+    """`entries` are `before` (the same objects) and then orders entries only."""
+    n = len(before)
+    if len(entries) < n or any(a is not b for a, b in zip(before, entries)):
+        return False
+    return all(e.kind == "orders" for e in entries[n:])
+
+
+def _file(rs, book: OrdersBook, e: LogEntry, last_turn: dict[str, int], redo: dict[str, int]) -> None:
+    """File one entry's orders into the book (anything but an orders entry files nothing)."""
+    if e.kind != "orders" or not e.get("nation"):
+        return
+    nation = str(e["nation"])
+    # `unread` since format 1.1; older entries only counted every problem (then: parse problems and
+    # the refusals of the nation to move, which were checked against the position of its turn)
+    unread = e.get("unread", e.get("problems") or 0)
+    book.add(nation, e.id, entry_orders(rs, e), newer_than_turn=e.id > last_turn.get(nation, 0),
+             unread=int(unread or 0), draft=e.id < redo.get(nation, 0))

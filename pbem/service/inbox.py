@@ -87,6 +87,15 @@ class OrdersHandler:
 
             raise HandlerFailed(plain_error(e), self.taken(game_id, mail)) from e
 
+    def run_done(self) -> None:
+        """The mailbox's run is over (pbem.mail.intake): the games' locks held since their first mail
+        are let go."""
+        self.games.release()
+
+    def open_game(self, game_dir: Path) -> Game:
+        """A game this run opened already (unchanged since), else opened now (the job's advance)."""
+        return self.games.open(game_dir)
+
     def taken(self, game_id: str, mail: MailIn) -> str:
         """What of `mail` the game log holds (orders per nation, moderator commands), in a sentence."""
         game = Game.open(self.games_dir / game_id)
@@ -117,7 +126,7 @@ def _default_nation(game: Game, player: str) -> str | None:
     """Orders without a NATION line belong to the player's nation that moves next, or to the
     player's only nation."""
     mine = game.nations_of(player)
-    nxt = game.state.next_nation
+    nxt = game.peek_state().next_nation
     if nxt in mine:
         return nxt
     return mine[0] if len(mine) == 1 else None

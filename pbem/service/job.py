@@ -165,6 +165,15 @@ class _LazyOrders:
     def taken(self, game_id: str, mail: Any) -> str:
         return self._handler().taken(game_id, mail)
 
+    def run_done(self) -> None:
+        if self._real is not None:
+            self._real.run_done()
+
+    def open_game(self, game_dir: Path) -> Any:
+        from pbem.store.game import Game
+
+        return self._real.open_game(game_dir) if self._real is not None else Game.open(game_dir)
+
 
 def _skip_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobReport, *,
                shared: _SharedMailbox | None = None) -> list[Path]:
@@ -219,7 +228,7 @@ def _work(games_dir: Path, dirs: list[Path], site: dict[str, Any], now: datetime
             faulty[d.name] = faults.describe(e)
     faulty.update(handler.faults)
     try:
-        _advance_all(dirs, senders, now, render_map, report, faulty)
+        _advance_all(dirs, senders, now, render_map, report, faulty, open_game=handler.open_game)
         _report_faults(games_dir, dirs, senders, {**mail_problems, **faulty}, now, report)
     finally:
         for t in opened:
@@ -289,7 +298,9 @@ def _refresh_site(games_dir: Path, site: dict[str, Any], only: list[str] | None,
 
 
 def _advance_all(dirs: list[Path], senders: dict[str, Any], now: datetime, render_map: bool, report: JobReport,
-                 faulty: dict[str, str]) -> None:
+                 faulty: dict[str, str], open_game: Any = None) -> None:
+    """Move every game on; `open_game`: how a game is opened (the intake's handler hands out the game
+    it opened for the mail, when its files did not change since: one open of a game per run)."""
     from pbem.service import faults
     from pbem.service.advance import advance, outbox_of
     from pbem.store.game import Game
@@ -298,7 +309,7 @@ def _advance_all(dirs: list[Path], senders: dict[str, Any], now: datetime, rende
         if d.name in faulty:
             continue
         try:
-            game = Game.open(d)
+            game = (open_game or Game.open)(d)
             out = senders.get(d.name)
             send = out.send if out is not None else (lambda m: None)
             report.games.append(advance(game, now, send, outbox=outbox_of(game), render_map=render_map))

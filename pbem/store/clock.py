@@ -136,7 +136,7 @@ def hours(game: Game, key: str) -> float:
 
 
 def decision_key(game: Game) -> str:
-    st = game.state
+    st = game.peek_state()
     return f"r{st.round}:{st.next_nation or 'start'}"
 
 
@@ -149,6 +149,8 @@ def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote:
     extra = timedelta()
     paused_at: datetime | None = None
     for e in entries:
+        if e.kind == "orders":      # most of a log; an orders entry moves no deadline
+            continue
         if e.kind == "moderator" and e.get("action") == "pause":
             paused_at = parse_time(e.time)
         elif e.kind == "moderator" and e.get("action") == "resume" and paused_at and started:
@@ -172,8 +174,9 @@ def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote:
         started = first_run
     span = _hours(hours(game, "decision_hours" if vote else "turn_hours"))
     due = shift(moved or shift(started, span), extra)
-    if not vote and away_policy(game) == "push" and game.state.next_nation:
-        for a, b in absences(entries, game.player_of(game.state.next_nation)):
+    nxt = game.peek_state().next_nation
+    if not vote and away_policy(game) == "push" and nxt:
+        for a, b in absences(entries, game.player_of(nxt)):
             if a < due and b > started:      # the time away (since the decision started) is added, as a pause
                 due = shift(due, b - max(a, started))
     remind = shift(due, -_hours(hours(game, "reminder_hours")))
@@ -184,7 +187,7 @@ def _takes_over(game: Game, e: LogEntry) -> bool:
     """A REPLACE of the player the game waits for: the new player's deadline starts then."""
     if e.kind != "moderator" or e.get("action") != "replace":
         return False
-    nxt = game.state.next_nation
+    nxt = game.peek_state().next_nation
     return nxt is None or game.player_of(nxt) == e.get("player")
 
 

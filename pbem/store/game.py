@@ -150,6 +150,12 @@ def _index_text(raw: Any) -> str | None:
     return text if orjson.loads(text) == raw else None
 
 
+_OUTERMOST_HOLDS: dict[str, int] = {}
+"""Lock file -> how many times this process took the game's lock while it did not hold it (Game.lock)."""
+_APPENDS: dict[str, int] = {}
+"""Lock file -> log entries this process appended to the game (Game.append)."""
+
+
 def _stat_key(d: os.DirEntry) -> list[int]:
     """What the parsed-log cache trusts a file by: size, mtime, ctime (any write changes it; it cannot
     be set back) and inode."""
@@ -389,6 +395,13 @@ class Game:
         self._parsed: dict[str, tuple[list[int], LogEntry]] = {}
         self._file_sha: dict[str, tuple[list[int], str]] = {}     # log file -> (stat key, SHA-256 of its bytes)
         self._data_version: tuple[int | None] | None = None      # (the created entry's data_version,)
+        self._lock_file: str | None = None
+        self._lock_obj: filelock.BaseFileLock | None = None
+        # the log as last listed while the lock was held: (trust token, [(id, kind, name, stat key)]),
+        # the entries lists made from it ({kind: (files covered, entries)}) and its running hashes
+        self._view: tuple[tuple[int, int], list[tuple[int, str, str, list[int]]]] | None = None
+        self._lists: dict[str | None, tuple[int, list[LogEntry]]] = {}
+        self._chain: tuple[int, list[tuple[int, str]]] = (0, [])
 
     # --- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -477,6 +490,13 @@ class Game:
             self._load_state()
         assert self._state is not None
         return self._state.copy()
+
+    def peek_state(self) -> GameState:
+        """The position itself, not a copy (`state`): for reading only, never to be changed."""
+        if self._state is None:
+            self._load_state()
+        assert self._state is not None
+        return self._state
 
     @property
     def state_entry(self) -> int:
@@ -571,7 +591,33 @@ class Game:
 
     # --- the log -----------------------------------------------------------------------------------
     def _entry_files(self) -> list[tuple[int, str, Path]]:
-        return [(eid, kind, Path(d.path)) for eid, kind, d in self._log_dir_entries()]
+        logdir = self.path / LOG
+        return [(eid, kind, logdir / name) for eid, kind, name, _key in self._log_files()]
+
+    def _trust_token(self) -> tuple[int, int] | None:
+        """While this process holds the game's lock no other pbem writes the game, and this process
+        adds to the log through `append` only: the log listed during one hold of the lock (the token:
+        the holds taken and the entries appended in this process) is the log for as long as the token
+        is the same. None when the lock is not held (then the log is listed and stat'ed each time)."""
+        lock = self._filelock()
+        if not lock.is_locked:
+            return None
+        key = self._lock_path()
+        return _OUTERMOST_HOLDS.get(key, 0), _APPENDS.get(key, 0)
+
+    def _log_files(self) -> list[tuple[int, str, str, list[int]]]:
+        """The log's files in order: (entry id, kind, file name, stat key). Listed and stat'ed afresh
+        unless this Game listed them during the present hold of the lock (_trust_token): a burst of
+        mail to one game does not rescan its log per mail (issue 33)."""
+        token = self._trust_token()
+        view = self._view
+        if token is not None and view is not None and view[0] == token:
+            return view[1]
+        files = [(eid, kind, d.name, _stat_key(d)) for eid, kind, d in self._log_dir_entries()]
+        self._lists = {}
+        self._chain = (0, [])
+        self._view = (token, files) if token is not None else None
+        return files
 
     def _log_dir_entries(self) -> list[tuple[int, str, os.DirEntry]]:
         """The log's files in order, as directory entries (their stat is one call, no Path built)."""
@@ -588,6 +634,9 @@ class Game:
         return found
 
     def last_entry_id(self) -> int:
+        token = self._trust_token()
+        if token is not None and self._view is not None and self._view[0] == token:
+            return self._view[1][-1][0] if self._view[1] else 0
         logdir = self.path / LOG
         try:
             with os.scandir(logdir) as it:
@@ -614,31 +663,41 @@ class Game:
                     label = f"{LOG}/{p.name}"
                     out.append(parse_entry(load_plain(p, self.label(label)), eid, k, label, self.label(label)))
             return out
+        files = self._log_files()
+        shared = self._view is not None and self._view[1] is files
+        done, made = self._lists.get(kind, (0, [])) if shared else (0, [])
+        if done < len(files):
+            made = made + self._parse_files(files[done:], kind, save_index, len(files))
+            if shared:
+                self._lists[kind] = (len(files), made)
+        return list(made)
+
+    def _parse_files(self, files: list[tuple[int, str, str, list[int]]], kind: str | None, save_index: bool,
+                     total: int) -> list[LogEntry]:
+        """The entries of these log files (of one kind, or all), through the parse memo and the index."""
         logdir = self.path / LOG
         log_label = self.label(LOG)
-        found = self._log_dir_entries()
         memo = self._parsed
         index = None
         new_lines: list[str] = []
         out = []
-        for eid, k, d in found:
+        for eid, k, name, key in files:
             if kind is not None and k != kind:
                 continue
-            key = _stat_key(d)
-            hit = memo.get(d.name)
+            hit = memo.get(name)
             if hit is None or hit[0] != key:
-                label = f"{LOG}/{d.name}"
-                path_label = f"{log_label}{os.sep}{d.name}"      # self.label(label), without pathlib
+                label = f"{LOG}/{name}"
+                path_label = f"{log_label}{os.sep}{name}"      # self.label(label), without pathlib
                 if index is None:
                     index = self._read_index()
-                cached_line = index.get(d.name)
+                cached_line = index.get(name)
                 raw = None
                 # the file's bytes are always read and hashed (cheap); the cache saves only the parse,
                 # and only for a file whose bytes are the ones it parsed (its recorded SHA-256)
-                data = read_bytes(logdir / d.name, path_label)
-                self._file_sha[d.name] = (key, hashlib.sha256(data).hexdigest())
+                data = read_bytes(logdir / name, path_label)
+                self._file_sha[name] = (key, hashlib.sha256(data).hexdigest())
                 if (isinstance(cached_line, dict) and cached_line.get("key") == key
-                        and cached_line.get("sha256") == self._file_sha[d.name][1]
+                        and cached_line.get("sha256") == self._file_sha[name][1]
                         and isinstance(cached_line.get("json"), str)):
                     try:
                         raw = orjson.loads(cached_line["json"])
@@ -649,15 +708,15 @@ class Game:
                     if save_index:
                         text = _index_text(raw)
                         if text is not None:
-                            line = {"key": key, "json": text, "sha256": self._file_sha[d.name][1]}
-                            index[d.name] = line
-                            new_lines.append(orjson.dumps({"name": d.name, **line}).decode("utf-8"))
+                            line = {"key": key, "json": text, "sha256": self._file_sha[name][1]}
+                            index[name] = line
+                            new_lines.append(orjson.dumps({"name": name, **line}).decode("utf-8"))
                 e = parse_entry(raw, eid, k, label, path_label)
-                memo[d.name] = hit = (key, e)
+                memo[name] = hit = (key, e)
             e = hit[1]
             out.append(LogEntry(e.id, e.kind, e.time, dict(e.data), e.file))
         if new_lines:
-            self._append_index(new_lines, len(found))
+            self._append_index(new_lines, total)
         return out
 
     def log_from_files(self) -> tuple[list[LogEntry], list[tuple[int, str]]]:
@@ -680,18 +739,24 @@ class Game:
         other file is read and hashed (every file: cached=False). The log index is not trusted for it."""
         if not cached:
             return running_hashes(self.path)
-        known = self._file_sha
-        digests = []
-        for eid, _kind, d in self._log_dir_entries():
-            key = _stat_key(d)
-            hit = known.get(d.name)
-            if hit is not None and hit[0] == key:
-                digest = hit[1]
-            else:
-                digest = hashlib.sha256(read_bytes(Path(d.path), self.label(f"{LOG}/{d.name}"))).hexdigest()
-                known[d.name] = (key, digest)
-            digests.append((eid, digest))
-        return chain_hashes(digests)
+        files = self._log_files()
+        shared = self._view is not None and self._view[1] is files
+        done, chain = self._chain if shared else (0, [])
+        if done < len(files):
+            known = self._file_sha
+            digests = []
+            for eid, _kind, name, key in files[done:]:
+                hit = known.get(name)
+                if hit is not None and hit[0] == key:
+                    digest = hit[1]
+                else:
+                    digest = hashlib.sha256(read_bytes(self.path / LOG / name, self.label(f"{LOG}/{name}"))).hexdigest()
+                    known[name] = (key, digest)
+                digests.append((eid, digest))
+            chain = chain + chain_hashes(digests, after=chain[-1][1] if chain else "")
+            if shared:
+                self._chain = (len(files), chain)
+        return list(chain)
 
     def _read_index(self) -> dict[str, Any]:
         """.log-index.jsonl: a `{"format": 1}` line, then one line per parsed entry (the last line
@@ -758,11 +823,32 @@ class Game:
             if ahead is not None and ahead >= eid:     # entries were deleted: never write over the hole
                 raise self._ahead_of_log(ahead, eid - 1)
             entry = LogEntry(eid, kind, time or utc_now(), dict(data) if already_plain else plain(dict(data)))
+            text = entry_text(entry).encode("utf-8")
+            token = self._trust_token()
             try:
-                create_exclusive(self.path / LOG / entry.name, entry_text(entry))
+                create_exclusive(self.path / LOG / entry.name, text)
             except FileExistsError as e:   # only if someone wrote without the lock
                 raise GameError(f"{self.label(LOG)}/{entry.name} exists already (log written without the lock?)") from e
+            finally:
+                _APPENDS[self._lock_path()] = _APPENDS.get(self._lock_path(), 0) + 1
+            self._note_appended(token, entry.name, eid, kind, text)
             return eid
+
+    def _note_appended(self, token: tuple[int, int] | None, name: str, eid: int, kind: str, text: bytes) -> None:
+        """The log listed during this hold of the lock, with the entry this Game just wrote added (its
+        bytes known: their SHA-256 for the running hash), instead of listed again."""
+        view = self._view
+        if token is None or view is None or view[0] != token:
+            return
+        try:
+            st = os.stat(self.path / LOG / name)
+        except OSError:
+            self._view = None
+            return
+        key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+        view[1].append((eid, kind, name, key))
+        self._view = (self._trust_token() or token, view[1])
+        self._file_sha[name] = (key, hashlib.sha256(text).hexdigest())
 
     def record_orders(self, nation: str, player: str | None, text: str, *, mail_id: str | None = None,
                       received: str | None = None, time: str | None = None, **extra: Any) -> int:
@@ -818,8 +904,15 @@ class Game:
         return HmacDice(secret)
 
     # --- locking ---------------------------------------------------------------------------------------
+    def _lock_path(self) -> str:
+        if self._lock_file is None:
+            self._lock_file = str((self.path / LOCK).resolve())
+        return self._lock_file
+
     def _filelock(self) -> filelock.BaseFileLock:
-        return filelock.FileLock(str((self.path / LOCK).resolve()), is_singleton=True)
+        if self._lock_obj is None:     # one per lock file in the process (is_singleton): made once
+            self._lock_obj = filelock.FileLock(self._lock_path(), is_singleton=True)
+        return self._lock_obj
 
     @contextmanager
     def lock(self, *, blocking: bool = True, timeout: float | None = None) -> Iterator[Game]:
@@ -833,6 +926,8 @@ class Game:
                             hint=f"lock file {self.label(LOCK)}") from e
         try:
             if fl.lock_counter == 1:    # the outermost hold: no writer can be half-way; sweep crash leftovers
+                key = self._lock_path()
+                _OUTERMOST_HOLDS[key] = _OUTERMOST_HOLDS.get(key, 0) + 1   # what was listed before is listed again
                 for d in (self.path, self.path / LOG):
                     clean_temp_files(d)
             yield self

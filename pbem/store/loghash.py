@@ -27,10 +27,11 @@ def running_hashes(game_dir: Path) -> list[tuple[int, str]]:
     return chain_hashes([(eid, hashlib.sha256(p.read_bytes()).hexdigest()) for eid, p in files])
 
 
-def chain_hashes(digests: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """[(entry id, SHA-256 hex of the file's bytes)] in log order -> [(entry id, running hash)]."""
+def chain_hashes(digests: list[tuple[int, str]], after: str = "") -> list[tuple[int, str]]:
+    """[(entry id, SHA-256 hex of the file's bytes)] in log order -> [(entry id, running hash)];
+    `after`: the running hash before the first of them (the log's earlier entries)."""
     out: list[tuple[int, str]] = []
-    h = ""
+    h = after
     for eid, digest in digests:
         h = hashlib.sha256((h + digest).encode("ascii")).hexdigest()
         out.append((eid, h))

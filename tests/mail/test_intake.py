@@ -323,7 +323,7 @@ def test_handler_may_return_text_and_bad_attachments_fall_back(tmp_path):
 def test_store_failure_leaves_mail_at_the_transport(tmp_path, monkeypatch):
     import pbem.mail.intake as intake_mod
 
-    def broken(path, data):
+    def broken(path, data, **kw):
         raise OSError(28, "No space left on device")
 
     s = Setup(tmp_path)

@@ -1,0 +1,142 @@
+"""Issue 33 item 3: a burst of mail to one game is taken in time linear in the number of mails. The
+game is opened and its log listed once for the burst (not once a mail), the orders book is filed
+entry by entry, and the folder mailbox's writes are made durable together; the mails are answered
+one reply each, as before, and a reply lost to a power loss before the run's sync is answered again.
+"""
+
+from __future__ import annotations
+
+import email
+import json
+import os
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from email import policy
+from pathlib import Path
+
+from pbem.mail.ledger import Ledger
+from pbem.service.job import run_job
+from pbem.store import fs
+from pbem.store.game import Game, create_game
+from pbem.store.replay import replay
+
+T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+T1 = T0 + timedelta(hours=1)
+PLAYERS = [("ann", "ann@x.org"), ("bob", "bob@x.org"), ("cy", "cy@x.org"), ("di", "di@x.org")]
+
+
+def _burst(tmp_path: Path, n: int) -> tuple[Path, Game]:
+    games = tmp_path / "games"
+    g = create_game(games, "t1", players=4, player_specs=PLAYERS, secret=b"burst test secret", time=T0.isoformat())
+    run_job(games, now=T0, render_map=False)
+    (g.path / "inbox").mkdir(exist_ok=True)
+    for i in range(n):
+        p = g.player(PLAYERS[i % 4][0])
+        path = g.path / "inbox" / f"{i:03d}.eml"
+        path.write_text(f"From: {p['address']}\nSubject: [t1] orders\nMessage-ID: <m{i}@x.org>\n\n"
+                        f"TOKEN {p['token']}\nPASS\n", encoding="utf-8")
+        os.utime(path, (1_800_000_000 + i, 1_800_000_000 + i))
+    return games, g
+
+
+def _replies(game_dir: Path) -> Counter:
+    """In-Reply-To of every reply in the outbox (the mails' own Message-IDs)."""
+    got: Counter = Counter()
+    for p in (game_dir / "outbox").glob("*.eml"):
+        msg = email.message_from_bytes(p.read_bytes(), policy=policy.default)
+        if msg["In-Reply-To"]:
+            got[str(msg["In-Reply-To"])] += 1
+    return got
+
+
+def test_a_burst_lists_the_log_once_and_syncs_once_per_run(tmp_path, monkeypatch):
+    games, g = _burst(tmp_path, 40)
+    listed, fsyncs = [0], [0]
+    real_list, real_fsync = Game._log_dir_entries, os.fsync
+
+    def counting_list(self):
+        listed[0] += 1
+        return real_list(self)
+
+    def counting_fsync(fd):
+        fsyncs[0] += 1
+        return real_fsync(fd)
+
+    monkeypatch.setattr(Game, "_log_dir_entries", counting_list)
+    monkeypatch.setattr(os, "fsync", counting_fsync)
+    monkeypatch.setattr(fs, "_syncfs", lambda dirs: False)    # count the fsyncs the batch stands for
+    report = run_job(games, now=T1, render_map=False)
+    assert report.mails_in == 40 and report.replies >= 40
+    assert _replies(g.path) == Counter({f"<m{i}@x.org>": 1 for i in range(40)}), "one reply per mail"
+    assert listed[0] < 15, f"the log was listed {listed[0]} times for 40 mails (once a mail before)"
+    orders = len(Game.open(g.path).entries("orders"))
+    # the orders entries stay durable one by one (2 fsyncs each); the rest is batched: an archive
+    # copy, a reply and its outbox copy are one fsync each at the run's sync (16 a mail before)
+    assert fsyncs[0] <= 2 * orders + 3 * 40 + 40, (fsyncs[0], orders)
+    assert replay(Game.open(g.path)).ok
+
+
+def test_the_burst_is_taken_as_without_the_caches(tmp_path, monkeypatch):
+    """The log listed once for the burst and the book filed entry by entry give the very log and
+    replies the log listed and the book built afresh for every mail give."""
+    from pbem.service import book
+
+    def taken(root: Path) -> tuple[list, list]:
+        games, g = _burst(root, 12)
+        run_job(games, now=T1, render_map=False)
+        log = [e.to_dict() for e in Game.open(g.path).entries()]
+        for e in log:
+            e.pop("time", None)
+            e.pop("received", None)
+            e.pop("mail_id", None)      # the mails hold the players' tokens (random)
+        mails = []
+        for p in (g.path / "outbox").glob("*.eml"):
+            msg = email.message_from_bytes(p.read_bytes(), policy=policy.default)
+            if msg["In-Reply-To"]:
+                mails.append((str(msg["In-Reply-To"]), msg.get_body(("plain",)).get_content()))
+        return log, sorted(mails)
+
+    cached = taken(tmp_path / "a")
+    monkeypatch.setattr(Game, "_trust_token", lambda self: None)
+    monkeypatch.setattr(book, "_extends", lambda before, entries: False)
+    fresh = taken(tmp_path / "b")
+    assert cached[0] == fresh[0]
+    assert [m for m, _ in cached[1]] == [m for m, _ in fresh[1]]
+    assert [t.split("Log: entry")[0] for _, t in cached[1]] == [t.split("Log: entry")[0] for _, t in fresh[1]]
+
+
+def test_a_reply_lost_before_the_sync_is_answered_again(tmp_path):
+    """A power loss after a reply was written (without its own fsync) and its mail recorded as
+    decided, before the run's sync: the reply file is gone; the next run takes the mail again and
+    answers it once (its orders are logged once)."""
+    games, g = _burst(tmp_path, 2)
+
+    class Killed(BaseException):
+        pass
+
+    def kill_at_outbox(what, path):
+        if path.parent.name == "outbox" and what == "tmp" and (g.path / "mail" / "replies").is_dir():
+            raise Killed
+
+    fs.WRITE_HOOK = kill_at_outbox
+    try:
+        run_job(games, now=T1, render_map=False)
+    except Killed:
+        pass
+    finally:
+        fs.WRITE_HOOK = None
+    led = Ledger(g.path / "mail" / "ledger.jsonl")
+    led.load()
+    decided = [e for e in led.entries.values() if e.state == "applied"]
+    assert decided and decided[0].digests, "the reply was written batched and recorded with its digest"
+    for name in decided[0].replies:           # what the power loss took
+        (g.path / "mail" / "replies" / name).unlink()
+    for p in (g.path / "outbox").glob(".tmp-*"):
+        p.unlink()
+    run_job(games, now=T1, render_map=False)
+    assert _replies(g.path) == Counter({"<m0@x.org>": 1, "<m1@x.org>": 1})
+    mails = [e.get("mail_id") for e in Game.open(g.path).entries("orders")]
+    assert len(mails) == len(set(mails)), "each mail's orders logged once"
+    lines = [json.loads(x) for x in (g.path / "mail" / "ledger.jsonl").read_text().splitlines()]
+    assert any(x["event"] == "deferred" and "reply lost" in x.get("reason", "") for x in lines)
+    assert replay(Game.open(g.path)).ok
