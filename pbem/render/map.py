@@ -17,6 +17,7 @@ Missing pieces fall back to defaults (display names from ids, the built-in 4-pla
 
 from __future__ import annotations
 
+import gc
 import io
 import threading
 from collections.abc import Iterable, Mapping
@@ -579,6 +580,8 @@ def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout,
     slots = _draw_static(ax, panel, geo, ruleset, lay, language)
     fig.canvas.draw()
     img = np.asarray(fig.canvas.buffer_rgba()).copy()
+    del fig, ax, panel
+    gc.collect()   # the static figure's thousands of artists and cycles go now, not at some later full collection
     with _cache_lock:
         if len(_static_cache) >= 4:  # ~11 MB each at 1600 px
             _static_cache.clear()
@@ -892,6 +895,12 @@ def _draw_panel(panel: Any, ruleset: Any, state: Any, vp_table: Any, battles: li
             y -= PANEL_LINE
 
 
+def warm_up(ruleset: Any, width_px: int = 1600, language: str = "en") -> None:
+    """Draw the static layer of `ruleset`'s maps now (before forking workers, which then share it)."""
+    geo = load_geometry(ruleset_id=str(_get(ruleset, "id", "") or ""))
+    _static_layer(int(width_px), ruleset, geo, layout(geo), language)
+
+
 def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event | Mapping[str, Any]] | None = None,
                vp_table: Any = None, width_px: int = 1600, language: str = "en") -> bytes:
     """The board with every stack as a PNG (bytes). See the module docstring for the inputs. `language`:
@@ -902,9 +911,7 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
     geo = load_geometry(ruleset_id=str(_get(ruleset, "id", "") or ""))
     lay = layout(geo)
     base, slots = _static_layer(width_px, ruleset, geo, lay, language)
-    dpi = width_px / FIG_W_IN
-    fig = Figure(figsize=(FIG_W_IN, lay.fig_h_in), dpi=dpi)
-    FigureCanvasAgg(fig)
+    fig, renderer = _canvas(width_px, lay)
     ax = _Layer(fig, _rect_transform(lay.map_rect, lay.frame, fig))
     panel = _Layer(fig, _rect_transform(lay.panel_rect, (0.0, 0.0, 1.0, 1.0), fig))
     top = _Layer(fig, fig.transFigure)
@@ -922,7 +929,6 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
                  weight="bold", va="center", ha="right", color="#b00020")
     # Draw only the new artists on top of the cached static pixels: a full figure draw would redo the
     # static layer (and Axes are slow to make). Counters are pasted as cached sprites.
-    renderer = fig.canvas.get_renderer()
     pixels = np.asarray(renderer.buffer_rgba())
     pixels[...] = base
     ax.draw(renderer, below=COUNTER_Z)
@@ -931,6 +937,24 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
     panel.draw(renderer)
     top.draw(renderer)
     return _png(pixels)
+
+
+_canvases = threading.local()
+
+
+def _canvas(width_px: int, lay: Layout) -> tuple[Figure, Any]:
+    """This thread's Figure of this size and its Agg renderer, made once and drawn on again by every
+    map (issue 33): a new Figure per map made a pixel buffer (~11 MB at 1600 px) and reference
+    cycles that lived until the next full garbage collection. Nothing is ever added to it (the
+    artists live in _Layer lists and die with the call); each map first pastes the static layer
+    over every pixel."""
+    key = (width_px, lay.fig_h_in)
+    hit = getattr(_canvases, "hit", None)
+    if hit is None or hit[0] != key:
+        fig = Figure(figsize=(FIG_W_IN, lay.fig_h_in), dpi=width_px / FIG_W_IN)
+        FigureCanvasAgg(fig)
+        hit = _canvases.hit = (key, fig, fig.canvas.get_renderer())
+    return hit[1], hit[2]
 
 
 def _rect_transform(rect: list[float], limits: tuple[float, float, float, float], fig: Figure) -> Affine2D:
