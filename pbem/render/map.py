@@ -40,7 +40,7 @@ from matplotlib.path import Path  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import Affine2D  # noqa: E402
 
-from pbem.render import marks, style  # noqa: E402
+from pbem.render import marks, stamps, style  # noqa: E402
 from pbem.render.geometry import Geometry, load_geometry  # noqa: E402
 from pbem.render.style import _get  # noqa: E402
 from pbem.rules.events import Battle, BattleEnd, Event, Moved, from_dicts  # noqa: E402
@@ -972,6 +972,8 @@ class _Layer:
 
     def __init__(self, fig: Figure, transform: Any):
         self.fig, self.transform, self.artists = fig, transform, []
+        self.stamp_keys: dict[int, tuple] = {}     # id(Text) -> its stamp key (pbem.render.stamps)
+        self._where = (fig.dpi, fig.bbox.width, fig.bbox.height, transform.get_matrix().tobytes())
 
     def _add(self, artist: Any) -> Any:
         artist.set_figure(self.fig)
@@ -980,7 +982,15 @@ class _Layer:
 
     def text(self, x: float, y: float, s: str, **kw: Any) -> Text:
         kw.setdefault("parse_math", False)  # titles and names are plain text ('$' is not mathtext)
-        return self._add(Text(x, y, str(s), transform=self.transform, **kw))
+        artist = self._add(Text(x, y, str(s), transform=self.transform, **kw))
+        if "bbox" not in kw and "path_effects" not in kw:   # a plain text: the same text in the same place
+            try:                                            # draws the same pixels (a stamp)
+                key = (self._where, float(x), float(y), str(s), tuple(sorted(kw.items())))
+                hash(key)
+            except TypeError:
+                return artist
+            self.stamp_keys[id(artist)] = key
+        return artist
 
     def plot(self, xs: list[float], ys: list[float], **kw: Any) -> Line2D:
         return self._add(Line2D(xs, ys, transform=self.transform, **kw))
@@ -990,10 +1000,15 @@ class _Layer:
         return self._add(patch)
 
     def draw(self, renderer: Any, below: float | None = None, at_least: float | None = None) -> None:
+        pixels = np.asarray(renderer.buffer_rgba())
         for a in sorted(self.artists, key=lambda a: a.get_zorder()):
             z = a.get_zorder()
             if (below is None or z < below) and (at_least is None or z >= at_least):
-                a.draw(renderer)
+                key = self.stamp_keys.get(id(a))
+                if key is None:
+                    a.draw(renderer)
+                else:
+                    stamps.draw(a, key, renderer, pixels)
 
 
 def _png(rgba: np.ndarray) -> bytes:
@@ -1001,7 +1016,7 @@ def _png(rgba: np.ndarray) -> bytes:
     from PIL import Image
 
     h, w = rgba.shape[:2]
-    img = Image.frombuffer("RGBA", (w, h), rgba, "raw", "RGBA", 0, 1).convert("RGB")
+    img = Image.frombytes("RGB", (w, h), rgba, "raw", "RGBX")   # the alpha dropped as it is read: no RGBA copy
     img = img.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
