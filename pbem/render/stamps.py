@@ -19,7 +19,7 @@ import numpy as np
 
 MARGIN_PX = 3             # around the text's extent
 MAX_BLOCK_PX = 6_000      # a larger text (a title, a battle) is drawn each time: it seldom comes back
-MAX_STAMPS = 400          # per thread, least recently used first out (<= 19 MB; a 16-round game keeps ~260, 5 MB)
+MAX_STAMPS = 300          # per thread, least recently used first out (<= 14 MB; a 16-round game keeps ~260, 5 MB)
 
 _local = threading.local()
 
