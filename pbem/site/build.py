@@ -18,7 +18,6 @@ A game that cannot be read stops only itself; temp files of a killed refresh are
 from __future__ import annotations
 
 import functools
-import json
 import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -248,7 +247,7 @@ def _mailed_since(game: Game, rec: Mapping[str, Any]) -> bool:
 
 def _mailed_facts(folder: Path) -> dict[str, Any] | None:
     try:
-        facts = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+        facts = orjson.loads((folder / "report.json").read_bytes())
     except (OSError, ValueError):
         return None
     keys = ("title", "events", "battles", "scores", "players", "next", "finished")
