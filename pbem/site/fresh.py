@@ -65,15 +65,14 @@ def _read(path: Path) -> dict[str, Any]:
 
 def load(out: Path, *, summaries: bool = True) -> dict[str, dict[str, Any]]:
     """{game id: {"source", "written", "summary"}} as the last refresh left it ({} when unreadable;
-    no "summary" unless asked for)."""
+    no "summary" unless asked for, and then only the games that have one)."""
     rows = {}
     for gid, keys in _read(out / CACHE).items():
         if isinstance(keys, list) and len(keys) == 2:
             rows[gid] = {"source": keys[0], "written": keys[1]}
-    if summaries:
-        for gid, summary in _read(out / SUMMARIES).items():
-            if gid in rows:
-                rows[gid]["summary"] = summary
+    if summaries:     # a game whose row is lost is looked at again (its turns are kept from site.json)
+        found = _read(out / SUMMARIES)
+        rows = {gid: {**row, "summary": found[gid]} for gid, row in rows.items() if isinstance(found.get(gid), dict)}
     return rows
 
 
