@@ -21,6 +21,7 @@ Missing pieces fall back to defaults (display names from ids, the built-in 4-pla
 
 from __future__ import annotations
 
+import gc
 import io
 import threading
 from collections.abc import Iterable, Mapping
@@ -43,7 +44,7 @@ from matplotlib.path import Path  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import Affine2D  # noqa: E402
 
-from pbem.render import marks, style  # noqa: E402
+from pbem.render import marks, stamps, style  # noqa: E402
 from pbem.render.geometry import Geometry, load_geometry  # noqa: E402
 from pbem.render.style import _get  # noqa: E402
 from pbem.rules.events import Battle, BattleEnd, Event, Moved, from_dicts  # noqa: E402
@@ -685,6 +686,8 @@ def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout,
     slots = _draw_static(ax, panel, geo, ruleset, lay, language)
     fig.canvas.draw()
     img = np.asarray(fig.canvas.buffer_rgba()).copy()
+    del fig, ax, panel
+    gc.collect()   # the static figure's thousands of artists and cycles go now, not at some later full collection
     with _cache_lock:
         if len(_static_cache) >= 4:  # ~11 MB each at 1600 px
             _static_cache.clear()
@@ -1008,6 +1011,12 @@ def _draw_panel(panel: Any, ruleset: Any, state: Any, vp_table: Any, battles: li
             y -= PANEL_LINE
 
 
+def warm_up(ruleset: Any, width_px: int = 1600, language: str = "en") -> None:
+    """Draw the static layer of `ruleset`'s maps now (before forking workers, which then share it)."""
+    geo = load_geometry(ruleset_id=str(_get(ruleset, "id", "") or ""))
+    _static_layer(int(width_px), ruleset, geo, layout(geo), language)
+
+
 def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event | Mapping[str, Any]] | None = None,
                vp_table: Any = None, width_px: int = 1600, language: str = "en") -> bytes:
     """The board with every stack as a PNG (bytes). See the module docstring for the inputs. `language`:
@@ -1018,9 +1027,7 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
     geo = load_geometry(ruleset_id=str(_get(ruleset, "id", "") or ""))
     lay = layout(geo)
     base, slots = _static_layer(width_px, ruleset, geo, lay, language)
-    dpi = width_px / FIG_W_IN
-    fig = Figure(figsize=(FIG_W_IN, lay.fig_h_in), dpi=dpi)
-    FigureCanvasAgg(fig)
+    fig, renderer = _canvas(width_px, lay)
     ax = _Layer(fig, _rect_transform(lay.map_rect, lay.frame, fig))
     panel = _Layer(fig, _rect_transform(lay.panel_rect, (0.0, 0.0, 1.0, 1.0), fig))
     top = _Layer(fig, fig.transFigure)
@@ -1038,7 +1045,6 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
                  weight="bold", va="center", ha="right", color="#b00020")
     # Draw only the new artists on top of the cached static pixels: a full figure draw would redo the
     # static layer (and Axes are slow to make). Counters are pasted as cached sprites.
-    renderer = fig.canvas.get_renderer()
     pixels = np.asarray(renderer.buffer_rgba())
     pixels[...] = base
     ax.draw(renderer, below=COUNTER_Z)
@@ -1047,6 +1053,24 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
     panel.draw(renderer)
     top.draw(renderer)
     return _png(pixels)
+
+
+_canvases = threading.local()
+
+
+def _canvas(width_px: int, lay: Layout) -> tuple[Figure, Any]:
+    """This thread's Figure of this size and its Agg renderer, made once and drawn on again by every
+    map (issue 33): a new Figure per map made a pixel buffer (~11 MB at 1600 px) and reference
+    cycles that lived until the next full garbage collection. Nothing is ever added to it (the
+    artists live in _Layer lists and die with the call); each map first pastes the static layer
+    over every pixel."""
+    key = (width_px, lay.fig_h_in)
+    hit = getattr(_canvases, "hit", None)
+    if hit is None or hit[0] != key:
+        fig = Figure(figsize=(FIG_W_IN, lay.fig_h_in), dpi=width_px / FIG_W_IN)
+        FigureCanvasAgg(fig)
+        hit = _canvases.hit = (key, fig, fig.canvas.get_renderer())
+    return hit[1], hit[2]
 
 
 def _rect_transform(rect: list[float], limits: tuple[float, float, float, float], fig: Figure) -> Affine2D:
@@ -1064,6 +1088,8 @@ class _Layer:
 
     def __init__(self, fig: Figure, transform: Any):
         self.fig, self.transform, self.artists = fig, transform, []
+        self.stamp_keys: dict[int, tuple] = {}     # id(Text) -> its stamp key (pbem.render.stamps)
+        self._where = (fig.dpi, fig.bbox.width, fig.bbox.height, transform.get_matrix().tobytes())
 
     def _add(self, artist: Any) -> Any:
         artist.set_figure(self.fig)
@@ -1072,7 +1098,15 @@ class _Layer:
 
     def text(self, x: float, y: float, s: str, **kw: Any) -> Text:
         kw.setdefault("parse_math", False)  # titles and names are plain text ('$' is not mathtext)
-        return self._add(Text(x, y, str(s), transform=self.transform, **kw))
+        artist = self._add(Text(x, y, str(s), transform=self.transform, **kw))
+        if "bbox" not in kw and "path_effects" not in kw:   # a plain text: the same text in the same place
+            try:                                            # draws the same pixels (a stamp)
+                key = (self._where, float(x), float(y), str(s), tuple(sorted(kw.items())))
+                hash(key)
+            except TypeError:
+                return artist
+            self.stamp_keys[id(artist)] = key
+        return artist
 
     def plot(self, xs: list[float], ys: list[float], **kw: Any) -> Line2D:
         return self._add(Line2D(xs, ys, transform=self.transform, **kw))
@@ -1082,10 +1116,15 @@ class _Layer:
         return self._add(patch)
 
     def draw(self, renderer: Any, below: float | None = None, at_least: float | None = None) -> None:
+        pixels = np.asarray(renderer.buffer_rgba())
         for a in sorted(self.artists, key=lambda a: a.get_zorder()):
             z = a.get_zorder()
             if (below is None or z < below) and (at_least is None or z >= at_least):
-                a.draw(renderer)
+                key = self.stamp_keys.get(id(a))
+                if key is None:
+                    a.draw(renderer)
+                else:
+                    stamps.draw(a, key, renderer, pixels)
 
 
 def _png(rgba: np.ndarray) -> bytes:
@@ -1093,7 +1132,7 @@ def _png(rgba: np.ndarray) -> bytes:
     from PIL import Image
 
     h, w = rgba.shape[:2]
-    img = Image.frombuffer("RGBA", (w, h), rgba, "raw", "RGBA", 0, 1).convert("RGB")
+    img = Image.frombytes("RGB", (w, h), rgba, "raw", "RGBX")   # the alpha dropped as it is read: no RGBA copy
     img = img.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)

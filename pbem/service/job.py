@@ -93,6 +93,7 @@ def run_job(games_dir: Path | str, *, now: datetime | None = None, only: list[st
     dirs = [d for d in game_dirs(games_dir) if not only or d.name in only]
     site = site_config(games_dir)
     order = {d.name: i for i, d in enumerate(dirs)}
+    listed = dirs
     shared = None
     try:
         if site.get("mail"):    # the site's mailbox: polled once, before any game is opened
@@ -106,7 +107,7 @@ def run_job(games_dir: Path | str, *, now: datetime | None = None, only: list[st
         if shared is not None:
             shared.close()
     if site.get("site_dir"):
-        _refresh_site(games_dir, site, only, render_map, report)
+        _refresh_site(games_dir, site, only, render_map, report, listed)
     report.games.sort(key=lambda g: order.get(g.game, len(order)))
     return report
 
@@ -277,14 +278,14 @@ def _note_idle(games_dir: Path, dirs: list[Path], now: datetime, report: JobRepo
 
 
 def _refresh_site(games_dir: Path, site: dict[str, Any], only: list[str] | None, render_map: bool,
-                  report: JobReport) -> None:
+                  report: JobReport, dirs: list[Path]) -> None:
     """pbem.yaml `site_dir:` (relative to the games folder): refresh the archive site after the run
     (nothing to do, in a few stat calls a game, when no game's folder changed: pbem.site.fresh)."""
     from pbem.site.fresh import up_to_date
 
     out = games_dir / str(site["site_dir"])
     try:
-        if up_to_date(games_dir, out, [d for d in game_dirs(games_dir) if not only or d.name in only], render_map):
+        if up_to_date(games_dir, out, dirs, render_map):     # the games this run listed
             return
         from pbem.site.build import build_site
 

@@ -18,7 +18,6 @@ A game that cannot be read stops only itself; temp files of a killed refresh are
 from __future__ import annotations
 
 import functools
-import json
 import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ import jinja2
 import orjson
 
 from pbem.errors import GameBusy, GameError, PbemError
-from pbem.report import build_report, report_text
+from pbem.report import report_text
 from pbem.report.facts import REPORT_FORMAT
 from pbem.report.result import result_line
 from pbem.rules.state import GameState
@@ -40,7 +39,7 @@ from pbem.service.faults import describe
 from pbem.service.job import game_dirs
 from pbem.site import fresh
 from pbem.site.history import LogWalk, Walked
-from pbem.site.maps import MapJob, draw_maps
+from pbem.site.maps import TurnJob, Turns
 from pbem.store.fs import atomic_write, clean_stale_temp_files
 from pbem.store.game import Game
 from pbem.store.hashing import state_hash
@@ -155,17 +154,18 @@ def build_game(game: Game, dest: Path, report: SiteReport, *, entries: list | No
     # mail went out need their positions again
     walk = _resume(game, entries, old, fresh=not all(complete(r) for r in records.values()))
     made = removed = 0
-    to_draw: list[MapJob] = []
-    for w in walk:
-        if not w.mailed:
-            continue
-        e = w.entry
-        have = records.get(e.id)
-        if have and have["state_hash"] == e.get("state_hash") and complete(have):
-            continue
-        records[e.id] = _record(game, rs, w, dest, report, render_maps, to_draw)
-        made += 1
-    draw_maps(to_draw, rs)      # the maps no turn mail had: in worker processes (pbem.site.maps)
+    expected = sum(1 for e in entries if e.kind == "turn" and not (e.id in records and complete(records[e.id])))
+    with Turns(game.path, rs, expected, maps=render_maps) as turns:
+        for w in walk:
+            if not w.mailed:
+                continue
+            e = w.entry
+            have = records.get(e.id)
+            if have and have["state_hash"] == e.get("state_hash") and complete(have):
+                continue
+            _record(game, rs, w, dest, report, render_maps, turns, records)
+            made += 1
+        turns.finish()      # the reports and maps no turn mail had: from the workers (pbem.site.maps)
     live = {e.id for e in entries if e.kind == "turn"} - walk.voided
     for eid in [k for k in records if k not in live]:     # rolled back since: no longer part of the game
         (dest / MAPS / f"{eid:06d}.png").unlink(missing_ok=True)
@@ -248,7 +248,7 @@ def _mailed_since(game: Game, rec: Mapping[str, Any]) -> bool:
 
 def _mailed_facts(folder: Path) -> dict[str, Any] | None:
     try:
-        facts = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+        facts = orjson.loads((folder / "report.json").read_bytes())
     except (OSError, ValueError):
         return None
     keys = ("title", "events", "battles", "scores", "players", "next", "finished")
@@ -257,30 +257,45 @@ def _mailed_facts(folder: Path) -> dict[str, Any] | None:
     return facts
 
 
-def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, render_maps: bool,
-            to_draw: list[MapJob]) -> dict[str, Any]:
-    """One turn of the site: the report as mailed (or made the same way), the map, the dice."""
+def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, render_maps: bool, turns: Turns,
+            records: dict[int, dict]) -> None:
+    """One turn of the site into `records` (now, or when `turns` has done its work): the report as
+    mailed (or made the same way), the map, the dice."""
     e = w.entry
     events = e.typed_events()
     mailed = _mailed(game, e.id)
     facts = _mailed_facts(mailed)
+    map_name = f"{MAPS}/{e.id:06d}.png" if render_maps else None
+    if map_name:
+        (dest / MAPS).mkdir(exist_ok=True)
+    copy_map = bool(map_name) and (mailed / "map.png").is_file()
+    if copy_map:
+        shutil.copyfile(mailed / "map.png", dest / map_name)
+        report.copied += 1
+    elif map_name:
+        report.rendered += 1
+    source = "turn mail" if mailed.is_dir() and (mailed / "report.json").is_file() else "log"
+
+    def done(made: dict[str, Any] | None, text: str | None) -> None:
+        records[e.id] = _turn_record(rs, e, made or facts, text, map_name, source)
+
     if facts is not None:
         text_file = mailed / "report.txt"
         text = text_file.read_text(encoding="utf-8") if text_file.is_file() else report_text(facts, rs=rs)
-    else:
-        facts = build_report(rs, w.after, events, _public_settings(game), played=e.get("nation"),
-                             round_played=int(e.get("round")), ledger_from=len(w.before.ledger))
-        text = report_text(facts, rs=rs)
-    map_name = None
-    if render_maps:
-        map_name = f"{MAPS}/{e.id:06d}.png"
-        (dest / MAPS).mkdir(exist_ok=True)
-        if (mailed / "map.png").is_file():
-            shutil.copyfile(mailed / "map.png", dest / map_name)
-            report.copied += 1
-        else:
-            to_draw.append(MapJob(game.path, dest / map_name, w.after, facts["title"], events))
-            report.rendered += 1
+        if copy_map or not map_name:
+            done(None, text)
+        else:   # a turn mail without its map: drawn as that mail would have it
+            turns.submit(TurnJob(game.path, w.after, events, None, dest / map_name, facts["title"]),
+                         lambda _facts, _text: done(None, text))
+        return
+    ask = {"settings": _public_settings(game), "played": e.get("nation"), "round_played": int(e.get("round")),
+           "ledger_from": len(w.before.ledger)}
+    turns.submit(TurnJob(game.path, w.after, events, ask, None if copy_map or not map_name else dest / map_name),
+                 done)
+
+
+def _turn_record(rs: Any, e: Any, facts: Mapping[str, Any], text: str | None, map_name: str | None,
+                 source: str) -> dict[str, Any]:
     nation = e.get("nation")
     what = f"the {rs.display(nation)}" if nation else STEP_NAMES.get(str(e.get("step")), str(e.get("step")))
     return {
@@ -292,7 +307,7 @@ def _record(game: Game, rs: Any, w: Walked, dest: Path, report: SiteReport, rend
         "dice": [[str(label), int(face)] for label, face in (e.get("dice") or {}).items()],
         "map": map_name, "state_hash": e.get("state_hash"), "finished": bool(facts["finished"]),
         "next": (facts.get("next") or {}).get("line", ""),
-        "source": "turn mail" if mailed.is_dir() and (mailed / "report.json").is_file() else "log",
+        "source": source,
     }
 
 

@@ -1,13 +1,15 @@
-"""The maps of the site's turns that no turn mail has (an archived or imported game, or `--no-map`
-earlier): drawn in worker processes, one per CPU (issue 33), each map written by its worker, so
-the build's own memory does not grow with the number of maps (a matplotlib Figure lives and dies in
-its worker). A few maps, or one CPU: drawn here, with a collection after each map (a Figure's
-reference cycles otherwise wait for a full collection).
+"""The site's turns that no turn mail has (an archived or imported game, or `--no-map` earlier): their
+report made and their map drawn in worker processes, one per CPU (issue 33), while the build walks
+on through the log. Each map is written by its worker, so the build's own memory does not grow
+with the number of maps, and a worker draws every map on one reused matplotlib Figure over the
+static layer drawn once before the workers start (pbem.render.map). A few turns, or one CPU: done
+here, in turn.
 """
 
 from __future__ import annotations
 
-import gc
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,25 +20,39 @@ from pbem.store.replaymany import cpus
 # maps alone, measured): pbem.render +356, pbem.service.advance +241, pbem.store.game +137,
 # multiprocessing +18, pbem.store.fs +15, concurrent.futures +10.
 
-PARALLEL_FROM = 4   # fewer maps than this are drawn in this process (a pool costs more than it saves)
+PARALLEL_FROM = 4   # fewer turns than this are done in this process (a pool costs more than it saves)
 
 
 @dataclass(frozen=True)
-class MapJob:
+class TurnJob:
+    """One turn's work: its report (`report` = build_report's keyword arguments beside the ruleset,
+    the position and the events; None when the turn mail's report is used) and its map (`path`: the
+    file to write, None for none; `title`: the map's title when the report is not made here)."""
     game_dir: Path
-    path: Path
     state: Any
-    title: str
     events: Any
+    report: dict[str, Any] | None
+    path: Path | None
+    title: str = ""
 
 
-def _draw(job: MapJob, rs: Any = None) -> None:
-    from pbem.service.advance import map_png
-    from pbem.store.fs import atomic_write
-
+def do_turn(job: TurnJob, rs: Any = None) -> tuple[dict[str, Any] | None, str | None]:
+    """(the report's facts, its text) when the job asks for the report, else (None, None); the map
+    written when it asks for one."""
     if rs is None:
         rs = _ruleset(job.game_dir)
-    atomic_write(job.path, map_png(rs, job.state, job.title, job.events))
+    facts = text = None
+    if job.report is not None:
+        from pbem.report import build_report, report_text
+
+        facts = build_report(rs, job.state, job.events, **job.report)
+        text = report_text(facts, rs=rs)
+    if job.path is not None:
+        from pbem.service.advance import map_png
+        from pbem.store.fs import atomic_write
+
+        atomic_write(job.path, map_png(rs, job.state, facts["title"] if facts else job.title, job.events))
+    return facts, text
 
 
 _RULESETS: dict[Path, Any] = {}
@@ -51,22 +67,45 @@ def _ruleset(game_dir: Path) -> Any:
     return _RULESETS[game_dir]
 
 
-def draw_maps(jobs: list[MapJob], rs: Any) -> None:
-    """Draw every job's map into its file."""
-    workers = min(cpus(), len(jobs))
-    if workers < 2 or len(jobs) < PARALLEL_FROM:
-        for job in jobs:
-            _draw(job, rs)
-            gc.collect()
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+class Turns:
+    """Where a build's turn jobs are done: `submit(job, done)` calls `done(facts, text)` with the
+    job's result, at once (here) or by `finish()` (from the workers, in the order submitted)."""
 
-    import pbem.render  # noqa: F401 - matplotlib loaded once here, not once per forked worker
+    def __init__(self, game_dir: Path, rs: Any, expected: int, *, maps: bool) -> None:
+        self.game_dir, self.rs = game_dir, rs
+        self.pending: list[tuple[Future, Callable[..., None]]] = []
+        workers = min(cpus(), expected)
+        self.pool = self._pool(workers, maps) if workers >= 2 and expected >= PARALLEL_FROM else None
 
-    for job in jobs:
-        _RULESETS.setdefault(job.game_dir, rs)    # a forked worker has it already
-    context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        for _ in pool.map(_draw, jobs, chunksize=max(1, len(jobs) // (workers * 4))):
-            pass
+    def _pool(self, workers: int, maps: bool) -> Any:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        import pbem.report  # noqa: F401 - loaded once here, not once per forked worker
+
+        _RULESETS.setdefault(self.game_dir, self.rs)     # a forked worker has it already
+        if maps:     # matplotlib and the static layer: drawn once here, inherited by every worker
+            from pbem.render.map import warm_up
+
+            warm_up(self.rs)
+        context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+        return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+    def submit(self, job: TurnJob, done: Callable[..., None]) -> None:
+        if self.pool is None:
+            done(*do_turn(job, self.rs))
+        else:
+            self.pending.append((self.pool.submit(do_turn, job), done))
+
+    def finish(self) -> None:
+        """Wait for every job submitted, calling each one's `done`; the first failure is raised."""
+        pending, self.pending = self.pending, []
+        for future, done in pending:
+            done(*future.result())
+
+    def __enter__(self) -> Turns:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:     # after a failure: the jobs not started are dropped
+            self.pool.shutdown(cancel_futures=True)

@@ -58,3 +58,17 @@ def test_the_cron_job_leaves_an_unchanged_site_alone(tmp_path, games_opened):
     report = run_job(games, now=now, render_map=False)
     assert not report.errors, report.errors
     assert opened == []          # neither the run (idle notes) nor the site (pbem.site.fresh) opened it
+
+
+def test_the_cache_an_idle_run_reads_holds_one_digest_pair_a_game(tmp_path):
+    """An idle `pbem run` with site_dir reads only .refresh.json: two short digests per game; the
+    index rows are in .summaries.json, read by a refresh that builds (and made again when lost)."""
+    games = copy_demo(tmp_path)
+    site = tmp_path / "site"
+    build_site(games, site, render_maps=False)
+    keys = orjson.loads((site / ".refresh.json").read_bytes())["games"]
+    assert list(keys) == ["demo"] and all(len(k) == 24 for k in keys["demo"])
+    assert orjson.loads((site / ".summaries.json").read_bytes())["games"]["demo"]["turns"] == len(DEMO_TURNS)
+    (site / ".summaries.json").unlink()
+    again = build_site(games, site, render_maps=False)
+    assert again.kept == len(DEMO_TURNS) and "demo/index.html" in (site / "index.html").read_text()
