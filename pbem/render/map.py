@@ -876,10 +876,14 @@ def plan_marks(ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, A
             name = _name_box(ruleset, geo, lay, area) if area in geo.areas else None
             default = ((name[2] if name else p[0]) + half + 4.0, p[1] + NAME_DY_KM)
             shape = _shapes_of(geo)["area"].get(area)
-            clear = [c.box() for c in counters_of(area)] + ([name] if name else [])
+            own = [c.box() for c in counters_of(area)] + ([name] if name else [])
+            # clear of every name and counter, a neighbour's too (a wide counter may reach into the area)
+            clear = [c.box() for a in (_get(state, "areas", None) or {}) if a != area for c in counters_of(a)]
+            clear += own + [_name_box(ruleset, geo, lay, a) for a in geo.areas if a != area]
             clear += [(x - h, y - h, x + h, y + h) for _a, x, y, h in out.stars]
             (x, y), half = ((default, half) if shape is None else
-                            marks.star_point(default, half, lambda b, shape=shape: shape.contains(_box(*b)), clear))
+                            marks.star_point(default, half, lambda b, shape=shape: shape.contains(_box(*b)), clear,
+                                             near=own))
             out.stars.append((area, x, y, half))
     if counts:
         r = COUNT_R_PT * lay.km_per_pt

@@ -140,10 +140,12 @@ def count_point(leg: Leg, r: float, clear_of: Sequence[Box]) -> Point:
 STAR_SCALES = (1.0, 0.8, 0.65)   # a star too big for a small area is drawn smaller
 
 
-def star_point(default: Point, half: float, contains, clear_of: Sequence[Box]) -> tuple[Point, float]:
+def star_point(default: Point, half: float, contains, clear_of: Sequence[Box],
+               near: Sequence[Box] | None = None) -> tuple[Point, float]:
     """Where a battle star goes and its half-size: `default` (right of the area's name) if its box
     lies inside the area (`contains(box) -> bool`) and clear of `clear_of` (names and counters), else
-    the nearest such place (left of the name, beside or below the counters, then anywhere in the area
+    the nearest such place (left of the name, beside or below the counters `near`, the area's own:
+    by default all of `clear_of`; then anywhere in the area
     on a 3 km lattice around the default), at full size, then smaller; an area too small for even the
     smallest star (an island) gets it beside it, clear of the names and counters."""
 
@@ -156,7 +158,8 @@ def star_point(default: Point, half: float, contains, clear_of: Sequence[Box]) -
     def lattice() -> Iterator[Point]:
         return ((default[0] + dx, default[1] + dy) for dx, dy in _LATTICE)
 
-    block = union(clear_of) if clear_of else (*default, *default)
+    around = near if near else clear_of
+    block = union(around) if around else (*default, *default)
     for scale in STAR_SCALES:
         h = half * scale
         pad = h + 1.5
