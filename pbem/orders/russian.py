@@ -55,7 +55,7 @@ INNER_WORDS: dict[str, tuple[str, ...]] = {
 _WHERE = ("в", "во", "на")      # IN, TO or nothing, by the order (module doc)
 _FROM = ("из", "от", "за")      # left out
 _IN_AFTER = ("LEADER", "STAY")
-_TO_AFTER = ("DEFEND", "SUBMIT", "ATTACK")
+_TO_AFTER = ("DEFEND", "SUBMIT", "ATTACK", "VICTORS")   # VICTORS: a family's retreat of the victors
 _WORD = re.compile(r"[^\W\d_]+")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 

@@ -71,7 +71,8 @@ def _withhold(reader, rest: str) -> Order:
 ARRIVE = register_form(OrderForm(
     "ARRIVE", ArriveIn, "ARRIVE N <sea>  (Duel: an arrival in one of two seas)", "ARRIVE 2 {sea}", _arrive,
     lambda o, rs: f"ARRIVE {o.count} {rs.display(o.sea)}",
-    meaning="of this turn's armies that may appear in either of two seas, N appear in this one"))
+    meaning="of this turn's armies that may appear in either of two seas, N appear in this one",
+    translations={"ru": ("прибыть", "прибытие")}))
 
 
 # --- Phase IV: the side hit allocates its hits; the victorious attacker's retreat -----------------
