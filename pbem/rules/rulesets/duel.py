@@ -291,10 +291,11 @@ class DuelRules(DuelMovement, Rules):
     # Duel has no Bretwalda or King to vote for and no submission: VOTE and SUBMIT are not its orders
     # ... and the side hit allocates its hits by HITS (fort and armies; it replaces LOSSES, whose CAVALRY
     # LAST Duel's cavalry never has: [Cavalry]); VICTORS: the victorious attacker's retreat; DISBAND
-    # neither: Duel has no overpopulation ([Major Differences]); LOSE chooses Phase I's losses
+    # neither: Duel has no overpopulation ([Major Differences]); LOSE chooses Phase I's losses; no
+    # SECOND MOVEMENT: Duel has no major invasions (every nation moves once, [Phase III: Movement])
     order_forms = (Rules.order_forms.adding("LOSE", "REMOVE", "ARRIVE", after="PLACE")
                    .adding("WITHHOLD", after="LEADER").adding("VICTORS", after="ATTACK")
-                   .adding("HITS", after="LOSSES").without("VOTE", "SUBMIT", "LOSSES", "DISBAND"))
+                   .adding("HITS", after="LOSSES").without("VOTE", "SUBMIT", "LOSSES", "DISBAND", "SECOND"))
     RULE_REFS: ClassVar[Mapping[str, str]] = MappingProxyType({"come_ashore": "[Intruders]"})   # lost_at_sea
     # the family's own refusals, in a player's language ([Retreat Options], Phases I and II)
     refusal_phrases = duel_retreat.REFUSAL_PHRASES + arrivals_rules.REFUSALS
@@ -313,7 +314,9 @@ class DuelRules(DuelMovement, Rules):
                         "[Raiding and Intruding]"),
         **dict.fromkeys(("8.0", "8.1"), "[Battle Dice]"),
         **dict.fromkeys(("8.2", "8.3", "8.4"), "[Retreat Options]"),
-        **dict.fromkeys(("9.0", "9.1", "9.2"), "[Leaders in Battle]"),
+        "9.0": "[Phase II]",            # leaders appear with the aid's arrivals
+        "9.1": "[Phase III: Movement]",  # "each army or leader can move up to two land areas"
+        "9.2": "[Leaders]",             # leaders in battle
         "10.5": "[Withdrawal of the Romans]",
         **dict.fromkeys(("14.1", "14.2", "14.3", "14.4"), "[Phase V]"),
     })

@@ -2,7 +2,7 @@
 
 - two dice per army, cavalry unit or fortification still alive ([Battle Dice]);
 - a 5 or 6 hits; only a 6 against a defender in difficult terrain; a leader adds one to the dice of
-  the armies and cavalry with it ([Leaders in Battle]) -- `DuelRules.hit_numbers` and `leader_bonus`;
+  the armies and cavalry with it ([Leaders]) -- `DuelRules.hit_numbers` and `leader_bonus`;
 - two hits eliminate a piece; a side keeps at most one wounded piece, its hit held in the stack's
   counters (`WOUNDED_*`) until the battle is over, then healed (`battle_over`);
 - [Allocation Of Hits And Elimination Of Armies] the side hit allocates its hits (its HITS standing
@@ -47,7 +47,7 @@ class DuelBattleModel(BattleModel):
 
     def dice_groups(self, rs, *, armies=0, cavalry=0, fort=False, burhs=0, leader=False, roman=False):
         """[Battle Dice] — two dice per army, cavalry and fortification still alive; the leader's +1
-        on the armies' and cavalry's dice ([Leaders in Battle])."""
+        on the armies' and cavalry's dice ([Leaders])."""
         bonus = self.leader_bonus(rs, leader)
         fast = self.fast_pieces(rs, roman)
         counts = {"cavalry": cavalry, "armies": armies, "fort": int(fort), "burhs": burhs}
