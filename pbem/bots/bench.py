@@ -494,18 +494,48 @@ def _python_env(tmp: Path, root: Path) -> dict[str, str]:
     return env
 
 
+# A small process between the bench and the command it times: a child's peak RSS (ru_maxrss) counts
+# the memory of the process it was forked from (Linux keeps the high-water mark across exec), so a
+# child forked from the bench, grown by the rows before, would report the bench's size. The
+# trampoline, a bare interpreter, forks the command and reports its wall, CPU and peak RSS on a pipe.
+_TRAMPOLINE = """import os, sys, time
+out = int(sys.argv[1])
+os.set_inheritable(out, False)
+t0 = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_pid, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - t0
+os.write(out, f"{wall} {usage.ru_utime + usage.ru_stime} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}".encode())
+"""
+
+
 def _child_run(args: list[str], env: dict[str, str], cwd: Path | None = None) -> tuple[float, float, int]:
-    """Wall, CPU (user+sys) and peak RSS (KiB) of one child process."""
+    """Wall, CPU (user+sys) and peak RSS (KiB) of one child process (forked by `_TRAMPOLINE`, so its
+    peak is its own: `args[0]` must be an executable's path)."""
     import subprocess
 
-    proc = subprocess.Popen(args, env=env, cwd=cwd, stdout=subprocess.DEVNULL)
-    t0 = time.perf_counter()
-    _pid, _status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(_status)
-    wall = time.perf_counter() - t0
-    if proc.returncode:
-        raise RuntimeError(f"{' '.join(args[:4])} ... exited {proc.returncode}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+    read, write = os.pipe()
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", _TRAMPOLINE, str(write), *args], env=env, cwd=cwd,
+                                stdout=subprocess.DEVNULL, pass_fds=(write,))
+        os.close(write)
+        write = -1
+        report = b""
+        while chunk := os.read(read, 4096):
+            report += chunk
+        proc.wait()
+    finally:
+        os.close(read)
+        if write >= 0:
+            os.close(write)
+    if proc.returncode or not report:
+        raise RuntimeError(f"{' '.join(args[:4])} ... the trampoline exited {proc.returncode}")
+    wall, cpu, rss, code = report.decode().split()
+    if int(code):
+        raise RuntimeError(f"{' '.join(args[:4])} ... exited {code}")
+    return float(wall), float(cpu), int(rss)
 
 
 def _timed_runs(folder: Path, tmp: Path, root: Path, args: list[str], runs: int) -> tuple[float, float, int]:
