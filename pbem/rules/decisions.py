@@ -14,6 +14,7 @@ Decisions (kinds):
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from pbem.errors import OrderProblem
@@ -88,6 +89,17 @@ def pending(rs: Ruleset, state: GameState, book: OrdersBook, *, wait_for_defende
         targets = retreat_options(rs, state, nation, area, defender, list(origins))
         out.append(Decision(defender, "defence", tuple(targets), area, nation, tuple(origins)))
     return out
+
+
+def pending_for(rs: Ruleset, state: GameState, book: OrdersBook, nations: Collection[str], *,
+                wait_for_defenders: bool = False) -> list[Decision]:
+    """The decisions of `pending` owed by these nations (a player's: the reply to their mail). Outside
+    a vote, only the nation to move owes its turn, and only defenders of its attacks (when the game
+    waits for them) anything else: a player who has neither owes nothing, and the turn of another
+    nation is not checked for them."""
+    if state.next_nation is not None and state.next_nation not in nations and not wait_for_defenders:
+        return []
+    return [d for d in pending(rs, state, book, wait_for_defenders=wait_for_defenders) if d.nation in nations]
 
 
 def attacked(rs: Ruleset, state: GameState, nation: str, orders: NationOrders) -> list[tuple[str, str, tuple[str, ...]]]:

@@ -24,7 +24,7 @@ from pbem.orders.check import check_orders
 from pbem.orders.odds import odds_answers, planned_battle_lines, run_budget, split_odds
 from pbem.orders.parser import parse_message
 from pbem.orders.reply import order_warnings, render_reply
-from pbem.rules.decisions import pending
+from pbem.rules.decisions import pending, pending_for
 from pbem.rules.flow import votes_owed
 from pbem.rules.odds import OddsBudget, planned_battles
 from pbem.rules.orders import STANDING_TYPES, NationLine, NationOrders, SecondMovement
@@ -139,8 +139,9 @@ def missing_for(game: Game, player: str, unlogged: list[LogEntry] = (), language
     rs = game.ruleset()
     state = game.state
     mine = set(game.nations_of(player))
-    owed = pending(rs, state, build_book(rs, [*game.entries(), *unlogged]), wait_for_defenders=mode(game) == "wait")
-    return [decision_text(language, rs, d, state.round) for d in owed if d.nation in mine]
+    owed = pending_for(rs, state, build_book(rs, [*game.entries(), *unlogged]), mine,
+                       wait_for_defenders=mode(game) == "wait")
+    return [decision_text(language, rs, d, state.round) for d in owed]
 
 
 def decision_text(language: str, rs, d, round_: int) -> str:
