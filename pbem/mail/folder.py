@@ -148,6 +148,11 @@ class FolderTransport:
         """Write the message as `<outbox>/<timestamp>-<n>-<id>-<slug>.eml` atomically, `<id>` naming
         its Message-ID: a mail sent again after a crash (same Message-ID) is not written twice.
         `durable=False`: without the fsyncs, until `sync_sent` (the intake's replies)."""
+        self.send_bytes(None, message, durable=durable)
+
+    def send_bytes(self, data: bytes | None, message: Message, *, durable: bool = True) -> None:
+        """`send`, of a mail whose bytes are there already (`data`: a reply file as written; `message`
+        its headers, read for the file's name): written as they are. `data` None: `bytes(message)`."""
         if self.outbox is None:
             raise MailError(f"{self.name}: no outbox configured")
         try:
@@ -155,7 +160,7 @@ class FolderTransport:
             if ident and ident in self._sent():
                 log.info("%s: %s is in the outbox already (sent before a crash)", self.name, message.get("Message-ID"))
                 return
-            data = bytes(message)
+            data = bytes(message) if data is None else data
             tmp = write_tmp(self.outbox, data, durable=durable)
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
             slug = _slug(str(message.get("Subject", "")))

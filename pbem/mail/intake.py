@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
 
 from pbem.errors import MailError
@@ -684,13 +685,22 @@ class Intake:
                 log.error("mail %s: reply file %s is missing; not sent", sha[:12], path)
                 self.ledger.append("sent", sha, durable=False, n=i, failed="reply file missing")
                 continue
-            # compat32 writes the stored bytes back out unchanged (and is much faster than default)
-            msg = email.message_from_bytes(path.read_bytes(), policy=policy.compat32)
+            data = path.read_bytes()
             # a transport that never sends a Message-ID twice takes the replies without an fsync each:
-            # they are made durable together before the ledger records them sent (run_once)
+            # they are made durable together before the ledger records them sent (run_once); one that
+            # takes the bytes as written (the folder outbox) needs only the headers read
+            as_written = self._batched() and hasattr(self.outgoing, "send_bytes")
+            # compat32 writes the stored bytes back out unchanged (and is much faster than default)
+            msg = (BytesParser(policy=policy.compat32).parsebytes(data, headersonly=True) if as_written
+                   else email.message_from_bytes(data, policy=policy.compat32))
             batch = self._batched() and bool(msg.get("Message-ID"))
             try:
-                self.outgoing.send(msg, durable=False) if batch else self.outgoing.send(msg)
+                if batch and as_written:
+                    self.outgoing.send_bytes(data, msg, durable=False)
+                elif batch:
+                    self.outgoing.send(msg, durable=False)
+                else:
+                    self.outgoing.send(msg)
             except PermanentMailError as exc:
                 log.error("mail %s: reply %d to %s refused for good: %s", sha[:12], i, msg["To"], exc)
                 report.errors.append(str(exc))

@@ -140,3 +140,17 @@ def test_a_reply_lost_before_the_sync_is_answered_again(tmp_path):
     lines = [json.loads(x) for x in (g.path / "mail" / "ledger.jsonl").read_text().splitlines()]
     assert any(x["event"] == "deferred" and "reply lost" in x.get("reason", "") for x in lines)
     assert replay(Game.open(g.path)).ok
+
+
+def test_the_outbox_holds_each_reply_byte_for_byte_as_written(tmp_path):
+    """The folder outbox takes a reply's bytes as the intake wrote them (FolderTransport.send_bytes:
+    only the headers are read back), the same bytes the mail's parse and write gave before."""
+    games, g = _burst(tmp_path, 8)
+    run_job(games, now=T1, render_map=False)
+    written = {p.read_bytes() for p in (games / ".mail" / "replies").glob("*.eml")} or \
+        {p.read_bytes() for p in games.rglob("replies/*.eml")}
+    sent = {p.read_bytes() for p in (g.path / "outbox").glob("*.eml")
+            if b"In-Reply-To: <m" in p.read_bytes()}
+    assert written and sent == written
+    for data in sent:   # and each is what a parse and write of it gives back
+        assert bytes(email.message_from_bytes(data, policy=policy.compat32)) == data
