@@ -15,7 +15,7 @@ from datetime import timedelta
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-DEFAULT_TOTAL = 8100
+DEFAULT_TOTAL = 8500
 """The examples of the default run, all fuzz tests of the entry points together (the sum of their n)."""
 
 DEADLINE = timedelta(seconds=10)
