@@ -31,3 +31,12 @@ def test_the_phase_forms_are_duels_own():
     orders = parse_message("NATION Saxons\nLOSE Devon\nREMOVE Kent\nWITHHOLD Cerdic\nARRIVE 1 North Sea\n", RS)
     kinds = [type(o) for o in orders.sections[0].orders]
     assert kinds == [LoseArmies, RemoveForArrivals, WithholdLeader, ArriveIn]
+
+
+def test_duel_names_read_in_russian_in_their_cases():
+    """The Duel board's Russian names (pbem/data/duel/names.ru.yaml), declined: the same orders."""
+    ru = parse_message("НАРОД Саксы\n2 Уэссекс -> Хвикке -> Элмет\nПОТЕРЯТЬ Восточной Англии, Кенте\n"
+                       "ВОЖДЬ Кердик в Уэссексе\n", RS)
+    en = parse_message("NATION Saxons\n2 Wessex -> Hwicce -> Elmet\nLOSE E Anglia, Kent\nLEADER Cerdic IN Wessex\n", RS)
+    assert not ru.problems, ru.problems
+    assert ru.sections[0].nation == "saxons" and ru.sections[0].orders == en.sections[0].orders
