@@ -1,0 +1,36 @@
+"""Issue 33 — a reply's headers are parsed once per distinct value (pbem.mail.compose's policy): the
+mails are byte for byte those of email.policy.default, whatever the headers (non-ASCII subjects and
+addresses, long subjects, attachments), built once or many times."""
+from __future__ import annotations
+
+import email.policy
+from datetime import UTC, datetime
+
+import pytest
+
+from pbem.mail import compose
+
+NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+CASES = [
+    dict(to="ann@x.org", subject="Re: [t1] orders", text="read\n"),
+    dict(to="jörg@köln.example", subject="Re: [t1] приказы для саксов", text="прочитано\n"),
+    dict(to=["a@x.org", "b@x.org"], subject="[t1] round 3 " + "long words " * 12, text="x" * 3000),
+    dict(to="ann@x.org", subject="Re: [t1] =?utf-8?b?S2VudA==?= <b>", text="map\n",
+         attachments=[("map.png", b"\x89PNG fake", "image/png")]),
+]
+
+
+def _build(case, n):
+    return bytes(compose.build_mail(case["to"], case["subject"], case["text"], from_addr="pbem@x.org",
+                                    in_reply_to=f"<m{n}@x.org>", references=[f"<m{n}@x.org>"],
+                                    message_id=f"<r{n}@pbem.x.org>", date=NOW, auto_submitted="auto-replied",
+                                    attachments=case.get("attachments", ())))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_reused_headers_give_the_default_policys_bytes(case, monkeypatch):
+    ours = [_build(case, n) for n in range(3)] + [_build(case, 0)]
+    monkeypatch.setattr(compose, "DEFAULT", email.policy.default)
+    monkeypatch.setattr(compose, "SMTPUTF8", email.policy.default.clone(utf8=True))
+    plain = [_build(case, n) for n in range(3)] + [_build(case, 0)]
+    assert ours == plain
