@@ -849,6 +849,14 @@ def plan_marks(ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, A
             laid[area] = _counters_of(ruleset, state, geo, area)
         return laid[area]
 
+    placed: list[tuple] = []          # every area's name and counters, boxed once for the whole plan
+
+    def names_and_counters() -> list[tuple]:
+        if not placed:
+            placed.extend(_name_box(ruleset, geo, lay, a) for a in geo.areas)
+            placed.extend(c.box() for a in (_get(state, "areas", None) or {}) for c in counters_of(a))
+        return placed
+
     counts: dict[tuple, int] = {}     # (nation, final leg) -> units arriving over that leg
     for ev in events:
         if isinstance(ev, Moved):
@@ -878,17 +886,14 @@ def plan_marks(ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, A
             shape = _shapes_of(geo)["area"].get(area)
             own = [c.box() for c in counters_of(area)] + ([name] if name else [])
             # clear of every name and counter, a neighbour's too (a wide counter may reach into the area)
-            clear = [c.box() for a in (_get(state, "areas", None) or {}) if a != area for c in counters_of(a)]
-            clear += own + [_name_box(ruleset, geo, lay, a) for a in geo.areas if a != area]
-            clear += [(x - h, y - h, x + h, y + h) for _a, x, y, h in out.stars]
+            clear = names_and_counters() + [(x - h, y - h, x + h, y + h) for _a, x, y, h in out.stars]
             (x, y), half = ((default, half) if shape is None else
                             marks.star_point(default, half, lambda b, shape=shape: shape.contains(_box(*b)), clear,
                                              near=own))
             out.stars.append((area, x, y, half))
     if counts:
         r = COUNT_R_PT * lay.km_per_pt
-        taken = [_name_box(ruleset, geo, lay, a) for a in geo.areas]
-        taken += [c.box() for a in (_get(state, "areas", None) or {}) for c in counters_of(a)]
+        taken = list(names_and_counters())
         for (nation, leg), n in counts.items():
             x, y = marks.count_point(leg, r, taken)
             out.counts.append((nation, x, y, n))
