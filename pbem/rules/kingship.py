@@ -117,6 +117,16 @@ def judge(rs: Ruleset, state: GameState, ballots: Mapping[str, str], events: lis
     return None
 
 
+def crowned_by_leader(rs: Ruleset, state: GameState, nation: str, leader: str) -> bool:
+    """Rule 12.4 (Canute's test) — the nation holds twice as many English areas as any other nation
+    (and some), and its leader lives and is on the board."""
+    held = english_areas_held(rs, state)
+    own = held.get(nation, 0)
+    others = max((n for k, n in held.items() if k != nation), default=0)
+    return bool(own) and own >= 2 * others and leader not in state.dead_leaders \
+        and leader in state.leaders_on_board(nation)
+
+
 def canute(rs: Ruleset, state: GameState, events: list) -> None:
     """Rule 12.4 — end of the withdrawing nation's turn 14: Canute (role `canute`) King if his nation
     holds twice as many English areas as any other nation and he lives; 4 points, no extra army."""
@@ -124,10 +134,7 @@ def canute(rs: Ruleset, state: GameState, events: list) -> None:
     if not cnut:
         return
     nation = rs.nation_of_leader(cnut)
-    held = english_areas_held(rs, state)
-    own = held.get(nation, 0)
-    others = max((n for k, n in held.items() if k != nation), default=0)
-    if own and own >= 2 * others and cnut not in state.dead_leaders and cnut in state.leaders_on_board(nation):
+    if crowned_by_leader(rs, state, nation, cnut):
         state.kings.append(nation)
         state.score(nation, rs.scoring["awards"]["canute_king"], f"Canute King of England (turn 14){provisional(rs, 'awards.canute_king')}", "king", nation)
         events.append(make("king", round=state.round, nation=nation, canute=True))

@@ -33,7 +33,7 @@ from pbem.errors import OrderProblem
 from pbem.rules import accounting, battle, endturn, movement, population, scoring
 from pbem.rules.context import Kill, NationTurn, TurnContext
 from pbem.rules.events import BattleRound, Event, Names, event
-from pbem.rules.kingship import english_areas_held
+from pbem.rules.kingship import crowned_by_leader
 from pbem.rules.orders import Move, Place
 from pbem.rules.ruleset import Constants, Ruleset
 from pbem.rules.rulesets import duel_arrivals as arrivals_rules
@@ -753,17 +753,15 @@ class DuelRules(DuelMovement, Rules):
         """[Major Differences] "the Danish attempt to become king with Cnut, and the Saxon response",
         PROVISIONAL (the rules are not in the chapter; doubts D12, D13 of the aid): at the end of the
         nation's turn of its king's round (ruleset.yaml `duel.kings`), with that leader on the board and
-        at least twice as many areas of England held alone as any other nation, the nation is King of
-        England: +4 VP. Cnut and Edmund Ironside may both be King."""
+        at least twice as many areas of England held alone as any other nation (classic 12.4's test,
+        `crowned_by_leader`), the nation is King of England: +4 VP. Cnut and Edmund Ironside may both be
+        King."""
         rs, state, nation = ctx.rs, ctx.state, ctx.nation
         entry = rs.extras.get("duel_kings", {}).get(nation)
         if not entry or state.round != entry[1] or not scoring.may_score(state, nation):
             return
         leader, _round, points = entry
-        held = english_areas_held(rs, state)
-        own = held.get(nation, 0)
-        others = max((n for k, n in held.items() if k != nation), default=0)
-        if own and own >= 2 * others and leader not in state.dead_leaders and leader in state.leaders_on_board(nation):
+        if crowned_by_leader(rs, state, nation, leader):
             state.kings.append(nation)
             state.score(nation, points, f"{rs.display(leader)} King of England (PROVISIONAL: doubt S8)", "king", nation)
             ctx.emit("king", nation=nation)
