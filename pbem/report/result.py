@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pbem import i18n
 from pbem.i18n import _
 from pbem.rules.ruleset import Ruleset
-from pbem.rules.scoring import winning_groups
+from pbem.rules.scoring import group_totals, winning_groups
 
 
 def result_line(rs: Ruleset, vp: Mapping[str, int], holdings: Mapping[str, Sequence[str]],
@@ -24,5 +24,4 @@ def result_line(rs: Ruleset, vp: Mapping[str, int], holdings: Mapping[str, Seque
 def partner_totals(rs: Ruleset, vp: Mapping[str, int], holdings: Mapping[str, Sequence[str]]) -> list[str]:
     """One line per group of partners ("ann + bob: 60"), their points added ([Goal] of a partners game);
     nothing when every player plays alone."""
-    groups = [sorted(g) for g in rs.rules.partners(rs, holdings) if len(g) > 1]
-    return [f"{' + '.join(g)}: {sum(vp.get(n, 0) for p in g for n in holdings[p])}" for g in groups]
+    return [f"{' + '.join(g)}: {total}" for g, total in group_totals(rs, vp, holdings).items() if len(g) > 1]

@@ -194,13 +194,18 @@ def player_totals(rs: Ruleset, vp: dict[str, int], players: int) -> dict[str, in
     return {colour: sum(vp.get(n, 0) for n in nations) for colour, nations in rs.players_table(players).items()}
 
 
+def group_totals(rs: Ruleset, vp: Mapping[str, int], holdings: Mapping[str, Sequence[str]]) -> dict[tuple[str, ...], int]:
+    """Rule 14.1 — the points of each group that wins or loses together (`Rules.partners`: every
+    player alone, or partners whose points are added, as Duel's four-player game), its players sorted."""
+    groups = [tuple(sorted(g)) for g in rs.rules.partners(rs, holdings)]
+    return {g: sum(vp.get(n, 0) for p in g for n in holdings[p]) for g in groups}
+
+
 def winning_groups(rs: Ruleset, vp: Mapping[str, int],
                    holdings: Mapping[str, Sequence[str]]) -> list[tuple[str, ...]]:
-    """Rule 14.1 — the player(s) with the most points win: the ruleset says who wins together
-    (`Rules.partners`: every player alone, or partners whose points are added, as Duel's four-player
-    game); every group tied at the top is listed, each group's players sorted."""
-    groups = [tuple(sorted(g)) for g in rs.rules.partners(rs, holdings)]
-    totals = {g: sum(vp.get(n, 0) for p in g for n in holdings[p]) for g in groups}
+    """Rule 14.1 — the player(s) with the most points win, by group (`group_totals`); every group tied
+    at the top is listed."""
+    totals = group_totals(rs, vp, holdings)
     best = max(totals.values(), default=0)
     return sorted(g for g, v in totals.items() if v == best)
 
