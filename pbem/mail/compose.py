@@ -33,10 +33,11 @@ def _parsed_header(name: str, value: str):
 
 class _ReusedHeaders(EmailPolicy):
     """email.policy.default whose headers are parsed once per distinct value (`_parsed_header`): the
-    same mail, byte for byte."""
+    same mail, byte for byte. A value of more than one line (any line break str.splitlines knows) goes
+    to the default's own check, which refuses it, as before."""
 
     def header_store_parse(self, name, value):
-        if type(value) is str and "\n" not in value and "\r" not in value:
+        if type(value) is str and len(value.splitlines()) <= 1:
             return (name, _parsed_header(name, value))
         return super().header_store_parse(name, value)
 

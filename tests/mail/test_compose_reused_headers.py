@@ -34,3 +34,14 @@ def test_reused_headers_give_the_default_policys_bytes(case, monkeypatch):
     monkeypatch.setattr(compose, "SMTPUTF8", email.policy.default.clone(utf8=True))
     plain = [_build(case, n) for n in range(3)] + [_build(case, 0)]
     assert ours == plain
+
+
+@pytest.mark.parametrize("breaks", ["\n", "\r", "\x0b", "\x1c", "\x85", "\u2028"])
+def test_a_header_of_two_lines_is_refused_as_by_the_default_policy(breaks):
+    """The reused headers take only what email.policy.default would take: a value with any line break
+    (str.splitlines's) is refused by the same ValueError."""
+    value = f"one{breaks}two"
+    with pytest.raises(ValueError):
+        email.policy.default.header_store_parse("Subject", value)
+    with pytest.raises(ValueError):
+        compose.DEFAULT.header_store_parse("Subject", value)
