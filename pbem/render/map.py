@@ -70,6 +70,7 @@ STAR_HALF_PT = 12.0     # a battle star's half-size (its marker is twice this, i
 COUNTER_Z = 20         # map artists below this are drawn under the counters, the rest above
 PNG_COMPRESS_LEVEL = 6  # zlib level
 PALETTE_COLOURS = 128   # the PNG is a palette image (antialiasing needs more than the ~20 flat colours)
+TEXT_COLOURS = ("#1d1d1d", "#b00020", "#cfc8b4", "#d8d2c0")   # the title's, the PROVISIONAL mark's, the panel rules'
 
 
 @dataclass(frozen=True)
@@ -380,7 +381,7 @@ def _ruleset_signature(ruleset: Any) -> tuple:
 
 
 _cache_lock = threading.Lock()
-_static_cache: dict[tuple, tuple[np.ndarray, PanelSlots]] = {}
+_static_cache: dict[tuple, tuple[np.ndarray, PanelSlots, Any]] = {}
 
 
 def _new_figure(width_px: int, lay: Layout) -> tuple[Figure, Any, Any]:
@@ -675,7 +676,8 @@ def _colour_name(colour: str, language: str) -> str:
 
 
 def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout,
-                  language: str = "en") -> tuple[np.ndarray, PanelSlots]:
+                  language: str = "en") -> tuple[np.ndarray, PanelSlots, Any]:
+    """The board's pixels without stacks or marks, where the panel's rows go, and the maps' palette."""
     key = (width_px, id(geo), _ruleset_signature(ruleset), language)
     with _cache_lock:
         hit = _static_cache.get(key)
@@ -691,8 +693,31 @@ def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout,
     with _cache_lock:
         if len(_static_cache) >= 4:  # ~11 MB each at 1600 px
             _static_cache.clear()
-        _static_cache[key] = (img, slots)
-    return img, slots
+        _static_cache[key] = hit = (img, slots, _palette(img, ruleset))
+    return hit
+
+
+def _palette(base: np.ndarray, ruleset: Any) -> Any:
+    """The palette of every map over this static layer (a Pillow "P" image): first every flat colour a
+    map is drawn in exactly (the style's, each nation's, the texts'), then the colours that best stand
+    for the board's own pixels (its antialiased edges, texts and hatching), PALETTE_COLOURS in all.
+    Made once with the static layer: each map's pixels are then only looked up in it, where a colour
+    reduction of its own cost a third of a map's time (issue 33), and every map of a game shares one
+    palette."""
+    from PIL import Image
+
+    flat = [v for v in vars(style).values() if isinstance(v, str) and len(v) == 7 and v.startswith("#")]
+    flat += [*style.PLAYER_COLOURS.values(), *TEXT_COLOURS, "#ffffff", "#000000"]
+    flat += [style.nation_colour(n, ruleset) for n in style.nations_of(ruleset)]
+    colours = list(dict.fromkeys(style.hex_to_rgb(c.lower()) for c in flat))
+    h, w = base.shape[:2]
+    board = Image.frombytes("RGB", (w, h), base, "raw", "RGBX").quantize(
+        colors=PALETTE_COLOURS - len(colours), method=Image.Quantize.FASTOCTREE)
+    found = board.getpalette() or []
+    colours += [c for c in zip(found[0::3], found[1::3], found[2::3], strict=True) if c not in colours]
+    image = Image.new("P", (1, 1))
+    image.putpalette([v for c in colours[:256] for v in c])
+    return image
 
 
 # --- dynamic parts -----------------------------------------------------------------------------------
@@ -1035,7 +1060,7 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
         raise ValueError("width_px must be at least 200")
     geo = load_geometry(ruleset_id=str(_get(ruleset, "id", "") or ""))
     lay = layout(geo)
-    base, slots = _static_layer(width_px, ruleset, geo, lay, language)
+    base, slots, palette = _static_layer(width_px, ruleset, geo, lay, language)
     fig, renderer = _canvas(width_px, lay)
     ax = _Layer(fig, _rect_transform(lay.map_rect, lay.frame, fig))
     panel = _Layer(fig, _rect_transform(lay.panel_rect, (0.0, 0.0, 1.0, 1.0), fig))
@@ -1061,7 +1086,7 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
     ax.draw(renderer, at_least=COUNTER_Z)
     panel.draw(renderer)
     top.draw(renderer)
-    return _png(pixels)
+    return _png(pixels, palette)
 
 
 _canvases = threading.local()
@@ -1136,13 +1161,15 @@ class _Layer:
                     stamps.draw(a, key, renderer, pixels)
 
 
-def _png(rgba: np.ndarray) -> bytes:
-    """Palette PNG: ~3x smaller than RGB (mail!) and faster to compress; the picture has few colours."""
+def _png(rgba: np.ndarray, palette: Any) -> bytes:
+    """Palette PNG: ~3x smaller than RGB (mail!) and faster to compress; the picture has few colours.
+    Each pixel takes the nearest colour of the static layer's `palette` (no dithering: flat areas stay
+    flat)."""
     from PIL import Image
 
     h, w = rgba.shape[:2]
     img = Image.frombytes("RGB", (w, h), rgba, "raw", "RGBX")   # the alpha dropped as it is read: no RGBA copy
-    img = img.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+    img = img.quantize(palette=palette, dither=Image.Dither.NONE)
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()

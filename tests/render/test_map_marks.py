@@ -120,3 +120,50 @@ def test_the_key_explains_a_fort_with_no_army():
 
     m._draw_legend(Panel(), load("classic"))
     assert "a fort with no army: the code alone" in texts
+
+
+def _star_point_everywhere(default, half, contains, clear_of, near=None):
+    """marks.star_point as first written: every place tried against every name and counter of the map."""
+    def box(p, h):
+        return p[0] - h, p[1] - h, p[0] + h, p[1] + h
+
+    def free(p, h):
+        return not any(marks.overlap(box(p, h), c) for c in clear_of)
+
+    lattice = [(default[0] + dx, default[1] + dy) for dx, dy in marks._LATTICE]
+    around = near if near else clear_of
+    block = marks.union(around) if around else (*default, *default)
+    for scale in marks.STAR_SCALES:
+        h = half * scale
+        pad = h + 1.5
+        beside = [default, (block[0] - pad, default[1]), (block[2] + pad, (block[1] + block[3]) / 2),
+                  (block[0] - pad, (block[1] + block[3]) / 2), ((block[0] + block[2]) / 2, block[1] - pad),
+                  ((block[0] + block[2]) / 2, block[3] + pad)]
+        for p in beside + lattice:
+            if free(p, h) and contains(box(p, h)):
+                return p, h
+    h = half * marks.STAR_SCALES[-1]
+    return next((p for p in lattice if free(p, h)), default), h
+
+
+def test_a_star_tried_only_against_the_boxes_within_its_reach_lands_where_it_did_against_all():
+    """star_point leaves out the names and counters no place it tries can touch (issue 33: a star tried
+    ~11 000 places against every box of the map): the same place and size, whatever the boxes."""
+    import random
+
+    rnd = random.Random(33)
+    for _ in range(300):
+        boxes = []
+        for _ in range(rnd.randrange(0, 120)):
+            x, y = rnd.uniform(-300, 300), rnd.uniform(-300, 300)
+            boxes.append((x, y, x + rnd.uniform(1, 80), y + rnd.uniform(1, 30)))
+        near = rnd.sample(boxes, min(len(boxes), rnd.randrange(0, 4))) or None
+        r = rnd.uniform(5, 120)
+        cx, cy = rnd.uniform(-50, 50), rnd.uniform(-50, 50)
+
+        def contains(b, cx=cx, cy=cy, r=r):   # a square area of half-side r
+            return cx - r <= b[0] and b[2] <= cx + r and cy - r <= b[1] and b[3] <= cy + r
+
+        default, half = (rnd.uniform(-60, 60), rnd.uniform(-60, 60)), rnd.uniform(3, 12)
+        assert marks.star_point(default, half, contains, boxes, near=near) == \
+            _star_point_everywhere(default, half, contains, boxes, near=near)
