@@ -294,6 +294,6 @@ def test_preview_before_the_deadline_counts_no_missed_deadline(game, tmp_path):
 
     run_job(tmp_path, now=T0, render_map=False)
     g = Game.open(game.path)
-    text = preview(g, "mod", "look ahead")
+    text = preview(g, "mod", "look ahead", now=T0 + timedelta(hours=1))   # before the deadline, whatever today is
     assert "PREVIEW" in text and "Missed deadlines" not in text
     assert nmr_counts(Game.open(game.path)) == {}
