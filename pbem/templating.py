@@ -28,7 +28,8 @@ def environment(dirs: tuple[str, ...] | None = None, language: str = i18n.DEFAUL
         raise PbemError("the templates are missing", hint="expected a templates/ folder next to the pbem package or in it")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(paths), undefined=jinja2.StrictUndefined,
                              autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                             extensions=["jinja2.ext.i18n"])
+                             extensions=["jinja2.ext.i18n"],
+                             auto_reload=False)    # the templates ship with pbem: no stat of the file per mail
     env.install_gettext_translations(i18n.translations(language), newstyle=True)
     return env
 

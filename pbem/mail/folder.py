@@ -54,6 +54,7 @@ class FolderTransport:
         self._sent_ids: set[str] | None = None
         self._ack_dirs: set[Path] = set()   # folders whose renames (acks) wait for sync_acks
         self._unsynced_sent: list[Path] = []   # mails sent with durable=False, waiting for sync_sent
+        self._outbox_made = False
 
     # -- incoming ---------------------------------------------------------------------------
     def _candidates(self) -> list[tuple[str, Path]]:
@@ -99,8 +100,10 @@ class FolderTransport:
                 log.warning("%s: cannot read %s: %s", self.name, path, exc)
                 continue
             if path.suffix.lower() == ".txt" and "/" not in key:
-                data = order_file_to_mail(data, key, received)
-            yield Incoming(raw=data, key=key, received=received, transport=self.name)
+                yield Incoming(raw=order_file_to_mail(data, key, received), key=key, received=received,
+                               transport=self.name)
+            else:
+                yield Incoming(raw=data, key=key, received=received, transport=self.name, file=path)
 
     def ack(self, incoming: Incoming) -> None:
         """Move the message file to processed/ (a file already gone was acked before)."""
@@ -150,9 +153,13 @@ class FolderTransport:
         `durable=False`: without the fsyncs, until `sync_sent` (the intake's replies)."""
         self.send_bytes(None, message, durable=durable)
 
-    def send_bytes(self, data: bytes | None, message: Message, *, durable: bool = True) -> None:
+    def send_bytes(self, data: bytes | None, message: Message, *, durable: bool = True,
+                   source: Path | None = None) -> None:
         """`send`, of a mail whose bytes are there already (`data`: a reply file as written; `message`
-        its headers, read for the file's name): written as they are. `data` None: `bytes(message)`."""
+        its headers, read for the file's name): written as they are. `data` None: `bytes(message)`.
+        `source`: a file holding exactly those bytes (the intake's reply file, never rewritten in
+        place), given its outbox name by a hard link instead of a copy where the file system has
+        them (issue 33: a new file and its bytes less for every reply)."""
         if self.outbox is None:
             raise MailError(f"{self.name}: no outbox configured")
         try:
@@ -160,8 +167,6 @@ class FolderTransport:
             if ident and ident in self._sent():
                 log.info("%s: %s is in the outbox already (sent before a crash)", self.name, message.get("Message-ID"))
                 return
-            data = bytes(message) if data is None else data
-            tmp = write_tmp(self.outbox, data, durable=durable)
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
             slug = _slug(str(message.get("Subject", "")))
             tag = f"{ident}-" if ident else ""
@@ -171,7 +176,20 @@ class FolderTransport:
                     self._counter += 1
                     yield f"{stamp}-{self._counter}-{tag}{slug}.eml"
 
-            final = link_new(tmp, self.outbox, names(), durable=durable)
+            final = None
+            if source is not None:
+                if not self._outbox_made:
+                    self.outbox.mkdir(parents=True, exist_ok=True)
+                    self._outbox_made = True
+                try:
+                    final = link_new(source, self.outbox, names(), durable=durable, keep=True)
+                except FileExistsError:
+                    raise
+                except OSError:     # no hard links here (or across folders), the file gone: a copy, as below
+                    final = None
+            if final is None:
+                tmp = write_tmp(self.outbox, bytes(message) if data is None else data, durable=durable)
+                final = link_new(tmp, self.outbox, names(), durable=durable)
             if not durable:
                 self._unsynced_sent.append(final)
             if ident:

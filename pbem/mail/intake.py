@@ -312,7 +312,7 @@ class Intake:
                     else:
                         sha, size, head = hashlib.sha256(inc.raw).hexdigest(), len(inc.raw), inc.raw
                         # durable with the others before any ack (_sync_archive): the mailbox keeps it till then
-                        if write_once(self.archive_dir / f"{sha}.eml", inc.raw, durable=False):
+                        if write_once(self.archive_dir / f"{sha}.eml", inc.raw, durable=False, source=inc.file):
                             self._unsynced.append(self.archive_dir / f"{sha}.eml")
                 except OSError as exc:  # not stored: not touched, so the transport keeps it
                     log.error("mail %s from %s %s: cannot store it: %s", sha[:12], inc.transport, inc.key, exc)
@@ -696,7 +696,7 @@ class Intake:
             batch = self._batched() and bool(msg.get("Message-ID"))
             try:
                 if batch and as_written:
-                    self.outgoing.send_bytes(data, msg, durable=False)
+                    self.outgoing.send_bytes(data, msg, durable=False, source=path)
                 elif batch:
                     self.outgoing.send(msg, durable=False)
                 else:

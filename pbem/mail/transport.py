@@ -41,6 +41,9 @@ class Incoming:
     path: Path | None = None
     """a big message left in its file (raw is then empty): the intake copies it from there in
     chunks, so it is never in memory whole (issue 33)."""
+    file: Path | None = None
+    """the file `raw` was read from, byte for byte (a mail folder's message file, never rewritten in
+    place): the intake's archive may take it by a hard link instead of a copy (issue 33)."""
 
 
 @runtime_checkable

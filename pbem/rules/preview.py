@@ -116,8 +116,9 @@ class Warning:
 def warnings(rs, state, nation: str, orders: NationOrders) -> list[Warning]:
     """Rules 10.1 and 6.0 — what the orders do that the player may not expect (they are not refused)."""
     out: list[Warning] = []
-    start = turn_start(rs, state, nation)
-    for p in orders.of(Place):
+    places = orders.of(Place)
+    start = turn_start(rs, state, nation) if places else None   # the turn's start is asked only of PLACE lines
+    for p in places:
         if not start.new_armies:
             why = ("the " + rs.nations[nation].name + " do not increase population this turn (rules 2.24, 10.5, 11.1)"
                    if not start.increases else

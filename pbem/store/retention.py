@@ -118,16 +118,23 @@ def _part(rel: Path) -> str:
 
 
 def disk_usage(game_dir: Path) -> Usage:
-    """What the game folder holds, by part (`pbem status GAME --disk`)."""
+    """What the game folder holds, by part (`pbem status GAME --disk`). A file with two names (a reply
+    in the mail archive and its copy in the outbox are one file, hard-linked) counts its bytes once,
+    under the first name found in a sorted walk."""
     usage = Usage()
-    for root, _dirs, files in os.walk(game_dir):
-        for name in files:
+    seen: set[tuple[int, int]] = set()
+    for root, dirs, files in os.walk(game_dir):
+        dirs.sort()
+        for name in sorted(files):
             path = Path(root) / name
             try:
-                size = path.stat().st_size
+                st = path.stat()
             except OSError:
                 continue
-            usage.add(_part(path.relative_to(game_dir)), size)
+            first = st.st_nlink < 2 or (st.st_dev, st.st_ino) not in seen
+            if st.st_nlink > 1:
+                seen.add((st.st_dev, st.st_ino))
+            usage.add(_part(path.relative_to(game_dir)), st.st_size if first else 0)
     return usage
 
 

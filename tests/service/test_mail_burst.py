@@ -114,8 +114,8 @@ def test_a_reply_lost_before_the_sync_is_answered_again(tmp_path):
     class Killed(BaseException):
         pass
 
-    def kill_at_outbox(what, path):
-        if path.parent.name == "outbox" and what == "tmp" and (g.path / "mail" / "replies").is_dir():
+    def kill_at_outbox(what, path):     # the reply's outbox name made (a link to the reply file)
+        if path.parent.name == "outbox" and what == "done" and (g.path / "mail" / "replies").is_dir():
             raise Killed
 
     fs.WRITE_HOOK = kill_at_outbox
@@ -129,10 +129,13 @@ def test_a_reply_lost_before_the_sync_is_answered_again(tmp_path):
     led.load()
     decided = [e for e in led.entries.values() if e.state == "applied"]
     assert decided and decided[0].digests, "the reply was written batched and recorded with its digest"
-    for name in decided[0].replies:           # what the power loss took
+    lost = set()
+    for name in decided[0].replies:           # what the power loss took: the reply and its outbox name
+        lost.add((g.path / "mail" / "replies" / name).stat().st_ino)
         (g.path / "mail" / "replies" / name).unlink()
-    for p in (g.path / "outbox").glob(".tmp-*"):
-        p.unlink()
+    for p in (g.path / "outbox").glob("*.eml"):
+        if p.stat().st_ino in lost:
+            p.unlink()
     run_job(games, now=T1, render_map=False)
     assert _replies(g.path) == Counter({"<m0@x.org>": 1, "<m1@x.org>": 1})
     mails = [e.get("mail_id") for e in Game.open(g.path).entries("orders")]
@@ -154,3 +157,42 @@ def test_the_outbox_holds_each_reply_byte_for_byte_as_written(tmp_path):
     assert written and sent == written
     for data in sent:   # and each is what a parse and write of it gives back
         assert bytes(email.message_from_bytes(data, policy=policy.compat32)) == data
+
+
+def test_the_archive_and_the_outbox_take_their_copies_by_hard_links(tmp_path):
+    """Issue 33: a mail folder's message file is archived as a second name of the same file (no copy),
+    readable by its owner only; a reply's outbox copy is a second name of the reply file. A .txt
+    order file (wrapped in a mail's headers) is archived as a copy. The disk use counts each file once."""
+    from pbem.store.retention import disk_usage
+
+    games, g = _burst(tmp_path, 8)
+    (g.path / "inbox" / "orders.txt").write_text("PASS\n", encoding="utf-8")
+    run_job(games, now=T1, render_map=False)
+    processed = sorted((g.path / "inbox" / "processed").glob("*.eml"))
+    archive = {p.stat().st_ino: p for p in (g.path / "mail").glob("*.eml")}
+    assert len(processed) == 8 and all(p.stat().st_ino in archive for p in processed)
+    for p in processed:
+        assert p.read_bytes() == archive[p.stat().st_ino].read_bytes()
+        assert archive[p.stat().st_ino].stat().st_mode & 0o777 == 0o600 and p.stat().st_nlink == 2
+    assert len(archive) == 9      # and the order file's mail, a file of its own
+    replies = {p.stat().st_ino for p in (g.path / "mail" / "replies").glob("*.eml")}
+    sent = [p for p in (g.path / "outbox").glob("*.eml") if b"In-Reply-To: <m" in p.read_bytes()]
+    assert len(sent) == 8 and all(p.stat().st_ino in replies for p in sent)
+    usage = disk_usage(g.path)
+    walked = sum(p.stat().st_size for p in g.path.rglob("*") if p.is_file())
+    once = sum({(p.stat().st_ino): p.stat().st_size for p in g.path.rglob("*") if p.is_file()}.values())
+    assert usage.total == once < walked
+
+
+def test_an_archive_link_that_is_not_the_bytes_read_is_replaced_by_a_copy(tmp_path):
+    """A message file written to after it was read (its size changed): the archive holds the bytes
+    read, as a file of its own."""
+    from pbem.mail._fs import write_once
+
+    src = tmp_path / "in.eml"
+    src.write_bytes(b"Subject: x\n\nlonger than read\n")
+    dest = tmp_path / "archive" / "abc.eml"
+    dest.parent.mkdir()
+    assert write_once(dest, b"Subject: x\n\nshort\n", durable=False, source=src)
+    assert dest.read_bytes() == b"Subject: x\n\nshort\n" and dest.stat().st_ino != src.stat().st_ino
+    assert not write_once(dest, b"Subject: x\n\nshort\n", durable=False, source=src)   # there already
