@@ -45,3 +45,30 @@ def test_a_header_of_two_lines_is_refused_as_by_the_default_policy(breaks):
         email.policy.default.header_store_parse("Subject", value)
     with pytest.raises(ValueError):
         compose.DEFAULT.header_store_parse("Subject", value)
+
+
+def test_headers_folded_once_give_the_default_policys_bytes_for_any_subject():
+    """The folded headers are kept per header, value and line rules (issue 33): whatever the subject
+    (any length, any script, encoded-word look-alikes), and built after others, the bytes are the
+    default policy's."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    words = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=0, max_size=40)
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(words, min_size=1, max_size=12), st.sampled_from(["ann@x.org", "jörg@köln.example"]))
+    def check(parts, to):
+        case = dict(to=to, subject=" ".join(parts), text="x\n")
+        try:
+            ours = _build(case, 1)
+        except ValueError:
+            return
+        saved = compose.DEFAULT, compose.SMTPUTF8
+        compose.DEFAULT, compose.SMTPUTF8 = email.policy.default, email.policy.default.clone(utf8=True)
+        try:
+            assert _build(case, 1) == ours
+        finally:
+            compose.DEFAULT, compose.SMTPUTF8 = saved
+
+    check()
