@@ -141,8 +141,11 @@ def decision_key(game: Game) -> str:
 
 
 def current_deadline(game: Game, entries: list[LogEntry] | None = None, *, vote: bool = False) -> Deadline:
-    """The deadline of the decision the game waits for now."""
-    entries = game.entries() if entries is None else entries
+    """The deadline of the decision the game waits for now. `entries`: the log (default: its entries
+    other than orders, which move no deadline: a burst of mail adds hundreds of them, issue 33)."""
+    if entries is None:
+        entries = sorted((e for kind in ("created", "turn", "moderator") for e in game.entries(kind)),
+                         key=lambda e: e.id)
     key = decision_key(game)
     started = None
     moved: datetime | None = None

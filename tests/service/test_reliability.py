@@ -217,12 +217,27 @@ def test_6_a_game_that_cannot_be_written_stops_only_itself_and_keeps_its_mail(tm
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         return real(path, data, **kw)
 
+    real_link, real_temp = os.link, fs.write_temp
+
+    def no_new_name(src, dst, *a, **kw):     # a full disk: no new file, no new name in bad/
+        if "/bad/" in str(dst):
+            raise OSError(errno.ENOSPC, "No space left on device", str(dst))
+        return real_link(src, dst, *a, **kw)
+
+    def no_new_file(directory, *a, **kw):
+        if "/bad/" in f"{directory}/":
+            raise OSError(errno.ENOSPC, "No space left on device", str(directory))
+        return real_temp(directory, *a, **kw)
+
     monkeypatch.setattr(fs, "atomic_write", full_disk)
     import pbem.mail._fs as mail_fs
     import pbem.store.game as store_game
 
     monkeypatch.setattr(mail_fs, "atomic_write", full_disk)
     monkeypatch.setattr(store_game, "atomic_write", full_disk)
+    monkeypatch.setattr(os, "link", no_new_name)
+    monkeypatch.setattr(fs, "write_temp", no_new_file)
+    monkeypatch.setattr(mail_fs, "write_temp", no_new_file)
     r = run_job(tmp_path, now=T1, render_map=False)
     assert any(e.startswith("bad:") for e in r.errors)
     assert Game.open(good.path).entries("orders"), "the other game goes on"
