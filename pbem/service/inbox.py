@@ -194,7 +194,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
                                record=record) if confirm else []
     # a rerun after a crash in the middle of a multi-nation mail logs the sections not logged yet:
     # each orders entry is keyed by its mail AND its nation
-    already = {(e.get("mail_id"), e.get("nation")) for e in game.entries("orders")}
+    already = game.orders_taken()
     extra: list[OrderProblem] = []
     verdicts: list[str] = []
     unlogged: list[LogEntry] = []

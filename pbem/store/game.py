@@ -401,6 +401,7 @@ class Game:
         # the entries lists made from it ({kind: (files covered, entries)}) and its running hashes
         self._view: tuple[tuple[int, int], list[tuple[int, str, str, list[int]]]] | None = None
         self._lists: dict[str | None, tuple[int, list[LogEntry]]] = {}
+        self._orders_taken: tuple[list[LogEntry], set[tuple[Any, Any]]] = ([], set())
         self._chain: tuple[int, list[tuple[int, str]]] = (0, [])
 
     # --- opening ---------------------------------------------------------------------------------
@@ -796,6 +797,17 @@ class Game:
             (self.path / OLD_INDEX).unlink(missing_ok=True)
         except OSError:
             pass   # only a cache
+
+    def orders_taken(self) -> set[tuple[Any, Any]]:
+        """(mail id, nation) of every orders entry: what of a mail the log holds already. Kept while
+        the log only grows (a burst of mail asks it once a mail, issue 33); do not change it."""
+        orders = self.entries("orders")
+        seen, keys = self._orders_taken
+        if len(orders) < len(seen) or any(a.id != b.id for a, b in zip(seen[-1:], orders[len(seen) - 1:len(seen)])):
+            seen, keys = [], set()
+        keys = keys | {(e.get("mail_id"), e.get("nation")) for e in orders[len(seen):]} if len(orders) > len(seen) else keys
+        self._orders_taken = (orders, keys)
+        return keys
 
     def entry(self, entry_id: int) -> LogEntry:
         for eid, k, p in self._entry_files():
