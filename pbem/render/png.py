@@ -12,6 +12,7 @@ gains nothing from the others) and IEND, each chunk with its CRC-32.
 from __future__ import annotations
 
 import struct
+import threading
 import zlib
 
 import deflate
@@ -21,7 +22,7 @@ SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LEVEL = 6     # libdeflate's level: 7 and up cost 1.3-4 times as much for 1-4 % smaller maps
 
 
-_LINES: dict[tuple[int, int], np.ndarray] = {}
+_kept = threading.local()    # this thread's rows buffer, for the next picture of the same size
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -34,9 +35,9 @@ def palette_png(indices: np.ndarray, palette: bytes, level: int = LEVEL) -> byte
     rows, cols = indices.shape
     if not 0 < len(palette) <= 768 or len(palette) % 3:
         raise ValueError(f"a PNG palette has 1 to 256 RGB colours, not {len(palette)} bytes")
-    lines = _LINES.get(indices.shape)    # kept for the next picture of this size (no new pages each time)
-    if lines is None:
-        lines = _LINES[indices.shape] = np.zeros((rows, cols + 1), dtype=np.uint8)   # each row led by its filter type, 0
+    lines = getattr(_kept, "lines", None)    # kept for the next picture of this size (no new pages each time)
+    if lines is None or lines.shape != (rows, cols + 1):
+        lines = _kept.lines = np.zeros((rows, cols + 1), dtype=np.uint8)   # each row led by its filter type, 0
     lines[:, 1:] = indices
     header = struct.pack(">IIBBBBB", cols, rows, 8, 3, 0, 0, 0)
     return b"".join((SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", palette),

@@ -106,7 +106,7 @@ def write_temp(directory: Path, name: str, data: bytes, mode: int, durable: bool
     exactly `mode`, fsynced unless not `durable`. Created exclusively: a name taken (a run killed
     before, with the same pid) is passed over for a random one, never overwritten. Plain os calls (no
     file object, no random name to draw, no mkdir when the folder is there): a burst of mail writes
-    three files a mail (issue 33)."""
+    a reply file a mail (issue 33)."""
     tmp = os.path.join(directory, f"{TEMP_PREFIX}{os.getpid()}-{next(_temp_numbers)}-{name}")
     for attempt in range(100):
         try:

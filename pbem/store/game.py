@@ -401,7 +401,7 @@ class Game:
         # the entries lists made from it ({kind: (files covered, entries)}) and its running hashes
         self._view: tuple[tuple[int, int], list[tuple[int, str, str, list[int]]]] | None = None
         self._lists: dict[str | None, tuple[int, list[LogEntry]]] = {}
-        self._orders_taken: tuple[list[LogEntry], set[tuple[Any, Any]]] = ([], set())
+        self._orders_taken: tuple[int, int, frozenset[tuple[Any, Any]]] = (0, 0, frozenset())   # (entries, last id, keys)
         self._chain: tuple[int, list[tuple[int, str]]] = (0, [])
 
     # --- opening ---------------------------------------------------------------------------------
@@ -798,15 +798,17 @@ class Game:
         except OSError:
             pass   # only a cache
 
-    def orders_taken(self) -> set[tuple[Any, Any]]:
-        """(mail id, nation) of every orders entry: what of a mail the log holds already. Kept while
-        the log only grows (a burst of mail asks it once a mail, issue 33); do not change it."""
+    def orders_taken(self) -> frozenset[tuple[Any, Any]]:
+        """(mail id, nation) of every orders entry: what of a mail the log holds already. Only the
+        entries added since the last call are read while the log only grows (a burst of mail asks it
+        once a mail, issue 33)."""
         orders = self.entries("orders")
-        seen, keys = self._orders_taken
-        if len(orders) < len(seen) or any(a.id != b.id for a, b in zip(seen[-1:], orders[len(seen) - 1:len(seen)])):
-            seen, keys = [], set()
-        keys = keys | {(e.get("mail_id"), e.get("nation")) for e in orders[len(seen):]} if len(orders) > len(seen) else keys
-        self._orders_taken = (orders, keys)
+        done, last, keys = self._orders_taken
+        if done > len(orders) or (done and orders[done - 1].id != last):
+            done, keys = 0, frozenset()
+        if len(orders) > done:
+            keys = keys | {(e.get("mail_id"), e.get("nation")) for e in orders[done:]}
+        self._orders_taken = (len(orders), orders[-1].id if orders else 0, keys)
         return keys
 
     def entry(self, entry_id: int) -> LogEntry:
