@@ -634,6 +634,35 @@ def _waiting_game(tmp_path: Path, secret: bytes):
     return games, game, inbox, now
 
 
+def _alternated_runs(saved: Path, tmp_path: Path, runs: int, *,
+                     flush: bool = False) -> tuple[dict[str, list[tuple[float, float, int]]], str]:
+    """`python -m pbem.cli run DIR -q --no-map` on a fresh copy of `saved` each time, `runs` times for the
+    new code and, with a baseline, as often for the old code, alternated (`flush`: the disk flushed
+    before each run): ({"new"/"OLD": [(wall, CPU, peak KiB)]}, why the old code failed or '')."""
+    roots = [("new", Path(__file__).resolve().parents[2])]
+    if _baseline() is not None:
+        roots.append(("OLD", _baseline()))
+    got: dict[str, list[tuple[float, float, int]]] = {}
+    failed = ""
+    for k in range(runs):
+        for label, root in roots:
+            folder = tmp_path / f"{label}{k}"
+            shutil.copytree(saved, folder, symlinks=True)
+            if flush:
+                os.sync()
+            try:
+                got.setdefault(label, []).append(_child_run(
+                    [sys.executable, "-m", "pbem.cli", "run", str(folder), "-q", "--no-map"],
+                    _python_env(tmp_path, root), cwd=root))
+            except Exception as e:  # noqa: BLE001 - the old code may not run this at all
+                if label == "new":
+                    raise
+                failed = f"; old code ({root}) failed: {type(e).__name__}: {e}"
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+    return got, failed
+
+
 def bench_mail_burst(n: int, runs: int = 3) -> Row:
     """One `pbem run` taking n order mails into one game (its four players in turn, each a PASS with
     the player's token): the intake should be linear in the number of mails (issue 33 item 3). Each
@@ -643,11 +672,6 @@ def bench_mail_burst(n: int, runs: int = 3) -> Row:
     name = f"`pbem run` taking {n} order mails into one game"
     if n <= 0:
         return Row(name, "skipped", "not asked for at this size", skipped=True)
-    roots = [("new", Path(__file__).resolve().parents[2])]
-    if _baseline() is not None:
-        roots.append(("OLD", _baseline()))
-    got: dict[str, list[tuple[float, float, int]]] = {}
-    failed = ""
     with tempfile.TemporaryDirectory(prefix="pbem-bench-burst-") as tmp:
         tmp_path = Path(tmp)
         games, game, inbox, now = _waiting_game(tmp_path, b"burst bench secret, one game")
@@ -659,20 +683,7 @@ def bench_mail_burst(n: int, runs: int = 3) -> Row:
         saved = tmp_path / "saved"
         shutil.copytree(games, saved, symlinks=True)
         shutil.rmtree(games)
-        for k in range(runs):
-            for label, root in roots:
-                folder = tmp_path / f"{label}{k}"
-                shutil.copytree(saved, folder, symlinks=True)
-                os.sync()
-                try:
-                    got.setdefault(label, []).append(_child_run(
-                        [sys.executable, "-m", "pbem.cli", "run", str(folder), "-q", "--no-map"],
-                        _python_env(tmp_path, root), cwd=root))
-                except Exception as e:  # noqa: BLE001 - the old code may not run this at all
-                    if label == "new":
-                        raise
-                    failed = f"; old code ({_baseline()}) failed: {type(e).__name__}: {e}"
-                shutil.rmtree(folder, ignore_errors=True)
+        got, failed = _alternated_runs(saved, tmp_path, runs, flush=True)
     wall, cpu = min(w for w, _, _ in got["new"]), min(c for _, c, _ in got["new"])
     if failed:
         old = failed
@@ -709,20 +720,9 @@ def bench_big_mails(sizes_mb: tuple[int, ...], runs: int = 2) -> Row:
                 fh.write(b"--b--\n")
         saved = tmp_path / "saved"
         shutil.copytree(games, saved)
-        roots = [("new", Path(__file__).resolve().parents[2])]
-        if _baseline() is not None:
-            roots.append(("OLD", _baseline()))
-        got: dict[str, list[tuple[float, float, int]]] = {}
-        for k in range(runs):
-            for label, root in roots:
-                folder = tmp_path / f"{label}{k}"
-                shutil.copytree(saved, folder)
-                try:
-                    got.setdefault(label, []).append(_child_run(
-                        [sys.executable, "-m", "pbem.cli", "run", str(folder), "-q", "--no-map"],
-                        _python_env(tmp_path, root), cwd=root))
-                finally:
-                    shutil.rmtree(folder, ignore_errors=True)
+        got, failed = _alternated_runs(saved, tmp_path, runs)
+        if failed:
+            raise RuntimeError(failed.removeprefix("; "))
     peak = {label: max(m for _, _, m in runs_) / 1024 for label, runs_ in got.items()}
     wall, cpu = min(w for w, _, _ in got["new"]), min(c for _, c, _ in got["new"])
     old = (f"; OLD code ({_baseline().name}): peak {peak['OLD']:.0f} MiB, {_fmt(min(w for w, _, _ in got['OLD']))} wall"
