@@ -82,6 +82,14 @@ MAX_ATTEMPTS = 5
 """Errors of the mail system (OSError, MailError) on one message before it is set aside (so one bad
 mail cannot block a game)."""
 
+SYNC_EVERY = 64
+"""Files written without an fsync each (archive copies, batched reply files) are made durable once
+this many wait, not only at the end of the run. Nothing waits on it (the acks still come after the
+run's last sync); it keeps the creation of new files cheap in a burst: on ext4 creating a file
+slows as new files that are not yet written back pile up (measured on this project's machine, 1 000
+reply files into one folder: 0.09 ms each for the first hundred, 0.8 ms each past the five
+hundredth; with a syncfs every 64 of them, 0.1-0.2 ms each throughout)."""
+
 MAX_RUNS = 3
 """Runs that stopped inside the handler for one message (killed, out of memory) before it is set
 aside without calling the handler again."""
@@ -239,6 +247,7 @@ class Intake:
         self._unsynced: list[Path] = []          # archive copies stored this run, not fsynced yet
         self._unsynced_replies: list[Path] = []  # reply files written this run (batched), not fsynced yet
         self._digests: dict[str, list[str]] = {}  # sha -> its batched reply files' SHA-256, for `applied`
+        self._written: dict[str, bytes] = {}     # reply file name -> its bytes, written by this run, not sent yet
 
     # -- the run --------------------------------------------------------------------------------
     def run_once(self) -> RunReport:
@@ -314,6 +323,7 @@ class Intake:
                         # durable with the others before any ack (_sync_archive): the mailbox keeps it till then
                         if write_once(self.archive_dir / f"{sha}.eml", inc.raw, durable=False, source=inc.file):
                             self._unsynced.append(self.archive_dir / f"{sha}.eml")
+                            self._sync_if_many()
                 except OSError as exc:  # not stored: not touched, so the transport keeps it
                     log.error("mail %s from %s %s: cannot store it: %s", sha[:12], inc.transport, inc.key, exc)
                     report.errors.append(f"store {inc.key}: {exc}")
@@ -342,6 +352,11 @@ class Intake:
         if files:
             make_durable(files, dirs)
             self._unsynced, self._unsynced_replies = [], []
+
+    def _sync_if_many(self) -> None:
+        """`_sync_archive` once SYNC_EVERY files wait for it."""
+        if len(self._unsynced) + len(self._unsynced_replies) >= SYNC_EVERY:
+            self._sync_archive()
 
     def _store_file(self, source: Path) -> tuple[str, int, bytes]:
         """Store a big message from its file in chunks (hashed on the way): its SHA-256, its size
@@ -381,6 +396,7 @@ class Intake:
     def _advance(self, entry: Entry, handles: dict[str, list[Incoming]], blocked: set[str],
                  report: RunReport) -> None:
         sha = entry.sha256
+        self._written.clear()        # at most one mail's replies held (one whose sending failed)
         if entry.game:
             report.games.add(entry.game)
         if entry.state == "applied" and entry.digests and self._replies_lost(entry):
@@ -644,8 +660,10 @@ class Intake:
             data = bytes(msg)
             atomic_write(self.replies_dir / name, data, mode=0o600, durable=not batched)
             names.append(name)
+            self._written[name] = data      # sent right after (_send_all): not read back from the file
             if batched:
                 self._unsynced_replies.append(self.replies_dir / name)
+                self._sync_if_many()
                 digests.append(hashlib.sha256(data).hexdigest())
         if batched and digests:
             self._digests[sha] = digests
@@ -681,11 +699,14 @@ class Intake:
                 report.errors.append("no outgoing transport")
                 return False
             path = self.replies_dir / name
-            if not path.exists():
-                log.error("mail %s: reply file %s is missing; not sent", sha[:12], path)
-                self.ledger.append("sent", sha, durable=False, n=i, failed="reply file missing")
-                continue
-            data = path.read_bytes()
+            data = self._written.pop(name, None)
+            if data is None:     # written by an earlier run (stopped before it sent them)
+                try:
+                    data = path.read_bytes()
+                except FileNotFoundError:
+                    log.error("mail %s: reply file %s is missing; not sent", sha[:12], path)
+                    self.ledger.append("sent", sha, durable=False, n=i, failed="reply file missing")
+                    continue
             # a transport that never sends a Message-ID twice takes the replies without an fsync each:
             # they are made durable together before the ledger records them sent (run_once); one that
             # takes the bytes as written (the folder outbox) needs only the headers read

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import orjson
 from filelock import FileLock, Timeout
 
 from pbem.errors import MailError
@@ -70,6 +71,19 @@ class Entry:
         return self.kills + int(self.reading)
 
 
+_LINE_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
+
+
+def _line(record: dict) -> bytes:
+    """One ledger line: the record as JSON with sorted keys, and a newline (orjson: a burst appends
+    eight lines a mail). A value orjson refuses (a file name with undecodable bytes, an integer
+    beyond 64 bits) is written by the standard library's encoder: a reader takes either."""
+    try:
+        return orjson.dumps(record, default=str, option=_LINE_OPTIONS)
+    except TypeError:            # orjson.JSONEncodeError is a TypeError
+        return (json.dumps(record, sort_keys=True, default=str) + "\n").encode("utf-8", "surrogateescape")
+
+
 class Ledger:
     """Append-only JSON-lines file plus its in-memory fold; `with ledger:` locks and loads it for a run."""
 
@@ -80,7 +94,7 @@ class Ledger:
         self._lock = FileLock(str(self.path) + ".lock", timeout=lock_timeout)
         self._fh = None
         self._unsynced = False   # events appended with durable=False since the last fsync
-        self._held: list[str] = []         # lines held (append(hold=True)) until sync() writes them
+        self._held: list[bytes] = []       # lines held (append(hold=True)) until sync() writes them
         self._held_shas: set[str] = set()  # their messages: every later line of these is held too
 
     def __enter__(self) -> Ledger:
@@ -100,7 +114,7 @@ class Ledger:
         """Write the held events, then make every event appended so far durable (one fsync for all
         of them). The caller has made what the held events speak of durable first."""
         if self._held:
-            self._open().write("".join(self._held).encode("utf-8"))
+            self._open().write(b"".join(self._held))
             self._fh.flush()
             self._held, self._held_shas = [], set()
             self._unsynced = True
@@ -162,13 +176,13 @@ class Ledger:
         message's events stay in order); lost, and so done again by the next run, if the run stops
         before that."""
         record = {"event": event, "sha256": sha256, "at": datetime.now(UTC).isoformat(), **fields}
-        line = json.dumps(record, sort_keys=True, default=str) + "\n"
+        line = _line(record)
         if hold or sha256 in self._held_shas:
             self._apply(record)
             self._held.append(line)
             self._held_shas.add(sha256)
             return self.entries[sha256]
-        self._open().write(line.encode("utf-8"))
+        self._open().write(line)
         self._fh.flush()
         if durable:
             os.fsync(self._fh.fileno())

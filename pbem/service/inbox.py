@@ -182,7 +182,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     logs nothing and returns the very reply the mail would get (`pbem check`); `default`: the nation
     of orders without a NATION line (else the player's nation that moves next, or their only one)."""
     rs = game.ruleset()
-    state = game.state
+    state = game.peek_state()     # read only: every rule that plays from it plays on a copy
     mine = set(game.nations_of(player))
     default = default or _default_nation(game, player)
     text, asked = split_odds(text)     # ODDS questions are answered, not orders

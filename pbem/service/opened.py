@@ -12,6 +12,7 @@ moderator's edit, makes the next mail open it afresh.
 
 from __future__ import annotations
 
+import os
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,14 @@ from pbem.store.game import Game
 READ = ("game.yaml", "state.yaml", "notices.json", "secret", "log", ".")
 
 
+_NAMES: dict[Path, list[str]] = {}
+
+
 def fingerprint(game_dir: Path) -> list[Any]:
-    return [stat_key(game_dir / name) for name in READ]
+    names = _NAMES.get(game_dir)
+    if names is None:        # the paths as strings, made once per game (no Path built per mail)
+        names = _NAMES[game_dir] = [os.path.join(game_dir, name) for name in READ]
+    return [stat_key(name) for name in names]
 
 
 class OpenGames:

@@ -22,6 +22,7 @@ import re
 import secrets as _secrets
 import shutil
 import tempfile
+import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -397,6 +398,7 @@ class Game:
         self._data_version: tuple[int | None] | None = None      # (the created entry's data_version,)
         self._lock_file: str | None = None
         self._lock_obj: filelock.BaseFileLock | None = None
+        self._holds: dict[tuple[int, int], int] = {}   # (pid, thread) -> holds of the lock by this Game
         # the log as last listed while the lock was held: (trust token, [(id, kind, name, stat key)]),
         # the entries lists made from it ({kind: (files covered, entries)}) and its running hashes
         self._view: tuple[tuple[int, int], list[tuple[int, str, str, list[int]]]] | None = None
@@ -933,20 +935,34 @@ class Game:
         """Hold the game's file lock. Re-entrant in one thread; GameBusy when another process
         holds it (at once with blocking=False, else after `timeout` seconds, default `lock_timeout`)."""
         fl = self._filelock()
+        me = (os.getpid(), threading.get_ident())
+        held = self._holds.get(me, 0)
+        if not held:    # this Game's holds in this thread are counted here: the file lock is taken once for them
+            try:
+                fl.acquire(timeout=self.lock_timeout if timeout is None else timeout, blocking=blocking)
+            except filelock.Timeout as e:
+                raise GameBusy(f"game {self.id} is busy: another pbem process is working on it",
+                                hint=f"lock file {self.label(LOCK)}") from e
+            try:
+                if fl.lock_counter == 1:    # the outermost hold: no writer can be half-way; sweep crash leftovers
+                    key = self._lock_path()
+                    _OUTERMOST_HOLDS[key] = _OUTERMOST_HOLDS.get(key, 0) + 1   # what was listed before is listed again
+                    for d in (self.path, self.path / LOG):
+                        clean_temp_files(d)
+            except BaseException:
+                fl.release()
+                raise
+        self._holds[me] = held + 1
         try:
-            fl.acquire(timeout=self.lock_timeout if timeout is None else timeout, blocking=blocking)
-        except filelock.Timeout as e:
-            raise GameBusy(f"game {self.id} is busy: another pbem process is working on it",
-                            hint=f"lock file {self.label(LOCK)}") from e
-        try:
-            if fl.lock_counter == 1:    # the outermost hold: no writer can be half-way; sweep crash leftovers
-                key = self._lock_path()
-                _OUTERMOST_HOLDS[key] = _OUTERMOST_HOLDS.get(key, 0) + 1   # what was listed before is listed again
-                for d in (self.path, self.path / LOG):
-                    clean_temp_files(d)
             yield self
         finally:
-            fl.release()
+            # holds may end in any order (OpenGames keeps one past the handler's): the last lets go
+            left = self._holds[me] - 1
+            if left:
+                self._holds[me] = left
+            else:
+                del self._holds[me]
+                fl.release()
 
 
 # --- state.yaml -------------------------------------------------------------------------------------

@@ -142,6 +142,22 @@ def test_lock_is_reentrant_in_one_process(fresh):
         fresh.append("moderator", {"action": "note", "who": "m", "why": "x"})
 
 
+def test_lock_holds_may_end_in_any_order_and_the_last_lets_go(fresh):
+    """A burst keeps a game's lock past the handler's hold (pbem.service.opened): holds of one Game
+    in one thread are counted without the file lock's machinery, and the last one to end lets go."""
+    from contextlib import ExitStack
+
+    first, kept = ExitStack(), ExitStack()
+    first.enter_context(fresh.lock(blocking=False))
+    kept.enter_context(fresh.lock(blocking=False))
+    first.close()                      # the handler's hold ends first: the lock is still held
+    assert _try_lock(fresh, other_thread=True) == "busy"
+    with fresh.lock(blocking=False):    # and taken again at once by its holder
+        pass
+    kept.close()
+    assert _try_lock(fresh, other_thread=True) == "free"
+
+
 HOLDER = textwrap.dedent("""
     import sys, time
     from pbem.store.game import Game
@@ -182,7 +198,13 @@ def test_lock_between_threads(fresh):
     assert got == ["busy"]
 
 
-def _try_lock(game):
+def _try_lock(game, other_thread: bool = False):
+    if other_thread:
+        got = []
+        t = threading.Thread(target=lambda: got.append(_try_lock(game)))
+        t.start()
+        t.join()
+        return got[0]
     try:
         with Game.open(game.path).lock(blocking=False):
             return "free"
