@@ -67,7 +67,7 @@ from pbem.mail._fs import atomic_write, fsync_dir, write_once, write_tmp_from
 from pbem.mail.compose import build_mail, reply_subject, thread_references
 from pbem.mail.directory import GameDirectory, games_of_sender_like
 from pbem.mail.ledger import Entry, Ledger
-from pbem.mail.message import MAX_PARSE, MailIn, read_message
+from pbem.mail.message import MAX_PARSE, MailIn, head_summary, read_message
 from pbem.mail.message import _synth_id as synth_id
 from pbem.mail.routing import authenticate, route
 from pbem.mail.transport import Incoming, IncomingTransport, OutgoingTransport, PermanentMailError
@@ -84,11 +84,11 @@ mail cannot block a game)."""
 
 SYNC_EVERY = 64
 """Files written without an fsync each (archive copies, batched reply files) are made durable once
-this many wait, not only at the end of the run. Nothing waits on it (the acks still come after the
-run's last sync); it keeps the creation of new files cheap in a burst: on ext4 creating a file
-slows as new files that are not yet written back pile up (measured on this project's machine, 1 000
-reply files into one folder: 0.09 ms each for the first hundred, 0.8 ms each past the five
-hundredth; with a syncfs every 64 of them, 0.1-0.2 ms each throughout)."""
+this many new files wait (links to files there already do not count), not only at the end of the
+run. Nothing waits on it (the acks still come after the run's last sync); it keeps the creation of
+new files cheap in a burst: on ext4 creating a file slows as new files not yet written back pile
+up (measured on this project's machine, 1 000 reply files into one folder: 0.09 ms each for the
+first hundred, 0.8 ms each past the five hundredth; with a syncfs every 64, 0.1-0.2 ms each)."""
 
 MAX_RUNS = 3
 """Runs that stopped inside the handler for one message (killed, out of memory) before it is set
@@ -198,11 +198,16 @@ HEAD_MAX = 1024 * 1024
 def read_head(raw: bytes, sha: str, size: int) -> MailIn:
     """The headers of a mail (its body is not parsed, not even copied) as a MailIn that names the
     whole mail: its SHA-256 and size. Empty raw bytes: a mail read this way is never handled."""
-    end = min((i for i in (raw.find(b"\r\n\r\n", 0, HEAD_MAX), raw.find(b"\n\n", 0, HEAD_MAX)) if i >= 0),
-              default=min(len(raw), HEAD_MAX))
-    mail = read_message(raw[:end] + b"\n\n", body=False)
+    mail = read_message(_header_block(raw), body=False)
     message_id = synth_id(sha) if mail.message_id_synthesized else mail.message_id
     return dataclasses.replace(mail, sha256=sha, size=size, message_id=message_id, raw=b"")
+
+
+def _header_block(raw: bytes) -> bytes:
+    """The headers of a mail, up to its first empty line (within HEAD_MAX), and an empty line."""
+    end = min((i for i in (raw.find(b"\r\n\r\n", 0, HEAD_MAX), raw.find(b"\n\n", 0, HEAD_MAX)) if i >= 0),
+              default=min(len(raw), HEAD_MAX))
+    return raw[:end] + b"\n\n"
 
 
 def _stamp(incoming: Incoming) -> str:
@@ -247,6 +252,7 @@ class Intake:
         self._unsynced: list[Path] = []          # archive copies stored this run, not fsynced yet
         self._unsynced_replies: list[Path] = []  # reply files written this run (batched), not fsynced yet
         self._digests: dict[str, list[str]] = {}  # sha -> its batched reply files' SHA-256, for `applied`
+        self._created = 0                         # new files (not links) written without an fsync since the last sync
         self._written: dict[str, bytes] = {}     # reply file name -> its bytes, written by this run, not sent yet
 
     # -- the run --------------------------------------------------------------------------------
@@ -323,22 +329,24 @@ class Intake:
                         # durable with the others before any ack (_sync_archive): the mailbox keeps it till then
                         if write_once(self.archive_dir / f"{sha}.eml", inc.raw, durable=False, source=inc.file):
                             self._unsynced.append(self.archive_dir / f"{sha}.eml")
-                            self._sync_if_many()
+                            if inc.file is None:      # a new file (a folder's message file is linked)
+                                self._created += 1
+                                self._sync_if_many()
                 except OSError as exc:  # not stored: not touched, so the transport keeps it
                     log.error("mail %s from %s %s: cannot store it: %s", sha[:12], inc.transport, inc.key, exc)
                     report.errors.append(f"store {inc.key}: {exc}")
                     continue
                 self._fault("stored", sha)
                 if sha not in self.ledger.entries:
-                    mail = read_head(head, sha, size)
+                    message_id, from_addr, subject = head_summary(_header_block(head), sha)
                     self.ledger.append(
-                        "stored", sha, durable=False, message_id=mail.message_id, received=_stamp(inc),
+                        "stored", sha, durable=False, message_id=message_id, received=_stamp(inc),
                         seq=len(self.ledger.entries), transport=inc.transport, key=inc.key,
-                        size=size, **{"from": mail.from_addr, "subject": mail.subject[:200]},
+                        size=size, **{"from": from_addr, "subject": subject[:200]},
                     )
                     report.new += 1
-                    log.info("mail %s stored: from <%s> %r via %s %s", sha[:12], mail.from_addr,
-                             mail.subject[:80], inc.transport, inc.key)
+                    log.info("mail %s stored: from <%s> %r via %s %s", sha[:12], from_addr,
+                             subject[:80], inc.transport, inc.key)
                     self._fault("recorded", sha)
                 handles.setdefault(sha, []).append(dataclasses.replace(inc, raw=b""))
                 del inc, head
@@ -352,10 +360,11 @@ class Intake:
         if files:
             make_durable(files, dirs)
             self._unsynced, self._unsynced_replies = [], []
+        self._created = 0
 
     def _sync_if_many(self) -> None:
-        """`_sync_archive` once SYNC_EVERY files wait for it."""
-        if len(self._unsynced) + len(self._unsynced_replies) >= SYNC_EVERY:
+        """`_sync_archive` once SYNC_EVERY new files wait for it."""
+        if self._created >= SYNC_EVERY:
             self._sync_archive()
 
     def _store_file(self, source: Path) -> tuple[str, int, bytes]:
@@ -663,6 +672,7 @@ class Intake:
             self._written[name] = data      # sent right after (_send_all): not read back from the file
             if batched:
                 self._unsynced_replies.append(self.replies_dir / name)
+                self._created += 1
                 self._sync_if_many()
                 digests.append(hashlib.sha256(data).hexdigest())
         if batched and digests:

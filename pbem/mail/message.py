@@ -104,15 +104,7 @@ def _read(raw: bytes, sha: str, problems: list[str], body: bool = True) -> MailI
     msg = BytesParser(policy=policy.compat32).parsebytes(raw[:MAX_PARSE], headersonly=not body)
     if msg.defects:
         problems.extend(type(d).__name__ for d in msg.defects[:5])
-    mid_raw = _header(msg, "Message-ID")
-    found = _MSGID_RE.search(mid_raw)
-    if found:
-        message_id, synthesized = found.group(0), False
-    elif _ADDR_RE.match(mid_raw.strip()):
-        message_id, synthesized = f"<{mid_raw.strip()}>", False
-    else:
-        message_id, synthesized = _synth_id(sha), True
-        problems.append("missing Message-ID" if not mid_raw else "unusable Message-ID")
+    message_id, synthesized = _message_id(msg, sha, problems)
     from_name, from_addr, from_problem = _sender(msg)
     if from_problem:
         problems.append(from_problem)
@@ -142,6 +134,30 @@ def _read(raw: bytes, sha: str, problems: list[str], body: bool = True) -> MailI
         size=len(raw),
         raw=raw,
     )
+
+
+def head_summary(head: bytes, sha: str) -> tuple[str, str, str]:
+    """(Message-ID, From address, Subject) of a mail whose header block is `head` and whose SHA-256
+    is `sha`, each exactly as read_message reads it: what the intake records of every mail it stores,
+    without reading the rest of its headers (issue 33). Never raises."""
+    try:
+        msg = BytesParser(policy=policy.compat32).parsebytes(bytes(head)[:MAX_PARSE], headersonly=True)
+        message_id, _ = _message_id(msg, sha, [])
+        return message_id, _sender(msg)[1], _one_line(_header(msg, "Subject"))
+    except Exception:  # as read_message's last resort: no headers
+        return _synth_id(sha), "", ""
+
+
+def _message_id(msg: Message, sha: str, problems: list[str]) -> tuple[str, bool]:
+    """The mail's Message-ID and whether it was made up (from the mail's SHA-256: none was usable)."""
+    mid_raw = _header(msg, "Message-ID")
+    found = _MSGID_RE.search(mid_raw)
+    if found:
+        return found.group(0), False
+    if _ADDR_RE.match(mid_raw.strip()):
+        return f"<{mid_raw.strip()}>", False
+    problems.append("missing Message-ID" if not mid_raw else "unusable Message-ID")
+    return _synth_id(sha), True
 
 
 def _synth_id(sha: str) -> str:

@@ -133,15 +133,16 @@ def _default_nation(game: Game, player: str) -> str | None:
 
 
 def missing_for(game: Game, player: str, unlogged: list[LogEntry] = (), language: str = i18n.DEFAULT,
-                state=None) -> list[str]:
+                state=None, rs=None) -> list[str]:
     """What the game still needs from this player (for replies and prompts): the decisions owed by
     the player's nations (pbem.rules.decisions.pending); `unlogged`: orders entries taken as logged
-    (`pbem check`: the reply a mail would get once its orders are in the log); `state`: the game's
-    position, when the caller has it already."""
-    rs = game.ruleset()
-    state = game.state if state is None else state
+    (`pbem check`: the reply a mail would get once its orders are in the log); `state`, `rs`: the
+    game's position and ruleset, when the caller has them already."""
+    rs = game.ruleset() if rs is None else rs
+    state = game.peek_state() if state is None else state
     mine = set(game.nations_of(player))
-    owed = pending_for(rs, state, build_book(rs, [*game.entries(), *unlogged]), mine,
+    entries = game.entries()
+    owed = pending_for(rs, state, build_book(rs, [*entries, *unlogged] if unlogged else entries), mine,
                        wait_for_defenders=mode(game) == "wait")
     return [decision_text(language, rs, d, state.round) for d in owed]
 
@@ -252,7 +253,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     if result.ok and moving is not None:    # the exact odds of the battles these orders plan
         odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving), rs, language)
     return "".join(f"{line}\n" for line in settings) + ("\n" if settings else "") + render_reply(
-        result, rs, missing=missing_for(game, player, unlogged, language, state), deadline=deadline.text(player_zone(game, player)),
+        result, rs, missing=missing_for(game, player, unlogged, language, state, rs), deadline=deadline.text(player_zone(game, player)),
         game=game.id, odds=odds, verdicts=confirmed + verdicts, language=language,
         warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n, language)])
 
