@@ -183,3 +183,65 @@ def build_mail(
         # boundary made from the content's hash cannot occur in that content
         msg.set_boundary(f"==pbem-{digest.hexdigest()[:40]}")
     return msg
+
+
+# --- a reply's bytes without the email package (issue 33: a burst writes a reply a mail) ---------------
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_ADDR = rf"{_ATOM}(?:\.{_ATOM})*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*"
+_PLAIN_ADDRESS = re.compile(rf"^(?:{_ADDR}|{_ATOM}(?: {_ATOM})* <{_ADDR}>)$")
+_PLAIN_ID = re.compile(rf"^<{_ATOM}(?:\.{_ATOM})*@{_ATOM}(?:\.{_ATOM})*>$")
+_PLAIN_TEXT = re.compile(r"^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$")
+
+
+def mail_bytes(to: str | Sequence[str], subject: str, text: str, *, from_addr: str, in_reply_to: str | None = None,
+               references: Iterable[str] = (), attachments: Iterable[tuple[str, bytes, str]] = (),
+               message_id: str | None = None, date: datetime | None = None, auto_submitted: str | None = None,
+               extra_headers: dict[str, str] | None = None) -> bytes:
+    """`bytes(build_mail(...))`: the same mail, byte for byte. A plain reply (no attachment, every
+    header an ASCII line that needs no folding: one address, a short subject, a few references) is
+    written here directly, its body encoded by the email package's own choice of encoding; any other
+    mail is built by build_mail (tests/mail/test_compose_bytes.py compares the two over any input)."""
+    refs = list(references)
+    attachments = list(attachments)
+    if not attachments and not extra_headers:
+        fast = _plain_mail_bytes(to, subject, text, from_addr, in_reply_to, refs, message_id, date, auto_submitted)
+        if fast is not None:
+            return fast
+    return bytes(build_mail(to, subject, text, from_addr=from_addr, in_reply_to=in_reply_to, references=refs,
+                            attachments=attachments, message_id=message_id, date=date,
+                            auto_submitted=auto_submitted, extra_headers=extra_headers))
+
+
+def _plain_mail_bytes(to, subject, text, from_addr, in_reply_to, refs, message_id, date, auto_submitted) -> bytes | None:
+    """The bytes of a plain reply as build_mail's message writes them, or None when it is not one
+    (then build_mail makes it)."""
+    from email.contentmanager import _encode_text
+
+    recipients = [ascii_domain(clean_header(r)) for r in ([to] if isinstance(to, str) else list(to)) if r]
+    if len(recipients) != 1 or not _PLAIN_ADDRESS.match(recipients[0]) or not message_id \
+            or not _PLAIN_ID.match(message_id):
+        return None
+    headers = [("From", clean_header(from_addr)), ("To", recipients[0]), ("Subject", clean_header(subject, 500)),
+               ("Date", format_datetime(date or datetime.now(UTC))), ("Message-ID", message_id)]
+    if not _PLAIN_ADDRESS.match(headers[0][1]):
+        return None
+    if in_reply_to and _MSGID_RE.match(in_reply_to):
+        if not _PLAIN_ID.match(in_reply_to):
+            return None
+        headers.append(("In-Reply-To", in_reply_to))
+    refs = [r for r in refs if _MSGID_RE.match(r)][-MAX_REFERENCES:]
+    if refs:
+        if not all(_PLAIN_ID.match(r) for r in refs):
+            return None
+        headers.append(("References", " ".join(refs)))
+    if auto_submitted:
+        headers.append(("Auto-Submitted", clean_header(auto_submitted)))
+    for name, value in headers:
+        if len(name) + 2 + len(value) > DEFAULT.max_line_length or not _PLAIN_TEXT.match(value) or "=?" in value:
+            return None
+    body = str(text).encode("utf-8", "replace").decode("utf-8")
+    body = body if body.endswith("\n") else body + "\n"
+    cte, payload = _encode_text(body, "utf-8", None, DEFAULT)
+    head = "".join(f"{name}: {value}\n" for name, value in headers)
+    head += f'Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: {cte}\nMIME-Version: 1.0\n\n'
+    return head.encode("ascii") + payload.encode("ascii", "surrogateescape")

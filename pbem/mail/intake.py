@@ -57,14 +57,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
-from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
 from pbem.errors import MailError
 from pbem.mail import notices
 from pbem.mail._fs import atomic_write, fsync_dir, write_once, write_tmp_from
-from pbem.mail.compose import build_mail, reply_subject, thread_references
+from pbem.mail.compose import mail_bytes, reply_subject, thread_references
 from pbem.mail.directory import GameDirectory, games_of_sender_like
 from pbem.mail.ledger import Entry, Ledger
 from pbem.mail.message import MAX_PARSE, MailIn, head_summary, read_message
@@ -180,7 +179,8 @@ class _Decision:
     reason: str = ""
     game: str = ""
     sender: str = ""
-    mails: list[EmailMessage] = field(default_factory=list)
+    mails: list[bytes] = field(default_factory=list)
+    """the reply mails, as written (pbem.mail.compose.mail_bytes)"""
 
 
 def _technical(exc: BaseException) -> str:
@@ -533,7 +533,7 @@ class Intake:
         log.info("mail %s applied to %s as %s", sha[:12], game.id, sender)
         return _Decision("applied", "", game.id, sender, self._handler_reply(mail, game.id, reply))
 
-    def _handler_reply(self, mail: MailIn, game_id: str, reply) -> list[EmailMessage]:
+    def _handler_reply(self, mail: MailIn, game_id: str, reply) -> list[bytes]:
         """The reply mail for what the handler returned. The handler has run: nothing here may fail
         (a failure would leave the mail `applying` and call the handler again), so a reply that
         cannot be built is replaced by a plain one without attachments."""
@@ -640,13 +640,13 @@ class Intake:
             return ""
 
     # -- outgoing -------------------------------------------------------------------------------
-    def _mail(self, to: str, subject: str, text: str, sha: str, n: int, **kw) -> EmailMessage:
-        return build_mail(to, subject, text, from_addr=self.from_addr,
+    def _mail(self, to: str, subject: str, text: str, sha: str, n: int, **kw) -> bytes:
+        return mail_bytes(to, subject, text, from_addr=self.from_addr,
                           message_id=f"<{sha[:32]}.{n}@{self.domain}>", date=self.now,
                           auto_submitted="auto-replied", **kw)
 
     def _reply(self, mail: MailIn, game_id: str | None, text: str, n: int, *,
-               attachments=(), subject: str | None = None) -> EmailMessage:
+               attachments=(), subject: str | None = None) -> bytes:
         """A reply to the sender, threaded under the mail (no In-Reply-To for a made-up Message-ID)."""
         irt = None if mail.message_id_synthesized else mail.message_id
         return self._mail(
@@ -661,12 +661,11 @@ class Intake:
         records them sent (run_once)."""
         return bool(getattr(self.outgoing, "resend_safe", False))
 
-    def _write_replies(self, sha: str, mails: list[EmailMessage]) -> list[str]:
+    def _write_replies(self, sha: str, mails: list[bytes]) -> list[str]:
         names, digests = [], []
         batched = self._batched()
-        for i, msg in enumerate(mails):
+        for i, data in enumerate(mails):
             name = f"{sha}.{i}.eml"
-            data = bytes(msg)
             atomic_write(self.replies_dir / name, data, mode=0o600, durable=not batched)
             names.append(name)
             self._written[name] = data      # sent right after (_send_all): not read back from the file

@@ -1,6 +1,7 @@
 """Issue 27 item 11: the same mail gets the same bytes (no random MIME boundary), so two identical
 runs with the same --now write identical mails."""
 
+import re
 from datetime import UTC, datetime
 
 from pbem.mail.compose import build_mail
@@ -40,3 +41,69 @@ def test_a_subject_of_70_to_77_characters_is_not_read_back_with_a_leading_space(
             back = email.message_from_bytes(raw, policy=policy.default)
             assert back["Subject"] == subject, (n, raw[:300])
             assert back.get_body(("plain",)).get_content() == "body line\n" + "x" * 90 + "\n"
+
+
+def test_a_plain_reply_written_directly_is_the_mail_build_mail_writes():
+    """Issue 33: mail_bytes writes a plain reply (one address, ASCII header lines that need no folding,
+    no attachment) without the email package's message objects; byte for byte what build_mail's
+    message writes, for any input (the others go to build_mail itself)."""
+    from datetime import timedelta, timezone
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from pbem.mail.compose import _plain_mail_bytes, mail_bytes
+
+    atom = st.text("abcxyzABC019.-_+=!#'", min_size=1, max_size=12)
+    address = st.one_of(st.sampled_from(["ann@example.org", "di@x.org", "pbem-t1@localhost", "a.b@c.d.e",
+                                         "Ann Smith <ann@example.org>", "a..b@x.org", ".a@x.org", "jörg@köln.example",
+                                         "Jörg <j@x.org>", '"A B" <a@b.c>', "a@b@c", "<a@b.c>", "ann@-x.org"]),
+                        st.builds(lambda a, b: f"{a}@{b}.org", atom, atom),
+                        st.builds(lambda n, a: f"{n} <{a}@x.org>", atom, atom))
+    msg_id = st.one_of(st.none(), st.sampled_from(["<m1@x.org>", "<a.b.c@d.e>", "<x@y>", "<=?q?@x>", "<a b@c>",
+                                                   "<ü@x.org>", "no-brackets@x"]),
+                       st.builds(lambda a, b: f"<{a}@{b}>", atom, atom))
+    text = st.one_of(st.text(max_size=300), st.text("ab Пр\n\t=.", max_size=400),
+                     st.builds(lambda n, w: (w * n)[:2000], st.integers(1, 200), st.sampled_from(["x", "Привет ", "a=b ", "line\n"])))
+    zone = st.sampled_from([UTC, timezone(timedelta(hours=3)), timezone(timedelta(hours=-5, minutes=-30))])
+    when = st.builds(lambda s, z: (WHEN + timedelta(seconds=s)).astimezone(z), st.integers(0, 10 ** 8), zone)
+
+    @settings(max_examples=400, deadline=None)
+    @given(address, st.text(max_size=90) | st.sampled_from(["Re: [t1] orders", "[t1] =?utf-8?q?x?=", "x" * 70]),
+           text, address, msg_id, st.lists(msg_id.filter(bool), max_size=4),
+           msg_id.filter(lambda m: bool(m and re.match(r"^<[^<>\s]{1,500}>$", m))), when,   # else a random one
+           st.sampled_from([None, "auto-replied", "auto-generated"]))
+    def check(to, subject, body, frm, irt, refs, mid, date, auto):
+        kw = dict(from_addr=frm, in_reply_to=irt, references=refs, message_id=mid, date=date, auto_submitted=auto)
+        assert _outcome(lambda: mail_bytes(to, subject, body, **kw)) == _outcome(lambda: bytes(build_mail(to, subject, body, **kw)))
+
+    check()
+
+    word = st.text("abcxyzABC019_+=!#'", min_size=1, max_size=10)
+    plain_addr = st.one_of(st.builds(lambda a, b: f"{a}@{b}.org", word, word),
+                           st.builds(lambda n, a: f"{n} <{a}@x.org>", word, word))
+    plain_id = st.builds(lambda a, b: f"<{a}@{b}>", word, word)
+    taken = []
+
+    @settings(max_examples=300, deadline=None)
+    @given(plain_addr, st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=60), text, plain_addr,
+           st.none() | plain_id, st.lists(plain_id, max_size=3), plain_id, when,
+           st.sampled_from([None, "auto-replied"]))
+    def check_plain(to, subject, body, frm, irt, refs, mid, date, auto):
+        kw = dict(from_addr=frm, in_reply_to=irt, references=refs, message_id=mid, date=date, auto_submitted=auto)
+        taken.append(_plain_mail_bytes(to, subject, body, frm, irt, refs, mid, date, auto) is not None)
+        assert _outcome(lambda: mail_bytes(to, subject, body, **kw)) == _outcome(lambda: bytes(build_mail(to, subject, body, **kw)))
+
+    check_plain()
+    assert sum(taken) > len(taken) // 2       # most of these take the plain path
+    # the plain path is the one a burst's replies take
+    assert _plain_mail_bytes("ann@example.org", "Re: [t1] orders", "OK\n" + "x" * 100, "pbem-t1@localhost",
+                             "<m1@x.org>", ["<m1@x.org>"], "<abc.0@localhost>", WHEN, "auto-replied") is not None
+
+
+def _outcome(make):
+    """The bytes made, or the kind of error (build_mail refuses some ids: mail_bytes must refuse them too)."""
+    try:
+        return make()
+    except Exception as e:  # noqa: BLE001 - compared, not hidden
+        return type(e)
