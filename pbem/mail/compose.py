@@ -11,8 +11,9 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from email.headerregistry import HeaderRegistry
-from email.message import EmailMessage
-from email.policy import EmailPolicy
+from email.message import EmailMessage, Message
+from email.parser import BytesParser
+from email.policy import EmailPolicy, compat32
 from email.utils import format_datetime, make_msgid
 from functools import lru_cache
 
@@ -245,3 +246,24 @@ def _plain_mail_bytes(to, subject, text, from_addr, in_reply_to, refs, message_i
     head = "".join(f"{name}: {value}\n" for name, value in headers)
     head += f'Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: {cte}\nMIME-Version: 1.0\n\n'
     return head.encode("ascii") + payload.encode("ascii", "surrogateescape")
+
+
+_HEADER_NAME = re.compile(rb"^[\x21-\x39\x3b-\x7e]+$")
+
+
+def written_headers(data: bytes) -> Message:
+    """The headers of a mail as `BytesParser(policy=compat32).parsebytes(data, headersonly=True)` reads
+    them (what the outbox needs of a reply: its Message-ID, Subject, To). A mail whose header lines are
+    all single ASCII lines (a plain reply, mail_bytes) is read here directly; any other by the parser."""
+    end = data.find(b"\n\n")
+    block = data[:end] if end > 0 else b""
+    if block and block.isascii() and b"\r" not in block:
+        msg = Message(policy=compat32)
+        for line in block.split(b"\n"):
+            name, sep, value = line.partition(b":")
+            if not sep or not _HEADER_NAME.match(name):
+                break
+            msg.set_raw(name.decode("ascii"), value.decode("ascii").lstrip(" \t"))
+        else:
+            return msg
+    return BytesParser(policy=compat32).parsebytes(data, headersonly=True)

@@ -57,20 +57,29 @@ class FolderTransport:
         self._outbox_made = False
 
     # -- incoming ---------------------------------------------------------------------------
-    def _candidates(self) -> list[tuple[str, Path]]:
+    def _candidates(self) -> list[tuple[str, Path, os.stat_result]]:
+        """The message files of the inbox: (key, path, stat), each file stat'ed once (scandir)."""
         assert self.inbox is not None
-        found: list[tuple[str, Path]] = []
+        found: list[tuple[str, Path, os.stat_result]] = []
         if not self.inbox.is_dir():
             return found
-        for p in self.inbox.iterdir():
-            if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in (".eml", ".txt"):
-                found.append((p.name, p))
-        for sub in ("new", "cur"):
-            d = self.inbox / sub
-            if d.is_dir() and (self.inbox / "tmp").is_dir():
-                for p in d.iterdir():
-                    if p.is_file() and not p.name.startswith("."):
-                        found.append((f"{sub}/{p.name}", p))
+        maildir = (self.inbox / "tmp").is_dir()
+        for sub in ("", "new", "cur"):
+            folder = self.inbox / sub if sub else self.inbox
+            if sub and not (maildir and folder.is_dir()):
+                continue
+            try:
+                with os.scandir(folder) as it:
+                    for d in it:
+                        if d.name.startswith(".") or not (sub or d.name.lower().endswith((".eml", ".txt"))):
+                            continue
+                        try:
+                            if d.is_file():
+                                found.append((f"{sub}/{d.name}" if sub else d.name, Path(d.path), d.stat()))
+                        except OSError as exc:  # vanished or unreadable: try again next time
+                            log.warning("%s: cannot read %s: %s", self.name, d.path, exc)
+            except OSError as exc:
+                log.warning("%s: cannot list %s: %s", self.name, folder, exc)
         return found
 
     def fetch(self) -> list[Incoming]:
@@ -82,17 +91,12 @@ class FolderTransport:
         holds one mail in memory however many and however big they are (issue 33)."""
         if self.inbox is None:
             return
-        dated: list[tuple[float, str, Path]] = []
-        for key, path in self._candidates():
-            try:
-                dated.append((path.stat().st_mtime, key, path))
-            except OSError as exc:  # vanished or unreadable: try again next time
-                log.warning("%s: cannot read %s: %s", self.name, path, exc)
+        dated = [(st.st_mtime, key, path, st.st_size) for key, path, st in self._candidates()]
         dated.sort(key=lambda d: (datetime.fromtimestamp(d[0], UTC), d[1]))
-        for mtime, key, path in dated:
+        for mtime, key, path, size in dated:
             received = datetime.fromtimestamp(mtime, UTC)
             try:
-                if path.suffix.lower() != ".txt" and path.stat().st_size > STREAM_OVER:
+                if path.suffix.lower() != ".txt" and size > STREAM_OVER:
                     yield Incoming(raw=b"", key=key, received=received, transport=self.name, path=path)
                     continue
                 data = path.read_bytes()
@@ -112,7 +116,8 @@ class FolderTransport:
         src = self.inbox / incoming.key
         if not src.exists():
             return
-        self.processed.mkdir(parents=True, exist_ok=True)
+        if self.processed not in self._ack_dirs:      # made once a run, not once a mail
+            self.processed.mkdir(parents=True, exist_ok=True)
         base = incoming.key.replace("/", "_").split(":", 1)[0]  # Maildir names carry ':2,S' flags
         dest = self.processed / base
         n = 1

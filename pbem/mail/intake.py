@@ -57,13 +57,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
-from email.parser import BytesParser
 from pathlib import Path
 
 from pbem.errors import MailError
 from pbem.mail import notices
 from pbem.mail._fs import atomic_write, fsync_dir, write_once, write_tmp_from
-from pbem.mail.compose import mail_bytes, reply_subject, thread_references
+from pbem.mail.compose import mail_bytes, reply_subject, thread_references, written_headers
 from pbem.mail.directory import GameDirectory, games_of_sender_like
 from pbem.mail.ledger import Entry, Ledger
 from pbem.mail.message import MAX_PARSE, MailIn, head_summary, read_message
@@ -721,7 +720,7 @@ class Intake:
             # takes the bytes as written (the folder outbox) needs only the headers read
             as_written = self._batched() and hasattr(self.outgoing, "send_bytes")
             # compat32 writes the stored bytes back out unchanged (and is much faster than default)
-            msg = (BytesParser(policy=policy.compat32).parsebytes(data, headersonly=True) if as_written
+            msg = (written_headers(data) if as_written
                    else email.message_from_bytes(data, policy=policy.compat32))
             batch = self._batched() and bool(msg.get("Message-ID"))
             try:
