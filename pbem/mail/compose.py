@@ -125,6 +125,22 @@ def thread_references(references: Iterable[str], message_id: str | None) -> list
     return refs[-MAX_REFERENCES:]
 
 
+def _recipients(to: str | Sequence[str]) -> list[str]:
+    """The To addresses of a mail, each one clean line, its domain in ASCII."""
+    return [ascii_domain(clean_header(r)) for r in ([to] if isinstance(to, str) else list(to)) if r]
+
+
+def _references(references: Iterable[str]) -> list[str]:
+    """The valid Message-IDs of References, the last MAX_REFERENCES."""
+    return [r for r in references if _MSGID_RE.match(r)][-MAX_REFERENCES:]
+
+
+def _body(text: str) -> str:
+    """A mail's text as it is written: valid UTF-8, ending with a line break."""
+    body = str(text).encode("utf-8", "replace").decode("utf-8")
+    return body if body.endswith("\n") else body + "\n"
+
+
 def build_mail(
     to: str | Sequence[str],
     subject: str,
@@ -144,7 +160,7 @@ def build_mail(
     `in_reply_to` / `references` thread the mail under the one it answers; `auto_submitted`
     ('auto-replied' for replies, 'auto-generated' for reports) keeps autoresponders from answering.
     """
-    recipients = [ascii_domain(clean_header(r)) for r in ([to] if isinstance(to, str) else list(to)) if r]
+    recipients = _recipients(to)
     # an address whose local part is not ASCII (jörg@example.org) is written as it is (RFC 6532,
     # SMTPUTF8): an encoded word in an address is no address (issue 27)
     msg = EmailMessage(policy=SMTPUTF8 if not all(r.isascii() for r in recipients) else DEFAULT)
@@ -157,15 +173,14 @@ def build_mail(
         "pbem", domain=clean_header(domain, 100) or "pbem.invalid")
     if in_reply_to and _MSGID_RE.match(in_reply_to):
         msg["In-Reply-To"] = in_reply_to
-    refs = [r for r in references if _MSGID_RE.match(r)][-MAX_REFERENCES:]
+    refs = _references(references)
     if refs:
         msg["References"] = " ".join(refs)
     if auto_submitted:
         msg["Auto-Submitted"] = clean_header(auto_submitted)
     for name, value in (extra_headers or {}).items():
         msg[clean_header(name, 60)] = clean_header(value, 900)
-    body = str(text).encode("utf-8", "replace").decode("utf-8")
-    body = body if body.endswith("\n") else body + "\n"
+    body = _body(text)
     msg.set_content(body, subtype="plain", charset="utf-8")
     digest = hashlib.sha256(f"{msg['To']}\0{msg['Subject']}\0{body}".encode())
     for filename, data, mimetype in attachments:
@@ -218,7 +233,7 @@ def _plain_mail_bytes(to, subject, text, from_addr, in_reply_to, refs, message_i
     (then build_mail makes it)."""
     from email.contentmanager import _encode_text
 
-    recipients = [ascii_domain(clean_header(r)) for r in ([to] if isinstance(to, str) else list(to)) if r]
+    recipients = _recipients(to)
     if len(recipients) != 1 or not _PLAIN_ADDRESS.match(recipients[0]) or not message_id \
             or not _PLAIN_ID.match(message_id):
         return None
@@ -230,7 +245,7 @@ def _plain_mail_bytes(to, subject, text, from_addr, in_reply_to, refs, message_i
         if not _PLAIN_ID.match(in_reply_to):
             return None
         headers.append(("In-Reply-To", in_reply_to))
-    refs = [r for r in refs if _MSGID_RE.match(r)][-MAX_REFERENCES:]
+    refs = _references(refs)
     if refs:
         if not all(_PLAIN_ID.match(r) for r in refs):
             return None
@@ -240,9 +255,7 @@ def _plain_mail_bytes(to, subject, text, from_addr, in_reply_to, refs, message_i
     for name, value in headers:
         if len(name) + 2 + len(value) > DEFAULT.max_line_length or not _PLAIN_TEXT.match(value) or "=?" in value:
             return None
-    body = str(text).encode("utf-8", "replace").decode("utf-8")
-    body = body if body.endswith("\n") else body + "\n"
-    cte, payload = _encode_text(body, "utf-8", None, DEFAULT)
+    cte, payload = _encode_text(_body(text), "utf-8", None, DEFAULT)
     head = "".join(f"{name}: {value}\n" for name, value in headers)
     head += f'Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: {cte}\nMIME-Version: 1.0\n\n'
     return head.encode("ascii") + payload.encode("ascii", "surrogateescape")
