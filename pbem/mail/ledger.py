@@ -81,7 +81,7 @@ def _line(record: dict) -> bytes:
     try:
         return orjson.dumps(record, default=str, option=_LINE_OPTIONS)
     except TypeError:            # orjson.JSONEncodeError is a TypeError
-        return (json.dumps(record, sort_keys=True, default=str) + "\n").encode("utf-8", "surrogateescape")
+        return (json.dumps(record, sort_keys=True, default=str) + "\n").encode("ascii")   # escapes all but ASCII
 
 
 class Ledger:
