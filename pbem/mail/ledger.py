@@ -24,9 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
-from filelock import FileLock, Timeout
-
 from pbem.errors import MailError
+from pbem.mail._lock import FlockLock, LockTimeout
 from pbem.mail._fs import fsync_dir
 from pbem.store.fs import write_point
 
@@ -91,7 +90,7 @@ class Ledger:
         self.path = Path(path)
         self.entries: dict[str, Entry] = {}
         self.message_ids: dict[str, str] = {}
-        self._lock = FileLock(str(self.path) + ".lock", timeout=lock_timeout)
+        self._lock = FlockLock(str(self.path) + ".lock", timeout=lock_timeout)
         self._fh = None
         self._unsynced = False   # events appended with durable=False since the last fsync
         self._held: list[bytes] = []       # lines held (append(hold=True)) until sync() writes them
@@ -101,7 +100,7 @@ class Ledger:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._lock.acquire()
-        except Timeout as exc:
+        except LockTimeout as exc:
             raise MailError(f"mail intake already running (lock {self._lock.lock_file} held)") from exc
         try:
             self.load()

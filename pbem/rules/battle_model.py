@@ -225,9 +225,12 @@ class BattleModel:
         those that hit a hard one too (a 6, 10.4); where every piece of the target falls to a soft hit (or
         soft and hard are one number) the odds may count all the hits as `soft`. Returns (pieces
         eliminated by kind, the wound after).
-        Here: battle_model.allocate_hits, the roller aiming to kill the most; no wound is kept."""
+        Here: battle_model.allocate_hits (its counted form, allocate_pool), the roller aiming to kill the
+        most; no wound is kept."""
         need = {"cavalry": needs.hard, "roman_armies": needs.hard, "armies": needs.soft, "forts": needs.soft}
-        return allocate_hits([needs.hard] * hard + [needs.soft] * soft, left, need, needs.hard, pref), None
+        pool = {(needs.hard, False): hard}
+        pool[(needs.soft, False)] = pool.get((needs.soft, False), 0) + soft    # one number: soft and hard dice alike
+        return allocate_pool(pool, left, need, needs.hard, pref), None
 
     def wounded(self, stack: Stack):
         """The stack's wound now (one of `wound_order`): none in the plain model."""
@@ -566,29 +569,43 @@ def allocate_hits(mods: list[int], left: dict[str, int], need: dict[str, int], h
 
     The dice flagged in `fast` hit ordinary targets `fast_gain` lower; a target hit only by `hard`
     (the empire's armies, cavalry, defenders in a hiland) still needs it."""
-    killed = dict.fromkeys(KIND_ORDER, 0)
     flags = list(fast or ()) + [False] * (len(mods) - len(fast or ()))
-    # ascending (die, fast flag): the first usable die of the pool is the lowest that can do the kill
-    pool = sorted(zip(mods, flags, strict=False))
+    pool: dict[tuple[int, bool], int] = {}
+    for die in zip(mods, flags, strict=False):
+        pool[die] = pool.get(die, 0) + 1
+    return allocate_pool(pool, left, need, hard, pref, fast_gain)
 
-    def spend(kind: str, allow_hard: bool) -> None:
+
+def allocate_pool(pool: dict[tuple[int, bool], int], left: dict[str, int], need: dict[str, int], hard: int,
+                  pref: str = "raiders_first", fast_gain: int = 0) -> dict[str, int]:
+    """allocate_hits over the dice counted by (modified die, fast flag): `pool` -> how many such dice.
+    Each kill takes the lowest die that can make it (ascending by die, a slow die before a fast one of
+    the same number), so the higher dice stay for the harder targets; the dice of one number are taken
+    together, as many as the kind has pieces left."""
+    killed = dict.fromkeys(KIND_ORDER, 0)
+    dice = [[die, fast, n] for (die, fast), n in sorted(pool.items()) if n]
+    # the kinds in the order the dice go to them: soft dice to ordinary armies first (no die good
+    # enough for a hard target spent there), then the hard targets; forts after (10.4, below)
+    order = (("armies", False), ("roman_armies", True)) + (
+        (("armies", True), ("cavalry", True)) if pref == "cavalry_last" else (("cavalry", True), ("armies", True)))
+    for kind, allow_hard in order + (("forts", True),):
+        if kind == "forts" and killed["roman_armies"] != left["roman_armies"]:
+            break       # 10.4 — forts fall only once no Roman army stands
+        want = left[kind] - killed[kind]
+        if want <= 0:
+            continue
         # the modified die a kill of this kind needs: a fast die needs `fast_gain` less, not below hard
         slow = need[kind]
         quick = slow if slow >= hard else slow - fast_gain
-        while left[kind] - killed[kind] > 0:
-            for i, (f, is_fast) in enumerate(pool):
-                if f >= (quick if is_fast else slow) and (allow_hard or f < hard):
-                    del pool[i]    # the lowest die that kills: the higher ones stay for harder targets
+        for group in dice:
+            die, is_fast, n = group
+            if n and die >= (quick if is_fast else slow) and (allow_hard or die < hard):
+                take = min(n, want)
+                group[2] -= take
+                want -= take
+                killed[kind] += take
+                if not want:
                     break
-            else:
-                return
-            killed[kind] += 1
-    spend("armies", allow_hard=False)
-    hard_order = ["roman_armies", "armies", "cavalry"] if pref == "cavalry_last" else ["roman_armies", "cavalry", "armies"]
-    for kind in hard_order:
-        spend(kind, allow_hard=True)
-    if killed["roman_armies"] == left["roman_armies"]:
-        spend("forts", allow_hard=True)     # 10.4 — forts fall only once no Roman army stands
     return {k: v for k, v in killed.items() if v}
 
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import accumulate
 from math import comb, gcd, lcm
 
 from pbem.errors import PbemError
@@ -179,7 +180,6 @@ def _together(a: dict[tuple[int, int], int], b: dict[tuple[int, int], int]) -> d
 # Inside the solver a side is a plain tuple (hashing dataclasses cost more than the sums):
 # (armies, cavalry, fort, burhs, leader, roman, losses, fighters, units, wounded)
 ARMIES, CAVALRY, FORT, BURHS, LEADER, ROMAN, LOSSES, FIGHTERS, UNITS, WOUNDED = range(10)
-KINDS = ("cavalry", "roman_armies", "armies", "forts")     # a target's pieces, as battle.allocate_hits counts them
 
 
 def _pieces(armies: int, cavalry: int, fort: int, burhs: int, leader: bool, roman: bool, losses: str,
@@ -198,10 +198,11 @@ def _of(side: Side) -> tuple:
             side.units, side.wounded)
 
 
-def _left(side: tuple) -> tuple[int, int, int, int]:
+def _left(side: tuple) -> dict[str, int]:
     """The target's pieces by the kinds of battle.KIND_ORDER: cavalry, Roman armies, armies, forts."""
-    return (side[CAVALRY], side[ARMIES] if side[ROMAN] else 0, 0 if side[ROMAN] else side[ARMIES],
-            int(side[FORT]) + side[BURHS])
+    roman = side[ROMAN]
+    return {"cavalry": side[CAVALRY], "roman_armies": side[ARMIES] if roman else 0,
+            "armies": 0 if roman else side[ARMIES], "forts": int(side[FORT]) + side[BURHS]}
 
 
 class _Model:
@@ -215,6 +216,7 @@ class _Model:
         self.ids: dict[tuple, int] = {}
         self.rolls: dict = {}
         self.kills_cache: dict = {}
+        self.whole: dict = {}          # (roller, attacking, merged) -> its hits uncapped (_capped)
         self.tallies: dict = {}
         self.aims: dict = {}
 
@@ -245,22 +247,30 @@ class _Model:
         self.rolls[key] = dice
         return dice
 
-    def _capped(self, roller: tuple, attacking: bool, merged: bool, cap: int) -> list:
-        """The hits with each count capped at `cap` (kept per roller, and per cap where it cuts)."""
-        whole_key = (roller[:6], attacking, merged)
-        got = self.rolls.get(whole_key + (None,))
+    def _capped(self, roller: int, attacking: bool, merged: bool, cap: int) -> list:
+        """The hits of side `roller`'s dice with each count capped at `cap` (kept per roller, and per cap
+        where it cuts)."""
+        got = self.whole.get((roller, attacking, merged))
         if got is None:
-            whole = sorted(self._hits(roller, attacking, merged).items())
-            got = self.rolls[whole_key + (None,)] = whole, max(max(s, h) for (s, h), _ in whole)
-        whole, most = got
+            side = self.sides[roller]
+            whole_key = (side[:6], attacking, merged)     # the sides that roll alike share their hits
+            got = self.rolls.get(whole_key + (None,))
+            if got is None:
+                whole = sorted(self._hits(side, attacking, merged).items())
+                # merged: the keys are (0, 0), (1, 0), ... (n, 0) (each group's binomial has them all),
+                # so a cap keeps the counts below it and the sum of the rest (tails[cap])
+                tails = list(accumulate(c for _, c in reversed(whole)))[::-1] if merged else None
+                got = self.rolls[whole_key + (None,)] = (whole, max(max(s, h) for (s, h), _ in whole), whole_key,
+                                                         tails)
+            self.whole[(roller, attacking, merged)] = got
+        whole, most, whole_key, tails = got
         if most <= cap:
             return whole            # no count reaches the cap
         key = whole_key + (cap,)
         out = self.rolls.get(key)
         if out is None:
-            if merged:      # keys (0, 0), (1, 0), ... (n, 0), each group's binomial having them all:
-                # the counts from the cap on summed
-                out = whole[:cap] + [((cap, 0), sum(c for _, c in whole[cap:]))]
+            if merged:
+                out = whole[:cap] + [((cap, 0), tails[cap])]
             else:
                 capped: dict[tuple[int, int], int] = {}
                 for (s, h), c in whole:
@@ -280,33 +290,46 @@ class _Model:
         hit = self.kills_cache.get(key)
         if hit is not None:
             return hit
-        aim = self.sides[target]
         how = self.aims.get((target, attacking))
         if how is None:
             how = self.aims[(target, attacking)] = self._aim(target, attacking)
         merged, ends = how
+        cap = self.sides[target][FIGHTERS] * self.battle.hits_to_kill
         out: dict[tuple[int, int], int] = {}
-        for sh, c in self._capped(self.sides[roller], attacking, merged, aim[FIGHTERS] * self.battle.hits_to_kill):
+        for sh, c in self._capped(roller, attacking, merged, cap):
             end = ends.get(sh)
             if end is None:
                 end = ends[sh] = self._end(target, attacking, sh)
-            out[end] = out.get(end, 0) + c
+            if end in out:
+                out[end] += c
+            else:
+                out[end] = c
         # the counts divided by their common factor (a power of 2 and 3, at least): every
         # probability of the state is a ratio of them, and smaller counts make smaller sums
         g = gcd(*out.values())
-        result = [(t, k, c // g) for (t, k), c in out.items()]
-        self.kills_cache[key] = result
+        result = []
         # all the rolls, the pieces they kill in all, the rolls that leave the target as it was
-        self.tallies[key] = (sum(c for *_, c in result), sum(k * c for _, k, c in result),
-                             sum(c for t, _, c in result if t == target))
+        rolls = killed = same = 0
+        for (t, k), c in out.items():
+            c //= g
+            result.append((t, k, c))
+            rolls += c
+            if k:
+                killed += k * c
+            if t == target:
+                same += c
+        self.kills_cache[key] = result
+        self.tallies[key] = (rolls, killed, same)
         return result
 
     def _end(self, target: int, attacking: bool, sh: tuple[int, int]) -> tuple[int, int]:
         """(the target's side after, pieces killed) for `sh` (soft, hard) hits, by the battle model's
         `hits_taken` (the plain model: battle_model.allocate_hits; a family's own, with its wounds)."""
         aim = self.sides[target]
-        got, wounded = self.battle.hits_taken(self.needs[attacking], dict(zip(KINDS, _left(aim), strict=True)),
-                                              aim[WOUNDED], sh[0], sh[1], aim[LOSSES])
+        got, wounded = self.battle.hits_taken(self.needs[attacking], _left(aim), aim[WOUNDED], sh[0], sh[1],
+                                              aim[LOSSES])
+        if not got:
+            return self.side_id(_after(aim, (0, 0, 0), wounded)), 0
         kill = got.get("cavalry", 0), got.get("armies", 0) + got.get("roman_armies", 0), got.get("forts", 0)
         return self.side_id(_after(aim, kill, wounded)), sum(kill)
 
@@ -316,7 +339,7 @@ class _Model:
         needs = self.needs[attacking]
         left = _left(self.sides[target])
         need = {"cavalry": needs.hard, "roman_armies": needs.hard, "armies": needs.soft, "forts": needs.soft}
-        return all(need[kind] <= needs.soft for kind, n in zip(KINDS, left, strict=True) if n), {}
+        return all(need[kind] <= needs.soft for kind, n in left.items() if n), {}
 
 
 def _after(side: tuple, kill: tuple, wounded=None) -> tuple:
@@ -490,9 +513,11 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
     wound ranks (`wound_order`), and every way out of a state (its next round's two independent
     rolls, counted in rolls of the 6**dice) leads to a later level (fewer pieces, the same pieces a
     round on, or a wound moved on) or repeats the state; so a battle passes each level at most once.
-    Probabilities are kept as integers over one denominator per level (the product of the earlier levels' counts of
-    rolls that change the state, made common by lcm): sums of integers, one fraction reduced per
-    result at the end."""
+    Probabilities are kept as integers over one running denominator: the product of the levels' counts
+    of rolls that change a state, each made common over its level by lcm. A level's ways out are over
+    the denominator times its count (each state's numerator times the count over the state's own), so
+    before they are summed everything else reached so far is moved onto it; sums of integers, one
+    fraction reduced per result at the end."""
     cap = plan.rounds_counted
     a0, d0 = model.side_id(_of(attacker)), model.side_id(_of(defender))
     sides = model.sides
@@ -511,107 +536,83 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
         a, d, rounds = _unkey(key)
         return (top * step + rounds) * wide + lift[a] + lift[d]
 
-    # pending[state]: [j, numerator over denominator j] of what has reached the state so far (the
-    # sources come level by level, so j only grows: the sum is moved onto the later denominator);
+    # pending[state]: the numerator (over the running denominator) of what has reached the state so far;
     # at_level[level]: the states that have reached it
-    pending: dict[int, list[int]] = {_key(a0, d0, 0): [0, 1]}
+    pending: dict[int, int] = {_key(a0, d0, 0): 1}
     lifts()
     at_level: dict[int, list] = {level(_key(a0, d0, 0)): [_key(a0, d0, 0)]}     # 0 but for wounds asked
-    common: list[int] = []               # each level's counts of rolls that change a state, made common
-    ratio: dict = {}
-
-    def scale(j: int, i: int) -> int:
-        """denominator i // denominator j: the product of common[j:i] (kept for the next asks)."""
-        k = i
-        while k > j and (j, k) not in ratio:
-            k -= 1
-        r = ratio.get((j, k), 1)
-        while k < i:
-            r *= common[k]
-            k += 1
-            ratio[(j, k)] = r
-        return r
-
-    ends: list[dict[int, int]] = [{} for _ in range(7)]     # the five sinks, then the two losses
+    whole = 1           # the running denominator: the product of the levels' common counts so far
+    ends = [0] * 7      # the five sinks, then the two losses, over `whole`
     plain = plan.attack == "fight" and plan.defend == "hold"
     for i in range((top * step + cap + 1) * wide):
         states = at_level.pop(i, None)
         if not states:
-            common.append(1)
             continue
-        ways = {state: _ways_out(model, plan, cap, *_unkey(state)) for state in states}
+        ways = [_ways_out(model, plan, cap, *_unkey(state)) for state in states]
         lifts()
         m = 1
-        for moving, *_ in ways.values():
+        for moving, *_ in ways:
             m = lcm(m, moving)
-        common.append(m)
-        j = i + 1
-        for state in states:
-            k, num = pending.pop(state)
-            num *= scale(k, i)
-            moving, a_kills, d_kills, nexts, (a_all, a_killed, _), (d_all, d_killed, _) = ways[state]
+        # this level's ways out are over whole * m: everything else reached so far moves onto it
+        nums = [pending.pop(state) * (m // w[0]) for state, w in zip(states, ways)]
+        if m != 1:
+            whole *= m
+            for t in pending:
+                pending[t] *= m
+            ends = [e * m for e in ends]
+        takes = holds = both = lost_a = lost_d = 0
+        for state, num, (_, a_kills, d_kills, nexts, (a_all, a_killed, _), (d_all, d_killed, _)) in zip(
+                states, nums, ways):
             work.add(len(a_kills) * len(d_kills))
-            num *= m // moving           # each roll that changes the state: num / denominator j
             # the pieces killed, over every roll (the rolls that change nothing kill none)
-            for k, n in ((5, a_killed * d_all), (6, d_killed * a_all)):
-                ends[k][j] = ends[k].get(j, 0) + num * n
+            lost_a += num * a_killed * d_all
+            lost_d += num * d_killed * a_all
             if plain:
                 # a round without retreats: the next state is the pieces left, a round on. The
                 # rolls that leave a side with nothing end the battle (one such kill at most a side)
                 a, d, rounds = _unkey(state)
                 nxt = min(rounds + 1, cap)
                 base = i + (nxt - rounds) * wide - lift[a] - lift[d]
-                a_on = [(_key(a2, 0, nxt), lift[a2], ca, a2 != a) for a2, _, ca in a_kills if sides[a2][FIGHTERS]]
-                a_hit = [on for on in a_on if on[3]]
-                a_gone = sum(ca for a2, _, ca in a_kills if not sides[a2][FIGHTERS])
-                a_on_total = sum(on[2] for on in a_on)
+                a_on = []
+                a_hit = []          # a_on but for the attacker's side as it was
+                a_gone = a_on_total = 0
+                for a2, _, ca in a_kills:
+                    if sides[a2][FIGHTERS]:
+                        on = ((a2 << 32 | nxt) + _SINKS, lift[a2], ca)      # _key(a2, 0, nxt)
+                        a_on.append(on)
+                        a_on_total += ca
+                        if a2 != a:
+                            a_hit.append(on)
+                    else:
+                        a_gone += ca
                 for d2, _, cd in d_kills:
                     x = num * cd
-                    d2k = d2 << 8
-                    d_base = base + lift[d2]
                     if not sides[d2][FIGHTERS]:
-                        for sink, rolls in ((_TAKES, a_on_total), (_BOTH, a_gone)):
-                            ends[sink][j] = ends[sink].get(j, 0) + x * rolls
+                        takes += x * a_on_total
+                        both += x * a_gone
                         continue
                     if a_gone:
-                        ends[_HOLDS][j] = ends[_HOLDS].get(j, 0) + x * a_gone
+                        holds += x * a_gone
+                    d2k = d2 << 8
                     # both sides as they were and the same round: the same state again (not in `moving`)
-                    for a2k, a_lift, ca, _ in (a_on if d2 != d or nxt != rounds else a_hit):
-                        t = a2k + d2k
+                    for a2k, a_lift, ca in (a_on if d2 != d or nxt != rounds else a_hit):
                         try:
-                            got = pending[t]
+                            pending[a2k + d2k] += x * ca
                         except KeyError:
-                            pending[t] = [j, x * ca]
-                            at_level.setdefault(d_base + a_lift, []).append(t)
-                            continue
-                        if got[0] == j:
-                            got[1] += x * ca
-                        else:
-                            got[1] = got[1] * scale(got[0], j) + x * ca
-                            got[0] = j
+                            pending[a2k + d2k] = x * ca
+                            at_level.setdefault(base + lift[d2] + a_lift, []).append(a2k + d2k)
                 continue
             for t, rolls in nexts.items():
                 if t < _SINKS:
-                    ends[t][j] = ends[t].get(j, 0) + num * rolls
-                    continue
-                got = pending.get(t)
-                if got is None:
-                    pending[t] = [j, num * rolls]
-                    at_level.setdefault(level(t), []).append(t)
-                elif got[0] == j:
-                    got[1] += num * rolls
+                    ends[t] += num * rolls
+                elif t in pending:
+                    pending[t] += num * rolls
                 else:
-                    got[1] = got[1] * scale(got[0], j) + num * rolls
-                    got[0] = j
-    whole = 1
-    for m in common:
-        whole *= m
-    totals = []
-    for e in ends:       # sum of e[j] / denominator j, over the last denominator (Horner's rule)
-        acc = 0
-        for j, m in enumerate(common):
-            acc = acc * m + e.get(j + 1, 0)
-        totals.append(Fraction(acc, whole))
+                    pending[t] = num * rolls
+                    at_level.setdefault(level(t), []).append(t)
+        for sink, n in ((_TAKES, takes), (_HOLDS, holds), (_BOTH, both), (5, lost_a), (6, lost_d)):
+            ends[sink] += n
+    totals = [Fraction(e, whole) for e in ends]
     takes, holds, both, att_ret, def_ret, lost_a, lost_d = totals
     return takes + def_ret, holds + att_ret, both, att_ret, def_ret, lost_a, lost_d
 

@@ -25,6 +25,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from pbem import __version__
 from pbem.store.fs import stat_key
 
@@ -41,12 +43,15 @@ def note_path(games_dir: Path, game_id: str) -> Path:
     return games_dir / IDLE_DIR / f"{game_id}.json"
 
 
-def fingerprint(game_dir: Path, inboxes: list[Path]) -> dict[str, Any]:
-    """The stat of the watched files and of the inbox folders (and their Maildir new/ and cur/)."""
-    fp: dict[str, Any] = {name: stat_key(game_dir / name) for name in WATCHED}
-    for inbox in inboxes:
-        for sub in ("", "new", "cur"):
-            p = inbox / sub if sub else inbox
+def fingerprint(game_dir: Path | str, inboxes: list[Path] | list[str]) -> dict[str, Any]:
+    """The stat of the watched files and of the inbox folders (and their Maildir new/ and cur/).
+    Paths joined as strings (a thousand games a run: pathlib's joins cost more than the stats)."""
+    base = os.fspath(game_dir) + os.sep
+    fp: dict[str, Any] = {name: stat_key(base + name) for name in WATCHED}
+    for inbox in map(os.fspath, inboxes):
+        fp[f"inbox:{inbox}"] = stat_key(inbox)
+        for sub in ("new", "cur"):
+            p = inbox + os.sep + sub
             fp[f"inbox:{p}"] = stat_key(p)
     return fp
 
@@ -54,15 +59,17 @@ def fingerprint(game_dir: Path, inboxes: list[Path]) -> dict[str, Any]:
 def read_note(games_dir: Path, game_dir: Path, now: datetime, *, mode: str = FOLDERS) -> dict[str, Any] | None:
     """The idle note of a game when it still holds (written for this `mode` of mail, nothing changed,
     `until` not reached), else None."""
+    name = os.path.basename(game_dir)
     try:
-        note = json.loads(note_path(games_dir, game_dir.name).read_text(encoding="utf-8"))
+        with open(os.path.join(games_dir, IDLE_DIR, f"{name}.json"), "rb") as fh:      # note_path
+            note = orjson.loads(fh.read())
     except (OSError, ValueError):
         return None
     if not isinstance(note, dict) or note.get("pbem") != __version__ or note.get("mail", FOLDERS) != mode:
         return None
     try:
         until = datetime.fromisoformat(str(note["until"]))
-        inboxes = [Path(p) for p in note["inboxes"]]
+        inboxes = [os.fspath(Path(p)) for p in note["inboxes"]]
     except (KeyError, TypeError, ValueError):
         return None
     if until.tzinfo is None or now >= until:
@@ -84,6 +91,43 @@ def write_note(games_dir: Path, game_dir: Path, inboxes: list[Path], until: date
         tmp = path.with_name(f".tmp-{path.name}")
         tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
         os.replace(tmp, path)      # only a cache: no fsync needed, a lost note costs one full look
+    except OSError:
+        pass
+
+
+SITE_COPY = "site-config.json"
+
+
+def read_site(games_dir: Path, path: Path) -> dict[str, Any] | None:
+    """The site's settings (pbem.yaml at `path`) as last read, when the file is unchanged since (its
+    stat_key) and they were read by this pbem version; else None."""
+    try:
+        with open(os.path.join(games_dir, IDLE_DIR, SITE_COPY), "rb") as fh:
+            kept = orjson.loads(fh.read())
+    except (OSError, ValueError):
+        return None
+    if (not isinstance(kept, dict) or kept.get("pbem") != __version__ or kept.get("stat") != stat_key(path)
+            or not isinstance(kept.get("settings"), dict)):
+        return None
+    return kept["settings"]
+
+
+def write_site(games_dir: Path, path: Path, settings: dict[str, Any]) -> None:
+    """Keep the settings read from `path` for read_site, when JSON holds them exactly (YAML may also
+    give dates and other values JSON has not; those are read as YAML every run)."""
+    stat = stat_key(path)
+    try:
+        text = json.dumps({"pbem": __version__, "stat": stat, "settings": settings}, allow_nan=False)
+        if stat is None or json.loads(text)["settings"] != settings:
+            return
+    except (TypeError, ValueError):
+        return
+    target = games_dir / IDLE_DIR / SITE_COPY
+    try:
+        target.parent.mkdir(exist_ok=True)
+        tmp = target.with_name(f".tmp-{SITE_COPY}")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)     # only a cache, as the notes
     except OSError:
         pass
 

@@ -1,7 +1,8 @@
 """Rule 8.0 — the faster allocate_hits and RollRequest give what the first versions gave.
 
-allocate_hits now takes the lowest die that kills from an ascending pool in one pass; the first
-version listed the usable dice and took min() of them for every kill. The reference below is that
+allocate_hits now counts the dice by (number, fast flag) and takes the lowest that kill, as many of one
+number at a time as the kind has pieces (allocate_pool); the first version listed the usable dice and
+took min() of them for every kill. The reference below is that
 first version, word for word: both must agree on every round of dice (FFG 25 fast dice, LOSSES
 CAVALRY LAST, Roman targets, forts)."""
 
@@ -68,3 +69,28 @@ def test_roll_request_is_built_as_the_dataclass_was():
         by_position.count = 5   # still frozen
     with pytest.raises(TypeError):
         RollRequest("g", 3)     # the same required parameters
+
+
+def test_allocate_pool_counts_the_dice_by_number_as_allocate_hits_lists_them():
+    """The odds' transition (BattleModel.hits_taken) hands the dice over counted, not listed: where
+    soft and hard hits need the same number (a hiland defender's attackers, 8.0), both counts are dice
+    of that number."""
+    from pbem.rules.battle_model import BattleModel, DieNeeds, allocate_pool
+
+    left = {"cavalry": 2, "roman_armies": 0, "armies": 5, "forts": 1}
+    need = {"cavalry": 6, "roman_armies": 6, "armies": 6, "forts": 6}
+    got, wound = BattleModel().hits_taken(DieNeeds(6, 6, 6), dict(left), None, 3, 2)
+    assert wound is None
+    assert got == allocate_hits([6] * 5, dict(left), need, 6) == {"cavalry": 2, "armies": 3}
+    rng = random.Random(7)
+    for _ in range(3000):
+        mods = [rng.randint(1, 8) for _ in range(rng.randint(0, 9))]
+        fast = [rng.random() < 0.5 for _ in mods]
+        pool: dict = {}
+        for die in zip(mods, fast):
+            pool[die] = pool.get(die, 0) + 1
+        left = {"cavalry": rng.randint(0, 3), "roman_armies": rng.randint(0, 2), "armies": rng.randint(0, 5),
+                "forts": rng.randint(0, 2)}
+        need = {"cavalry": 6, "roman_armies": 6, "armies": rng.choice([5, 6]), "forts": 5}
+        pref = rng.choice(["raiders_first", "cavalry_last"])
+        assert allocate_pool(pool, dict(left), need, 6, pref, 1) == _reference(mods, dict(left), need, 6, pref, fast, 1)
