@@ -43,7 +43,7 @@ from matplotlib.path import Path  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import Affine2D  # noqa: E402
 
-from pbem.render import marks, stamps, style  # noqa: E402
+from pbem.render import glyphs, marks, stamps, style  # noqa: E402
 from pbem.render.geometry import Geometry, load_geometry  # noqa: E402
 from pbem.render.style import _get  # noqa: E402
 from pbem.rules.events import Battle, BattleEnd, Event, Moved, from_dicts  # noqa: E402
@@ -1119,7 +1119,9 @@ def _canvas(width_px: int, lay: Layout) -> tuple[Figure, Any]:
     if hit is None or hit[0] != key:
         fig = Figure(figsize=(FIG_W_IN, lay.fig_h_in), dpi=width_px / FIG_W_IN)
         FigureCanvasAgg(fig)
-        hit = _canvases.hit = (key, fig, fig.canvas.get_renderer())
+        renderer = fig.canvas.get_renderer()
+        glyphs.install(renderer)   # every map's glyphs rasterized once (pbem.render.glyphs)
+        hit = _canvases.hit = (key, fig, renderer)
     return hit[1], hit[2]
 
 
