@@ -25,7 +25,7 @@ import gc
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import matplotlib
@@ -43,7 +43,7 @@ from matplotlib.path import Path  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import Affine2D  # noqa: E402
 
-from pbem.render import marks, stamps, style  # noqa: E402
+from pbem.render import glyphs, marks, stamps, style  # noqa: E402
 from pbem.render.geometry import Geometry, load_geometry  # noqa: E402
 from pbem.render.style import _get  # noqa: E402
 from pbem.rules.events import Battle, BattleEnd, Event, Moved, from_dicts  # noqa: E402
@@ -379,7 +379,7 @@ def _ruleset_signature(ruleset: Any) -> tuple:
 
 
 _cache_lock = threading.Lock()
-_static_cache: dict[tuple, tuple[np.ndarray, PanelSlots, Any]] = {}
+_static_cache: dict[tuple, tuple[np.ndarray, PanelSlots, Any, np.ndarray]] = {}
 
 
 def _new_figure(width_px: int, lay: Layout) -> tuple[Figure, Any, Any]:
@@ -674,8 +674,9 @@ def _colour_name(colour: str, language: str) -> str:
 
 
 def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout,
-                  language: str = "en") -> tuple[np.ndarray, PanelSlots, Any]:
-    """The board's pixels without stacks or marks, where the panel's rows go, and the maps' palette."""
+                  language: str = "en") -> tuple[np.ndarray, PanelSlots, Any, np.ndarray]:
+    """The board's pixels without stacks or marks, where the panel's rows go, the maps' palette, and
+    the board's pixels' indices in it (a map looks up only the pixels it changed, _indices)."""
     key = (width_px, id(geo), _ruleset_signature(ruleset), language)
     with _cache_lock:
         hit = _static_cache.get(key)
@@ -691,7 +692,8 @@ def _static_layer(width_px: int, ruleset: Any, geo: Geometry, lay: Layout,
     with _cache_lock:
         if len(_static_cache) >= 4:  # ~11 MB each at 1600 px
             _static_cache.clear()
-        _static_cache[key] = hit = (img, slots, _palette(img, ruleset))
+        palette = _palette(img, ruleset)
+        _static_cache[key] = hit = (img, slots, palette, _indices(img, palette).copy())
     return hit
 
 
@@ -734,11 +736,14 @@ def _square_box(sq: str, fc: str) -> dict:
 
 @lru_cache(maxsize=1024)
 def _counter_sprite(label: str, fc: str, dashed: bool, squares: tuple[str, ...], width_pt: float,
-                    dpi: float, size_pt: float = COUNTER_PT) -> tuple[np.ndarray, float, float]:
-    """A counter drawn once on a transparent background: (RGBA float pixels, centre column, centre row).
+                    dpi: float, size_pt: float = COUNTER_PT) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """A counter drawn once on a transparent background, as the two terms of its alpha blend
+    (`_paste`: its colour times its alpha, and what is kept of the pixels under it), its centre column
+    and its centre row.
 
     Counters repeat a lot ('BE 1' ten times at the start), and drawing text is the slowest part of a
-    render, so each distinct counter is drawn once and then pasted."""
+    render, so each distinct counter is drawn once and then pasted; its blend terms are worked out
+    once too (a map pastes ~40 counters)."""
     w_in, h_in = (width_pt + 24.0) / 72.0, (size_pt * 2.4) / 72.0
     fig = Figure(figsize=(w_in, h_in), dpi=dpi)
     FigureCanvasAgg(fig)
@@ -764,22 +769,27 @@ def _counter_sprite(label: str, fc: str, dashed: bool, squares: tuple[str, ...],
     rows, cols = np.nonzero(rgba[..., 3] > 0)
     r0, r1, c0, c1 = rows.min(), rows.max() + 1, cols.min(), cols.max() + 1
     h_px, w_px = rgba.shape[:2]
-    return rgba[r0:r1, c0:c1].copy(), w_px / 2 - c0, h_px / 2 - r0
+    sprite = rgba[r0:r1, c0:c1]
+    alpha = sprite[..., 3:4]
+    return sprite[..., :3] * 255.0 * alpha, 1.0 - alpha, w_px / 2 - c0, h_px / 2 - r0
 
 
-def _paste(pixels: np.ndarray, sprite: np.ndarray, col: float, row: float) -> None:
-    """Alpha-blend a straight-alpha float sprite into the uint8 RGBA picture, top-left at (col, row)."""
+def _paste(pixels: np.ndarray, ink: np.ndarray, keep: np.ndarray, col: float, row: float) -> None:
+    """Alpha-blend a straight-alpha float sprite into the uint8 RGBA picture, top-left at (col, row):
+    each pixel becomes ink + pixel * keep, rounded (`ink` = the sprite's colour * 255 * its alpha,
+    `keep` = 1 - its alpha, float32, as _counter_sprite makes them)."""
     c0, r0 = int(round(col)), int(round(row))
-    h, w = sprite.shape[:2]
+    h, w = ink.shape[:2]
     H, W = pixels.shape[:2]
     a0, b0 = max(0, -r0), max(0, -c0)
     a1, b1 = min(h, H - r0), min(w, W - c0)
     if a1 <= a0 or b1 <= b0:
         return
-    src = sprite[a0:a1, b0:b1]
     dst = pixels[r0 + a0 : r0 + a1, c0 + b0 : c0 + b1, :3]
-    alpha = src[..., 3:4]
-    dst[...] = (src[..., :3] * 255.0 * alpha + dst * (1.0 - alpha) + 0.5).astype(np.uint8)
+    mixed = dst * keep[a0:a1, b0:b1]      # float32, as the sum was before these terms were kept
+    mixed += ink[a0:a1, b0:b1]
+    mixed += 0.5
+    dst[...] = mixed                      # truncated to uint8, as astype does
 
 
 def _paste_counters(pixels: np.ndarray, ruleset: Any, state: Any, geo: Geometry, lay: Layout,
@@ -790,10 +800,10 @@ def _paste_counters(pixels: np.ndarray, ruleset: Any, state: Any, geo: Geometry,
         if not stacks or not isinstance(stacks, Mapping):
             continue
         for c in stack_layout(area, stacks, ruleset, geo):
-            sprite, cx, cy = _counter_sprite(c.label, style.nation_colour(c.nation, ruleset), c.raiders,
+            ink, keep, cx, cy = _counter_sprite(c.label, style.nation_colour(c.nation, ruleset), c.raiders,
                                              _squares(c), round(c.width_km / lay.km_per_pt, 1), dpi, c.size_pt)
             col, row = pixel_of(c.x, c.y, width_px, geo)
-            _paste(pixels, sprite, col - cx, row - cy)
+            _paste(pixels, ink, keep, col - cx, row - cy)
 
 
 def _draw_callouts(ax: Any, ruleset: Any, state: Any, geo: Geometry) -> None:
@@ -912,7 +922,7 @@ def plan_marks(ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, A
             clear = names_and_counters() + [(x - h, y - h, x + h, y + h) for _a, x, y, h in out.stars]
             (x, y), half = ((default, half) if shape is None else
                             marks.star_point(default, half, lambda b, shape=shape: shape.contains(_box(*b)), clear,
-                                             near=own))
+                                             near=own, contains_many=partial(_contains_boxes, shape)))
             out.stars.append((area, x, y, half))
     if counts:
         r = COUNT_R_PT * lay.km_per_pt
@@ -928,6 +938,14 @@ def _box(x0: float, y0: float, x1: float, y1: float) -> Any:
     from shapely import box
 
     return box(x0, y0, x1, y1)
+
+
+def _contains_boxes(shape: Any, boxes: np.ndarray) -> np.ndarray:
+    """Whether `shape` (prepared) contains each box (rows x0, y0, x1, y1): shapely's vectorized
+    predicate, one call for many of the places a battle star is tried instead of one call each."""
+    import shapely
+
+    return shapely.contains(shape, shapely.box(boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]))
 
 
 def _draw_events(ax: Any, ruleset: Any, state: Any, events: Iterable[Event | Mapping[str, Any]], geo: Geometry,
@@ -1058,7 +1076,7 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
         raise ValueError("width_px must be at least 200")
     geo = load_geometry(ruleset_id=str(_get(ruleset, "id", "") or ""))
     lay = layout(geo)
-    base, slots, palette = _static_layer(width_px, ruleset, geo, lay, language)
+    base, slots, palette, base_indices = _static_layer(width_px, ruleset, geo, lay, language)
     fig, renderer = _canvas(width_px, lay)
     ax = _Layer(fig, _rect_transform(lay.map_rect, lay.frame, fig))
     panel = _Layer(fig, _rect_transform(lay.panel_rect, (0.0, 0.0, 1.0, 1.0), fig))
@@ -1084,7 +1102,7 @@ def render_map(ruleset: Any, state: Any, *, title: str, events: Iterable[Event |
     ax.draw(renderer, at_least=COUNTER_Z)
     panel.draw(renderer)
     top.draw(renderer)
-    return _png(pixels, palette)
+    return _png(pixels, palette, base, base_indices)
 
 
 _canvases = threading.local()
@@ -1101,7 +1119,9 @@ def _canvas(width_px: int, lay: Layout) -> tuple[Figure, Any]:
     if hit is None or hit[0] != key:
         fig = Figure(figsize=(FIG_W_IN, lay.fig_h_in), dpi=width_px / FIG_W_IN)
         FigureCanvasAgg(fig)
-        hit = _canvases.hit = (key, fig, fig.canvas.get_renderer())
+        renderer = fig.canvas.get_renderer()
+        glyphs.install(renderer)   # every map's glyphs rasterized once (pbem.render.glyphs)
+        hit = _canvases.hit = (key, fig, renderer)
     return hit[1], hit[2]
 
 
@@ -1159,13 +1179,39 @@ class _Layer:
                     stamps.draw(a, key, renderer, pixels)
 
 
-def _png(rgba: np.ndarray, palette: Any) -> bytes:
+def _png(rgba: np.ndarray, palette: Any, base: np.ndarray, base_indices: np.ndarray) -> bytes:
     """Palette PNG: ~3x smaller than RGB (mail!) and faster to compress; the picture has few colours.
     Each pixel takes the nearest colour of the static layer's `palette` (no dithering: flat areas stay
     flat); the file is written by pbem.render.png (libdeflate)."""
     from pbem.render.png import palette_png
 
-    return palette_png(_indices(rgba, palette), bytes(palette.getpalette()))
+    return palette_png(_changed_indices(rgba, palette, base, base_indices), bytes(palette.getpalette()))
+
+
+_CHANGED_AT_ONCE = 1 << 18    # changed pixels looked up at a time (a 1 MB RGB row for Pillow)
+
+
+def _changed_indices(rgba: np.ndarray, palette: Any, base: np.ndarray, base_indices: np.ndarray) -> np.ndarray:
+    """The palette index of every pixel of a map drawn over the static layer `base`, whose own
+    indices are `base_indices`: a pixel the map left as it was keeps its index, and only the pixels
+    it changed (its stacks, marks and panel texts: a few per cent) are looked up. Pillow's lookup
+    gives a pixel the index of its colour alone (no dithering), so this is the lookup of the whole
+    picture (_indices), which took a tenth of a map's time."""
+    from PIL import Image
+
+    h, w = rgba.shape[:2]
+    out = getattr(_canvases, "indices", None)
+    if out is None or out.shape != (h, w):
+        out = _canvases.indices = np.empty((h, w), dtype=np.uint8)
+    np.copyto(out, base_indices)
+    now = rgba.view(np.uint32).reshape(-1)
+    changed = np.flatnonzero(now != base.view(np.uint32).reshape(-1))
+    flat = out.reshape(-1)
+    for k in range(0, len(changed), _CHANGED_AT_ONCE):
+        where = changed[k:k + _CHANGED_AT_ONCE]
+        rgb = Image.frombytes("RGB", (len(where), 1), now[where].tobytes(), "raw", "RGBX")
+        flat[where] = np.frombuffer(rgb.quantize(palette=palette, dither=Image.Dither.NONE).tobytes(), dtype=np.uint8)
+    return out
 
 
 _ROWS_AT_ONCE = 64    # a strip of the picture quantized at a time

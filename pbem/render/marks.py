@@ -15,9 +15,10 @@ is the rectangle an area's name and counters take on the map (x0, y0, x1, y1).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import chain
+
+import numpy as np
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -140,20 +141,22 @@ def count_point(leg: Leg, r: float, clear_of: Sequence[Box]) -> Point:
 STAR_SCALES = (1.0, 0.8, 0.65)   # a star too big for a small area is drawn smaller
 
 
-def star_point(default: Point, half: float, contains, clear_of: Sequence[Box],
-               near: Sequence[Box] | None = None) -> tuple[Point, float]:
+def star_point(default: Point, half: float, contains: Callable[[Box], bool], clear_of: Sequence[Box],
+               near: Sequence[Box] | None = None, *,
+               contains_many: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[Point, float]:
     """Where a battle star goes and its half-size: `default` (right of the area's name) if its box
     lies inside the area (`contains(box) -> bool`) and clear of `clear_of` (names and counters), else
     the nearest such place (left of the name, beside or below the counters `near`, the area's own:
     by default all of `clear_of`; then anywhere in the area
     on a 3 km lattice around the default), at full size, then smaller; an area too small for even the
-    smallest star (an island) gets it beside it, clear of the names and counters."""
+    smallest star (an island) gets it beside it, clear of the names and counters.
+
+    `contains_many` (optional): the same test for many boxes at once (an n x 4 array -> n bools, as
+    shapely's vectorized `contains`), asked of the free places a slice at a time, in order: the place
+    found is the one `contains` finds one by one."""
 
     def box(p: Point, h: float) -> Box:
         return p[0] - h, p[1] - h, p[0] + h, p[1] + h
-
-    def lattice() -> Iterator[Point]:
-        return ((default[0] + dx, default[1] + dy) for dx, dy in _LATTICE)
 
     around = near if near else clear_of
     block = union(around) if around else (*default, *default)
@@ -170,18 +173,55 @@ def star_point(default: Point, half: float, contains, clear_of: Sequence[Box],
     tried = [*beside(half), (default[0] - _LATTICE_REACH, default[1] - _LATTICE_REACH),
              (default[0] + _LATTICE_REACH, default[1] + _LATTICE_REACH)]
     reach = union([box(p, half) for p in tried])
-    clear_of = [c for c in clear_of if overlap(reach, c)]
-
-    def free(p: Point, h: float) -> bool:
-        return not any(overlap(box(p, h), c) for c in clear_of)
+    clear = np.array([c for c in clear_of if overlap(reach, c)], dtype=np.float64).reshape(-1, 4)
+    lattice = _LATTICE_XY + np.array(default, dtype=np.float64)     # default[i] + d, as one by one
 
     for scale in STAR_SCALES:
         h = half * scale
-        for p in chain(beside(h), lattice()):
-            if free(p, h) and contains(box(p, h)):
-                return p, h
+        places = np.concatenate([np.array(beside(h), dtype=np.float64), lattice])
+        found = _first_inside(places, _free(places, h, clear), h, contains, contains_many)
+        if found is not None:
+            return found, h
     h = half * STAR_SCALES[-1]
-    return next((p for p in lattice() if free(p, h)), default), h
+    free = np.flatnonzero(_free(lattice, h, clear))
+    return (_point(lattice[free[0]]) if len(free) else default), h
+
+
+def _free(places: np.ndarray, h: float, clear: np.ndarray) -> np.ndarray:
+    """Which of `places` (n x 2) have their star's box (half-size h) overlapping none of `clear`
+    (k x 4): `overlap` of every pair at once (the same float operations, so the same answer; a star
+    tried its ~3 700 places one box at a time in Python, a tenth of a map's time)."""
+    if not len(clear):
+        return np.ones(len(places), dtype=bool)
+    x, y = places[:, 0:1], places[:, 1:2]
+    w = np.minimum(x + h, clear[:, 2]) - np.maximum(x - h, clear[:, 0])
+    t = np.minimum(y + h, clear[:, 3]) - np.maximum(y - h, clear[:, 1])
+    return ~((w > 0) & (t > 0)).any(axis=1)
+
+
+_SLICE = 64     # free places asked of `contains_many` at a time (the first is mostly found early)
+
+
+def _first_inside(places: np.ndarray, free: np.ndarray, h: float, contains: Callable[[Box], bool],
+                  contains_many: Callable[[np.ndarray], np.ndarray] | None) -> Point | None:
+    """The first of the free `places` whose star's box lies inside the area, None when none does."""
+    order = np.flatnonzero(free)
+    if contains_many is None:
+        for i in order:
+            p = _point(places[i])
+            if contains((p[0] - h, p[1] - h, p[0] + h, p[1] + h)):
+                return p
+        return None
+    for k in range(0, len(order), _SLICE):
+        pts = places[order[k:k + _SLICE]]
+        inside = np.flatnonzero(contains_many(np.concatenate([pts - h, pts + h], axis=1)))
+        if len(inside):
+            return _point(pts[inside[0]])
+    return None
+
+
+def _point(p: np.ndarray) -> Point:
+    return float(p[0]), float(p[1])
 
 
 # the places a star is tried when none beside the name and counters is free: a 3 km lattice 90 km
@@ -189,3 +229,4 @@ def star_point(default: Point, half: float, contains, clear_of: Sequence[Box],
 _LATTICE_REACH = 90
 _LATTICE = sorted(((dx, dy) for dx in range(-_LATTICE_REACH, _LATTICE_REACH + 1, 3)
                    for dy in range(-_LATTICE_REACH, _LATTICE_REACH + 1, 3)), key=lambda o: o[0] ** 2 + o[1] ** 2)
+_LATTICE_XY = np.array(_LATTICE, dtype=np.float64)

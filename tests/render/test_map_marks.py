@@ -148,7 +148,8 @@ def _star_point_everywhere(default, half, contains, clear_of, near=None):
 
 def test_a_star_tried_only_against_the_boxes_within_its_reach_lands_where_it_did_against_all():
     """star_point leaves out the names and counters no place it tries can touch (issue 33: a star tried
-    ~11 000 places against every box of the map): the same place and size, whatever the boxes."""
+    ~11 000 places against every box of the map), tries its places against them all at once (numpy)
+    and may ask the area about many places at once: the same place and size, whatever the boxes."""
     import random
 
     rnd = random.Random(33)
@@ -164,6 +165,10 @@ def test_a_star_tried_only_against_the_boxes_within_its_reach_lands_where_it_did
         def contains(b, cx=cx, cy=cy, r=r):   # a square area of half-side r
             return cx - r <= b[0] and b[2] <= cx + r and cy - r <= b[1] and b[3] <= cy + r
 
+        def contains_many(b, cx=cx, cy=cy, r=r):   # the same, for many boxes at once
+            return (cx - r <= b[:, 0]) & (b[:, 2] <= cx + r) & (cy - r <= b[:, 1]) & (b[:, 3] <= cy + r)
+
         default, half = (rnd.uniform(-60, 60), rnd.uniform(-60, 60)), rnd.uniform(3, 12)
-        assert marks.star_point(default, half, contains, boxes, near=near) == \
-            _star_point_everywhere(default, half, contains, boxes, near=near)
+        expected = _star_point_everywhere(default, half, contains, boxes, near=near)
+        assert marks.star_point(default, half, contains, boxes, near=near) == expected
+        assert marks.star_point(default, half, contains, boxes, near=near, contains_many=contains_many) == expected

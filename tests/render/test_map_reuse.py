@@ -67,3 +67,21 @@ def test_a_map_leaves_no_figure_for_the_garbage_collector():
         assert figures() == before          # no Figure waits for a collection
     finally:
         gc.enable()
+
+
+def test_the_changed_pixels_lookup_gives_every_pixel_the_index_of_the_whole_picture_lookup():
+    """A map looks up in the palette only the pixels it changed over the static layer (the rest keep
+    the static layer's indices): the indices of the whole picture looked up, pixel for pixel."""
+    import numpy as np
+
+    rs, start, later = _positions()
+    map_module.render_map(rs, start, title="[g] Round 1")
+    base, _slots, palette, base_indices = next(iter(map_module._static_cache.values()))
+    assert np.array_equal(base_indices, map_module._indices(base, palette))
+    rng = np.random.default_rng(33)
+    drawn = base.copy()
+    drawn[100:400, 200:900] = rng.integers(0, 256, size=(300, 700, 4), dtype=np.uint8)   # any colour at all
+    drawn[-5:, -7:] = (12, 200, 90, 255)
+    want = map_module._indices(drawn, palette).copy()
+    assert np.array_equal(map_module._changed_indices(drawn, palette, base, base_indices), want)
+    assert np.array_equal(map_module._changed_indices(base.copy(), palette, base, base_indices), base_indices)
