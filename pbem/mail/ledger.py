@@ -24,9 +24,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
+
 from pbem.errors import MailError
-from pbem.mail._lock import FlockLock, LockTimeout
 from pbem.mail._fs import fsync_dir
+from pbem.mail._lock import FlockLock, LockTimeout
 from pbem.store.fs import write_point
 
 log = logging.getLogger("pbem.mail")

@@ -61,10 +61,11 @@ def move_lines(rs, start: TurnStart, state=None) -> list[str]:
     army of the group, or the leader (after its LEADER line when it arrives this turn); a path refused
     alone (a leader that may not end without armies, a sea invaders may not stay in) is left out."""
     out = []
+    settled: dict[tuple[str, ...], object] = {}     # the LEADER lines -> the position after the population phase
     for g in start.groups:
         what = rs.display(g.leader) if g.kind == "leader" else units(g.count, g.kind)
         paths = {d: path for d, path in g.destinations.items()
-                 if state is None or _accepted(rs, state, start, g, path)}
+                 if state is None or _accepted(rs, state, start, g, path, settled)}
         near = sorted(rs.display(d) for d, path in paths.items() if len(path) == 2)
         far = sorted((len(path), " -> ".join(rs.display(p) for p in path)) for d, path in paths.items()
                      if len(path) > 2)
@@ -75,21 +76,40 @@ def move_lines(rs, start: TurnStart, state=None) -> list[str]:
     return out
 
 
-def _accepted(rs, state, start: TurnStart, group, path) -> bool:
-    """Whether the move of one piece of `group` along `path` alone passes the validator."""
+def _accepted(rs, state, start: TurnStart, group, path, settled: dict | None = None) -> bool:
+    """Whether the move of one piece of `group` along `path` alone passes the validator (check_turn:
+    no problem on its line).
+
+    A move line is judged when the movement carries it out (5.1-5.5, 7.11: refused there or not at
+    all), so only the movement is played for each path: the population phase, which only the
+    LEADER lines before it change, is played once for all the paths of the same LEADER lines
+    (`settled`); each path from the movement (a start the engine has for corrections) on the position it
+    leaves, to the end of that movement. tests/report/test_prompt_paths.py checks that this accepts
+    exactly the paths the whole turn, played from its start for each, accepts, over bot games of every
+    ruleset (issue 33: the prompt of each turn of an archived game's site played ~30 whole turns)."""
     from pbem.orders.parser import parse_message
-    from pbem.rules.legal import check_turn
+    from pbem.rules.dice import NeutralDice
+    from pbem.rules.orders import NationOrders
+    from pbem.rules.turn import play_nation_turn
 
     head = rs.display(group.leader) if group.kind == "leader" else (
         "1 cavalry" if group.kind == "cavalry" else "1")
-    enter = [f"LEADER {rs.display(ld.leader)} IN {rs.display(ld.area)}" for ld in start.leaders
-             if ld.leader == group.leader]
+    enter = tuple(f"LEADER {rs.display(ld.leader)} IN {rs.display(ld.area)}" for ld in start.leaders
+                  if ld.leader == group.leader)
     text = "\n".join([*enter, f"{head} {' -> '.join(rs.display(p) for p in path)}"]) + "\n"
     section = parse_message(text, rs, default_nation=start.nation).section(start.nation)
     if section is None:
         return False
     line = len(enter) + 1
-    return not any(p.line == line for p in check_turn(rs, state, section).problems)
+    settled = {} if settled is None else settled
+    after = settled.get(enter)
+    if after is None:
+        first = NationOrders(start.nation, [o for o in section.orders if o.line != line])
+        after = settled[enter] = play_nation_turn(rs, state, start.nation, {start.nation: first}, NeutralDice(),
+                                                  stop="after_population", strict=False).state
+    played = play_nation_turn(rs, after, start.nation, {start.nation: section}, NeutralDice(), start="movement",
+                              stop="after_movement", strict=False)
+    return not any(p.line == line for p in played.problems)
 
 
 def turn_lines(rs, state, nation: str) -> list[str]:

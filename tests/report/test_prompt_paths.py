@@ -55,3 +55,47 @@ def test_every_listed_path_passes_the_validator(ruleset):
                             default_nation=nation).section(nation)
         state = step(rs, state, {nation: own} if own is not None else {}, dice).state
     assert checked > 300
+
+
+def _accepted_by_the_whole_turn(rs, state, start, group, path) -> bool:
+    """The first prompt's check, kept as the oracle: the whole turn played from its start for each path."""
+    head = rs.display(group.leader) if group.kind == "leader" else (
+        "1 cavalry" if group.kind == "cavalry" else "1")
+    enter = [f"LEADER {rs.display(ld.leader)} IN {rs.display(ld.area)}" for ld in start.leaders
+             if ld.leader == group.leader]
+    text = "\n".join([*enter, f"{head} {' -> '.join(rs.display(p) for p in path)}"]) + "\n"
+    section = parse_message(text, rs, default_nation=start.nation).section(start.nation)
+    if section is None:
+        return False
+    return not any(p.line == len(enter) + 1 for p in check_turn(rs, state, section).problems)
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "ffg2", "duel"])
+def test_the_paths_listed_are_those_the_whole_turn_accepts(ruleset):
+    """The prompt plays a turn's population phase once for all the paths of a group and each path from
+    the movement on: the same paths as the whole turn played for each one (issue 33)."""
+    from pbem.report.prompt import _accepted
+
+    rs = load(ruleset)
+    dice = HmacDice(b"prompt paths, same as the whole turn")
+    state = step(rs, new_game_state(rs, "p"), {}, dice).state
+    compared = refused = 0
+    for k in range(TURNS):
+        if state.finished:
+            break
+        nation = state.next_nation
+        if nation is None:
+            state = step(rs, state, {}, dice).state
+            continue
+        start = turn_start(rs, state, nation)
+        settled: dict = {}
+        for group in start.groups:
+            for path in group.destinations.values():
+                whole = _accepted_by_the_whole_turn(rs, state, start, group, path)
+                assert _accepted(rs, state, start, group, path, settled) == whole, (state.round, nation, path)
+                compared += 1
+                refused += not whole
+        own = parse_message(bot_orders(rs, state, nation, kind="greedy", seed=k), rs,
+                            default_nation=nation).section(nation)
+        state = step(rs, state, {nation: own} if own is not None else {}, dice).state
+    assert compared > 300 and refused, (compared, refused)     # paths the validator refuses are compared too
