@@ -578,7 +578,7 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                 a_gone = a_on_total = 0
                 for a2, _, ca in a_kills:
                     if sides[a2][FIGHTERS]:
-                        on = ((a2 << 32 | nxt) + _SINKS, lift[a2], ca)      # _key(a2, 0, nxt)
+                        on = ((a2 << 32 | nxt) + _SINKS, ca)      # _key(a2, 0, nxt)
                         a_on.append(on)
                         a_on_total += ca
                         if a2 != a:
@@ -595,12 +595,12 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                         holds += x * a_gone
                     d2k = d2 << 8
                     # both sides as they were and the same round: the same state again (not in `moving`)
-                    for a2k, a_lift, ca in (a_on if d2 != d or nxt != rounds else a_hit):
+                    for a2k, ca in (a_on if d2 != d or nxt != rounds else a_hit):
                         try:
                             pending[a2k + d2k] += x * ca
-                        except KeyError:
+                        except KeyError:     # a state first reached: its level (a2's part from its key)
                             pending[a2k + d2k] = x * ca
-                            at_level.setdefault(base + lift[d2] + a_lift, []).append(a2k + d2k)
+                            at_level.setdefault(base + lift[d2] + lift[(a2k - _SINKS) >> 32], []).append(a2k + d2k)
                 continue
             for t, rolls in nexts.items():
                 if t < _SINKS:
