@@ -27,12 +27,10 @@ def listed_paths(line: str) -> list[str]:
     return [] if dests == "nowhere" else [d if "->" in d else f"{start} -> {d}" for d in dests.split(", ")]
 
 
-@pytest.mark.parametrize("ruleset", ["classic", "ffg2"])
-def test_every_listed_path_passes_the_validator(ruleset):
-    rs = load(ruleset)
-    dice = HmacDice(b"prompt paths test secret")
+def turn_starts(rs, secret: bytes):
+    """(position, nation, its turn's start) at each nation turn of a greedy bot game, TURNS steps."""
+    dice = HmacDice(secret)
     state = step(rs, new_game_state(rs, "p"), {}, dice).state
-    checked = 0
     for k in range(TURNS):
         if state.finished:
             break
@@ -40,7 +38,17 @@ def test_every_listed_path_passes_the_validator(ruleset):
         if nation is None:
             state = step(rs, state, {}, dice).state
             continue
-        start = turn_start(rs, state, nation)
+        yield state, nation, turn_start(rs, state, nation)
+        own = parse_message(bot_orders(rs, state, nation, kind="greedy", seed=k), rs,
+                            default_nation=nation).section(nation)
+        state = step(rs, state, {nation: own} if own is not None else {}, dice).state
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "ffg2"])
+def test_every_listed_path_passes_the_validator(ruleset):
+    rs = load(ruleset)
+    checked = 0
+    for state, nation, start in turn_starts(rs, b"prompt paths test secret"):
         for group, line in zip(start.groups, move_lines(rs, start, state), strict=True):
             head = rs.display(group.leader) if group.kind == "leader" else (
                 "1 cavalry" if group.kind == "cavalry" else "1")
@@ -51,9 +59,6 @@ def test_every_listed_path_passes_the_validator(ruleset):
                 problems = [p for p in check_turn(rs, state, sec).problems if p.line == len(enter) + 1]
                 assert not problems, (state.round, nation, path, problems)
                 checked += 1
-        own = parse_message(bot_orders(rs, state, nation, kind="greedy", seed=k), rs,
-                            default_nation=nation).section(nation)
-        state = step(rs, state, {nation: own} if own is not None else {}, dice).state
     assert checked > 300
 
 
@@ -77,17 +82,8 @@ def test_the_paths_listed_are_those_the_whole_turn_accepts(ruleset):
     from pbem.report.prompt import _accepted
 
     rs = load(ruleset)
-    dice = HmacDice(b"prompt paths, same as the whole turn")
-    state = step(rs, new_game_state(rs, "p"), {}, dice).state
     compared = refused = 0
-    for k in range(TURNS):
-        if state.finished:
-            break
-        nation = state.next_nation
-        if nation is None:
-            state = step(rs, state, {}, dice).state
-            continue
-        start = turn_start(rs, state, nation)
+    for state, nation, start in turn_starts(rs, b"prompt paths, same as the whole turn"):
         settled: dict = {}
         for group in start.groups:
             for path in group.destinations.values():
@@ -95,7 +91,4 @@ def test_the_paths_listed_are_those_the_whole_turn_accepts(ruleset):
                 assert _accepted(rs, state, start, group, path, settled) == whole, (state.round, nation, path)
                 compared += 1
                 refused += not whole
-        own = parse_message(bot_orders(rs, state, nation, kind="greedy", seed=k), rs,
-                            default_nation=nation).section(nation)
-        state = step(rs, state, {nation: own} if own is not None else {}, dice).state
     assert compared > 300 and refused, (compared, refused)     # paths the validator refuses are compared too
