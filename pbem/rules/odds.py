@@ -409,8 +409,9 @@ def battle_work(attacker: Side, defender: Side, plan: Plan = Plan(), battle: Bat
               battle.pieces_left((defender.cavalry, defender.armies, int(defender.fort), defender.burhs))]
     a_dice = [sum(p) for p in a_subs]
     d_dice = [sum(p) for p in d_subs]
-    on_d = [[battle.round_ends(d, n) * battle.side_wounds(d) for n in range(attacker.units + 1)] for d in d_subs]
-    on_a = [[battle.round_ends(a, n) * battle.side_wounds(a) for n in range(defender.fighters + 1)] for a in a_subs]
+    ends, wounds = battle.round_ends, battle.side_wounds
+    on_d = [[ends(d, n) * w for n in range(attacker.units + 1)] for d in d_subs for w in (wounds(d),)]
+    on_a = [[ends(a, n) * w for n in range(defender.fighters + 1)] for a in a_subs for w in (wounds(a),)]
     total = 0
     for i, na in enumerate(a_dice):
         row = on_a[i]
