@@ -14,7 +14,10 @@ once per run, before any game is opened, and routes its mail by the GAME line or
 it routed mail to is opened, the others are judged by their notes as above (issue 33). A note says
 which of the two it was written for, and holds only for that one. A note from another pbem version
 is ignored.
-Deleting .pbem-idle/ is always safe: the next run opens every game again.
+The folder also keeps the site's settings (GAMES_DIR/pbem.yaml) as read, as JSON (site-config.json),
+with the file's stat: while the file is unchanged an idle run reads them from there and never loads
+the YAML library (read_site, write_site).
+Deleting .pbem-idle/ is always safe: the next run opens every game again and reads pbem.yaml again.
 """
 
 from __future__ import annotations
