@@ -155,9 +155,6 @@ def star_point(default: Point, half: float, contains: Callable[[Box], bool], cle
     shapely's vectorized `contains`), asked of the free places a slice at a time, in order: the place
     found is the one `contains` finds one by one."""
 
-    def box(p: Point, h: float) -> Box:
-        return p[0] - h, p[1] - h, p[0] + h, p[1] + h
-
     around = near if near else clear_of
     block = union(around) if around else (*default, *default)
 
@@ -172,7 +169,7 @@ def star_point(default: Point, half: float, contains: Callable[[Box], bool], cle
     # every box of the map before, half of a map's drawing time).
     tried = [*beside(half), (default[0] - _LATTICE_REACH, default[1] - _LATTICE_REACH),
              (default[0] + _LATTICE_REACH, default[1] + _LATTICE_REACH)]
-    reach = union([box(p, half) for p in tried])
+    reach = union([_star_box(p, half) for p in tried])
     clear = np.array([c for c in clear_of if overlap(reach, c)], dtype=np.float64).reshape(-1, 4)
     lattice = _LATTICE_XY + np.array(default, dtype=np.float64)     # default[i] + d, as one by one
 
@@ -209,7 +206,7 @@ def _first_inside(places: np.ndarray, free: np.ndarray, h: float, contains: Call
     if contains_many is None:
         for i in order:
             p = _point(places[i])
-            if contains((p[0] - h, p[1] - h, p[0] + h, p[1] + h)):
+            if contains(_star_box(p, h)):
                 return p
         return None
     for k in range(0, len(order), _SLICE):
@@ -218,6 +215,11 @@ def _first_inside(places: np.ndarray, free: np.ndarray, h: float, contains: Call
         if len(inside):
             return _point(pts[inside[0]])
     return None
+
+
+def _star_box(p: Point, h: float) -> Box:
+    """The box of a star of half-size `h` centred on `p`."""
+    return p[0] - h, p[1] - h, p[0] + h, p[1] + h
 
 
 def _point(p: np.ndarray) -> Point:

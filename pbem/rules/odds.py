@@ -561,13 +561,12 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
             for t in pending:
                 pending[t] *= m
             ends = [e * m for e in ends]
-        takes = holds = both = lost_a = lost_d = 0
         for state, num, (_, a_kills, d_kills, nexts, (a_all, a_killed, _), (d_all, d_killed, _)) in zip(
                 states, nums, ways):
             work.add(len(a_kills) * len(d_kills))
             # the pieces killed, over every roll (the rolls that change nothing kill none)
-            lost_a += num * a_killed * d_all
-            lost_d += num * d_killed * a_all
+            ends[5] += num * a_killed * d_all
+            ends[6] += num * d_killed * a_all
             if plain:
                 # a round without retreats: the next state is the pieces left, a round on. The
                 # rolls that leave a side with nothing end the battle (one such kill at most a side)
@@ -589,11 +588,11 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                 for d2, _, cd in d_kills:
                     x = num * cd
                     if not sides[d2][FIGHTERS]:
-                        takes += x * a_on_total
-                        both += x * a_gone
+                        ends[_TAKES] += x * a_on_total
+                        ends[_BOTH] += x * a_gone
                         continue
                     if a_gone:
-                        holds += x * a_gone
+                        ends[_HOLDS] += x * a_gone
                     d2k = d2 << 8
                     # both sides as they were and the same round: the same state again (not in `moving`)
                     for a2k, ca in (a_on if d2 != d or nxt != rounds else a_hit):
@@ -611,8 +610,6 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                 else:
                     pending[t] = num * rolls
                     at_level.setdefault(level(t), []).append(t)
-        for sink, n in ((_TAKES, takes), (_HOLDS, holds), (_BOTH, both), (5, lost_a), (6, lost_d)):
-            ends[sink] += n
     totals = [Fraction(e, whole) for e in ends]
     takes, holds, both, att_ret, def_ret, lost_a, lost_d = totals
     return takes + def_ret, holds + att_ret, both, att_ret, def_ret, lost_a, lost_d

@@ -62,13 +62,8 @@ def fingerprint(game_dir: Path | str, inboxes: list[Path] | list[str]) -> dict[s
 def read_note(games_dir: Path, game_dir: Path, now: datetime, *, mode: str = FOLDERS) -> dict[str, Any] | None:
     """The idle note of a game when it still holds (written for this `mode` of mail, nothing changed,
     `until` not reached), else None."""
-    name = os.path.basename(game_dir)
-    try:
-        with open(os.path.join(games_dir, IDLE_DIR, f"{name}.json"), "rb") as fh:      # note_path
-            note = orjson.loads(fh.read())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(note, dict) or note.get("pbem") != __version__ or note.get("mail", FOLDERS) != mode:
+    note = _read_kept(os.path.join(games_dir, IDLE_DIR, f"{os.path.basename(game_dir)}.json"))   # note_path
+    if note is None or note.get("mail", FOLDERS) != mode:
         return None
     try:
         until = datetime.fromisoformat(str(note["until"]))
@@ -88,12 +83,27 @@ def write_note(games_dir: Path, game_dir: Path, inboxes: list[Path], until: date
     data = {"pbem": __version__, "mail": mode, "until": until.isoformat() if until else FAR,
             "inboxes": [str(p) for p in inboxes], "fingerprint": fingerprint(game_dir, inboxes),
             "waiting_for": list(waiting_for), "note": note}
-    path = note_path(games_dir, game_dir.name)
+    _keep(note_path(games_dir, game_dir.name), json.dumps(data, indent=1))
+
+
+def _read_kept(path: str) -> dict[str, Any] | None:
+    """A note or copy of the idle folder, when it is a mapping written by this pbem version."""
+    try:
+        with open(path, "rb") as fh:
+            kept = orjson.loads(fh.read())
+    except (OSError, ValueError):
+        return None
+    return kept if isinstance(kept, dict) and kept.get("pbem") == __version__ else None
+
+
+def _keep(path: Path, text: str) -> None:
+    """Write a note or copy of the idle folder (replaced whole; only a cache: no fsync needed, a lost
+    one costs one full look)."""
     try:
         path.parent.mkdir(exist_ok=True)
         tmp = path.with_name(f".tmp-{path.name}")
-        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-        os.replace(tmp, path)      # only a cache: no fsync needed, a lost note costs one full look
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
     except OSError:
         pass
 
@@ -104,13 +114,8 @@ SITE_COPY = "site-config.json"
 def read_site(games_dir: Path, path: Path) -> dict[str, Any] | None:
     """The site's settings (pbem.yaml at `path`) as last read, when the file is unchanged since (its
     stat_key) and they were read by this pbem version; else None."""
-    try:
-        with open(os.path.join(games_dir, IDLE_DIR, SITE_COPY), "rb") as fh:
-            kept = orjson.loads(fh.read())
-    except (OSError, ValueError):
-        return None
-    if (not isinstance(kept, dict) or kept.get("pbem") != __version__ or kept.get("stat") != stat_key(path)
-            or not isinstance(kept.get("settings"), dict)):
+    kept = _read_kept(os.path.join(games_dir, IDLE_DIR, SITE_COPY))
+    if kept is None or kept.get("stat") != stat_key(path) or not isinstance(kept.get("settings"), dict):
         return None
     return kept["settings"]
 
@@ -125,14 +130,7 @@ def write_site(games_dir: Path, path: Path, settings: dict[str, Any]) -> None:
             return
     except (TypeError, ValueError):
         return
-    target = games_dir / IDLE_DIR / SITE_COPY
-    try:
-        target.parent.mkdir(exist_ok=True)
-        tmp = target.with_name(f".tmp-{SITE_COPY}")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)     # only a cache, as the notes
-    except OSError:
-        pass
+    _keep(games_dir / IDLE_DIR / SITE_COPY, text)
 
 
 def drop_note(games_dir: Path, game_id: str) -> None:
