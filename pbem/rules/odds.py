@@ -409,9 +409,18 @@ def battle_work(attacker: Side, defender: Side, plan: Plan = Plan(), battle: Bat
               battle.pieces_left((defender.cavalry, defender.armies, int(defender.fort), defender.burhs))]
     a_dice = [sum(p) for p in a_subs]
     d_dice = [sum(p) for p in d_subs]
-    ends, wounds = battle.round_ends, battle.side_wounds
-    on_d = [[ends(d, n) * w for n in range(attacker.units + 1)] for d in d_subs for w in (wounds(d),)]
-    on_a = [[ends(a, n) * w for n in range(defender.fighters + 1)] for a in a_subs for w in (wounds(a),)]
+
+    def ends_by_dice(subs, most: int) -> list[list[int]]:
+        """For each side left (`subs`), the ends that 0..`most` enemy dice can make of it, once per
+        wound it can carry (its wounds asked once)."""
+        out = []
+        for sub in subs:
+            w = battle.side_wounds(sub)
+            out.append([battle.round_ends(sub, n) * w for n in range(most + 1)])
+        return out
+
+    on_d = ends_by_dice(d_subs, attacker.units)
+    on_a = ends_by_dice(a_subs, defender.fighters)
     total = 0
     for i, na in enumerate(a_dice):
         row = on_a[i]
