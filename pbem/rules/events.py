@@ -15,7 +15,7 @@ always in the dict, even when its value is None (`battle_end.winner`, `moved.lea
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
 from typing import Any, ClassVar, Protocol
 
 from pbem.errors import GameError
@@ -66,9 +66,13 @@ def _places(names: Names, counts: Mapping[str, int]) -> str:
     return ", ".join(f"{k} in {names.display(a)}" for a, k in counts.items())
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, init=False, repr=False, eq=False)
 class Event:
-    """Base of every event: the round and the nation whose turn it was (None outside a nation's turn)."""
+    """Base of every event: the round and the nation whose turn it was (None outside a nation's turn).
+
+    Frozen, compared, hashed and shown as a frozen dataclass would be, by the methods below written
+    once for every kind (a dataclass generates and compiles each for each class: ~1 ms of start-up
+    per event kind, a fifth of a one-mail `pbem run`'s imports, issue 33)."""
 
     KIND: ClassVar[str] = ""
     _PLAN: ClassVar[tuple[tuple[str, bool], ...]] = ()   # (field, left out when None), in dict order
@@ -89,6 +93,34 @@ class Event:
     def describe(self, names: Names) -> str | None:
         """One line of English for the turn report (None: shown elsewhere or not at all)."""
         return None
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name, _ in self._PLAN)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(" + ", ".join(
+            f"{name}={getattr(self, name)!r}" for name, _ in self._PLAN) + ")"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __getstate__(self) -> list:      # pickled and copied through the slots, as a frozen dataclass is
+        return list(self._values())
+
+    def __setstate__(self, state: list) -> None:
+        for (name, _), value in zip(self._PLAN, state):
+            object.__setattr__(self, name, value)
 
 
 KINDS: dict[str, type[Event]] = {}
@@ -116,7 +148,7 @@ def event(kind: str):
     """Register a catalog entry: a frozen, slotted dataclass with its kind and dict plan."""
 
     def wrap(cls):
-        cls = dataclass(frozen=True, slots=True, kw_only=True)(cls)
+        cls = dataclass(slots=True, kw_only=True, init=False, repr=False, eq=False)(cls)
         cls.__init__ = _slot_init(cls)
         cls.KIND = kind
         cls._PLAN = tuple((f.name, f.default is None) for f in fields(cls))

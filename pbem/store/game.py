@@ -155,6 +155,11 @@ _OUTERMOST_HOLDS: dict[str, int] = {}
 """Lock file -> how many times this process took the game's lock while it did not hold it (Game.lock)."""
 _APPENDS: dict[str, int] = {}
 """Lock file -> log entries this process appended to the game (Game.append)."""
+_HELD: dict[tuple[tuple[int, int], str], int] = {}
+"""((process, thread), lock file) -> the Game objects of this thread holding the game's file lock now (Game.lock):
+what `filelock`'s is_locked says, without its fork checks on every look (a burst of mail looks per
+log read, issue 33). Keyed by process and thread, as the file lock's state is: a child forked
+during a hold holds nothing."""
 
 
 def _stat_key(d: os.DirEntry) -> list[int]:
@@ -602,10 +607,9 @@ class Game:
         adds to the log through `append` only: the log listed during one hold of the lock (the token:
         the holds taken and the entries appended in this process) is the log for as long as the token
         is the same. None when the lock is not held (then the log is listed and stat'ed each time)."""
-        lock = self._filelock()
-        if not lock.is_locked:
-            return None
         key = self._lock_path()
+        if not _HELD.get(((os.getpid(), threading.get_ident()), key)):
+            return None
         return _OUTERMOST_HOLDS.get(key, 0), _APPENDS.get(key, 0)
 
     def _log_files(self) -> list[tuple[int, str, str, list[int]]]:
@@ -952,6 +956,8 @@ class Game:
             except BaseException:
                 fl.release()
                 raise
+            held_key = (me, self._lock_path())
+            _HELD[held_key] = _HELD.get(held_key, 0) + 1
         self._holds[me] = held + 1
         try:
             yield self
@@ -962,6 +968,8 @@ class Game:
                 self._holds[me] = left
             else:
                 del self._holds[me]
+                held_key = (me, self._lock_path())
+                _HELD[held_key] -= 1
                 fl.release()
 
 
