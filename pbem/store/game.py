@@ -969,7 +969,10 @@ class Game:
             else:
                 del self._holds[me]
                 held_key = (me, self._lock_path())
-                _HELD[held_key] -= 1
+                if _HELD[held_key] > 1:
+                    _HELD[held_key] -= 1
+                else:       # none left: the key goes (a run over 1 000 games keeps no 1 000 zeros)
+                    del _HELD[held_key]
                 fl.release()
 
 
