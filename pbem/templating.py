@@ -20,6 +20,33 @@ def template_dirs() -> list[Path]:
     return [p for p in (pkg.parent / "templates", pkg / "templates") if p.is_dir()]
 
 
+class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between runs in jinja2's own cache folder (the user's, mode 0700, in
+    the temp folder; a template's entry is used only while its source is unchanged): compiling the
+    reply and turn-mail templates was a twentieth of a cron run taking one mail (issue 33). A cache
+    that cannot be read or written is no cache: the template is compiled as before."""
+
+    def load_bytecode(self, bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # noqa: BLE001 - a damaged entry (truncated, unpicklable) is compiled afresh
+            bucket.reset()
+
+    def dump_bytecode(self, bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+@functools.lru_cache(maxsize=1)
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    try:
+        return _CompiledTemplates()
+    except (OSError, RuntimeError):    # no safe folder of this user's (jinja2's checks)
+        return None
+
+
 @functools.lru_cache(maxsize=8)
 def environment(dirs: tuple[str, ...] | None = None, language: str = i18n.DEFAULT) -> jinja2.Environment:
     """The environment rendering in `language` (one per language and template folder)."""
@@ -29,7 +56,8 @@ def environment(dirs: tuple[str, ...] | None = None, language: str = i18n.DEFAUL
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(paths), undefined=jinja2.StrictUndefined,
                              autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                              extensions=["jinja2.ext.i18n"],
-                             auto_reload=False)    # the templates ship with pbem: no stat of the file per mail
+                             auto_reload=False,    # the templates ship with pbem: no stat of the file per mail
+                             bytecode_cache=_bytecode_cache())
     env.install_gettext_translations(i18n.translations(language), newstyle=True)
     return env
 

@@ -119,3 +119,29 @@ def test_a_missing_variable_is_an_error_in_either_language(template):
 
 def test_the_templates_are_those_shipped():
     assert any((d / "reply.txt.j2").is_file() for d in template_dirs())
+
+
+def test_compiled_templates_are_reused_and_a_damaged_cache_is_no_cache(tmp_path):
+    """Issue 33: compiled templates are kept between runs (jinja2's bytecode cache); an entry that is
+    damaged, or a cache folder that cannot be written, only means the template is compiled afresh."""
+    from pbem.templating import _CompiledTemplates
+
+    def env_with(cache):
+        return jinja2.Environment(loader=jinja2.FileSystemLoader([str(p) for p in template_dirs()]),
+                                  undefined=jinja2.StrictUndefined, extensions=["jinja2.ext.i18n"],
+                                  bytecode_cache=cache)
+
+    def reply_of(env):
+        env.install_null_translations(newstyle=True)
+        return env.get_template("reply.txt.j2")
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    reply_of(env_with(_CompiledTemplates(str(folder))))
+    entries = list(folder.iterdir())
+    assert len(entries) == 1
+    entries[0].write_bytes(entries[0].read_bytes()[:40])     # truncated, as a full disk would leave it
+    assert reply_of(env_with(_CompiledTemplates(str(folder)))).name == "reply.txt.j2"
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    assert reply_of(env_with(_CompiledTemplates(str(not_a_folder / "cache")))).name == "reply.txt.j2"

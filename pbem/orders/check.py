@@ -48,6 +48,9 @@ class CheckResult:
     general: list[OrderProblem] = field(default_factory=list)   # problems not tied to a line read
     validated: bool = False        # True when the rules core checked the orders against a position
     later: list[str] = field(default_factory=list)   # nations checked against today's position, not their turn's
+    # nation -> the events of its orders played from the position with neutral dice (check_turn), for
+    # the reply's warnings: the turn is played once per mail, not once per question (issue 33)
+    played: dict[str, list] = field(default_factory=dict)
 
     @property
     def problems(self) -> list[OrderProblem]:
@@ -85,6 +88,7 @@ def check_orders(text: str | bytes, ruleset, state: GameState | dict | None = No
         else:
             checked = check_turn(ruleset, state, section)
             found, unused = checked.problems, checked.unused
+            result.played[section.nation] = checked.events
         for p in found:
             target = by_line.get(p.line) if p.line else None
             if target is None:

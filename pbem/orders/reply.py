@@ -164,19 +164,22 @@ def order_warnings(result: CheckResult, ruleset, state, nation: str | None, lang
         where = (i18n.tr(language, i18n._('line %(line)s "%(text)s": '), line=w.line, text=quote(w.text))
                  if w.line else "")
         out.append(f"{i18n.name(language, ruleset, nation)}: {where}{reason_text(language, ruleset, w.message)}")
-    return out + lost_at_sea_warnings(ruleset, state, nation, section, language)
+    return out + lost_at_sea_warnings(ruleset, state, nation, section, language, events=result.played.get(nation))
 
 
-def lost_at_sea_warnings(ruleset, state, nation: str, section, language: str = "en") -> list[str]:
+def lost_at_sea_warnings(ruleset, state, nation: str, section, language: str = "en", *,
+                         events: list | None = None) -> list[str]:
     """Units the orders, played as they are, leave at sea where the ruleset has them lost (the event
     cites its rule): a STAY in the first half of a major invasion is legal, but without moves ashore
-    after `SECOND MOVEMENT` those armies are lost (issue 30)."""
+    after `SECOND MOVEMENT` those armies are lost (issue 30). `events`: those of this very play
+    (check_turn's, kept by check_orders), else the turn is played here."""
     from pbem.rules.dice import NeutralDice
     from pbem.rules.events import LostAtSea
     from pbem.rules.turn import cycles, play_nation_turn
 
-    played = play_nation_turn(ruleset, state, nation, {nation: section}, NeutralDice(), strict=False)
-    lost = [ev for ev in played.events if isinstance(ev, LostAtSea)]
+    if events is None:
+        events = play_nation_turn(ruleset, state, nation, {nation: section}, NeutralDice(), strict=False).events
+    lost = [ev for ev in events if isinstance(ev, LostAtSea)]
     if not lost:
         return []
     from pbem.i18n import _, tr

@@ -36,6 +36,7 @@ class TurnCheck:
 
     problems: list[OrderProblem] = field(default_factory=list)
     unused: dict[int, str] = field(default_factory=dict)     # line -> why the order has no effect
+    events: list = field(default_factory=list)     # the events of the turn played with neutral dice
 
 
 def check_turn(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: str = "population") -> TurnCheck:
@@ -62,7 +63,7 @@ def check_turn(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: st
                 p = replace(p, hint=(p.hint + "; " if p.hint else "") + hint)
         out.append(p)
     unused = {ev.line: ev.reason for ev in result.events if isinstance(ev, OrderUnused)}
-    return TurnCheck(out, unused)
+    return TurnCheck(out, unused, result.events)
 
 
 def validate(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: str = "population") -> list[OrderProblem]:

@@ -89,6 +89,23 @@ def test_ffg2_stay_at_sea_in_the_major_invasion_warns_what_is_lost(tmp_path):
     assert "are lost: invaders must come ashore (FFG 18)" in out and "after a line SECOND MOVEMENT" in out
 
 
+def test_the_lost_at_sea_warning_reuses_the_validation_play():
+    """FFG 18 (issue 33: the moving nation's turn played once per question is played once per mail):
+    the warnings of check_orders' result, built from the events its validation play kept, are the
+    warnings of the turn played afresh."""
+    from pbem.data.loader import load
+    from pbem.orders.check import check_orders
+    from pbem.orders.reply import lost_at_sea_warnings, order_warnings
+    from pbem.rules.turn import new_game_state, start_round
+
+    rs = load("ffg2")
+    state, _ = start_round(rs, new_game_state(rs, "f1"))
+    result = check_orders("NATION Romans\n4 Channel -> Kent\nSTAY 2 English Channel\n", rs, state, nation="romans")
+    assert result.played["romans"], "the validation play keeps its events"
+    afresh = lost_at_sea_warnings(rs, state, "romans", result.parsed.section("romans"))
+    assert any("invaders must come ashore (FFG 18)" in w for w in afresh)
+    assert set(afresh) <= set(order_warnings(result, rs, state, "romans"))
+
 def test_a_refused_line_still_played_in_part_says_so(game):
     """Rule 4.4: a BATTLES line naming an area without a battle is refused, yet at the deadline it
     still orders the battles it names that are fought: the reply must not call it dropped."""
