@@ -20,11 +20,24 @@ def template_dirs() -> list[Path]:
     return [p for p in (pkg.parent / "templates", pkg / "templates") if p.is_dir()]
 
 
+# How every template is compiled (the environment's options; gettext calls are compiled new-style):
+# part of each compiled template's cache entry, so that a pbem that compiles otherwise never runs
+# code another compiled from the same template source
+_OPTIONS: dict = dict(autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                      extensions=["jinja2.ext.i18n"],
+                      auto_reload=False)    # the templates ship with pbem: no stat of the file per mail
+_COMPILED_BY = f"jinja2 {jinja2.__version__}, {sorted(_OPTIONS.items())!r}, newstyle gettext\0"
+
+
 class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
     """Compiled templates kept between runs in jinja2's own cache folder (the user's, mode 0700, in
-    the temp folder; a template's entry is used only while its source is unchanged): compiling the
-    reply and turn-mail templates was a twentieth of a cron run taking one mail (issue 33). A cache
-    that cannot be read or written is no cache: the template is compiled as before."""
+    the temp folder; a template's entry is used only while its source, the jinja2 version and the
+    compile options are unchanged): compiling the reply and turn-mail templates was a twentieth of
+    a cron run taking one mail (issue 33). A cache that cannot be read or written is no cache: the
+    template is compiled as before."""
+
+    def get_source_checksum(self, source: str) -> str:
+        return super().get_source_checksum(_COMPILED_BY + source)
 
     def load_bytecode(self, bucket) -> None:
         try:
@@ -54,10 +67,7 @@ def environment(dirs: tuple[str, ...] | None = None, language: str = i18n.DEFAUL
     if not paths:
         raise PbemError("the templates are missing", hint="expected a templates/ folder next to the pbem package or in it")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(paths), undefined=jinja2.StrictUndefined,
-                             autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                             extensions=["jinja2.ext.i18n"],
-                             auto_reload=False,    # the templates ship with pbem: no stat of the file per mail
-                             bytecode_cache=_bytecode_cache())
+                             bytecode_cache=_bytecode_cache(), **_OPTIONS)
     env.install_gettext_translations(i18n.translations(language), newstyle=True)
     return env
 

@@ -145,3 +145,19 @@ def test_compiled_templates_are_reused_and_a_damaged_cache_is_no_cache(tmp_path)
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("")
     assert reply_of(env_with(_CompiledTemplates(str(not_a_folder / "cache")))).name == "reply.txt.j2"
+
+
+def test_a_template_compiled_with_other_options_is_compiled_afresh(tmp_path, monkeypatch):
+    """Issue 33: a cache entry is the template's source AND how it was compiled (jinja2's version, the
+    environment's options): a pbem compiling otherwise (an upgrade) never runs the older code."""
+    import pbem.templating as templating
+
+    cache = templating._CompiledTemplates(str(tmp_path))
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(p) for p in template_dirs()]),
+                             bytecode_cache=cache, **templating._OPTIONS)
+    env.install_null_translations(newstyle=True)
+    source, filename, _ = env.loader.get_source(env, "reply.txt.j2")
+    env.get_template("reply.txt.j2")
+    assert cache.get_bucket(env, "reply.txt.j2", filename, source).code is not None
+    monkeypatch.setattr(templating, "_COMPILED_BY", templating._COMPILED_BY + "trim_blocks=False")
+    assert cache.get_bucket(env, "reply.txt.j2", filename, source).code is None

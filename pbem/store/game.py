@@ -940,6 +940,7 @@ class Game:
         holds it (at once with blocking=False, else after `timeout` seconds, default `lock_timeout`)."""
         fl = self._filelock()
         me = (os.getpid(), threading.get_ident())
+        held_key = (me, self._lock_path())
         held = self._holds.get(me, 0)
         if not held:    # this Game's holds in this thread are counted here: the file lock is taken once for them
             try:
@@ -956,7 +957,6 @@ class Game:
             except BaseException:
                 fl.release()
                 raise
-            held_key = (me, self._lock_path())
             _HELD[held_key] = _HELD.get(held_key, 0) + 1
         self._holds[me] = held + 1
         try:
@@ -968,7 +968,6 @@ class Game:
                 self._holds[me] = left
             else:
                 del self._holds[me]
-                held_key = (me, self._lock_path())
                 if _HELD[held_key] > 1:
                     _HELD[held_key] -= 1
                 else:       # none left: the key goes (a run over 1 000 games keeps no 1 000 zeros)
