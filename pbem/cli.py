@@ -9,6 +9,7 @@ from cron does not pay for the engine, the renderer or the bots before it knows 
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 
@@ -91,7 +92,15 @@ def _register(only: str | None = None) -> None:
             cli.add_command(getattr(mod, name))
 
 
+# A command is a short-lived process that allocates many small objects and keeps few cycles: the
+# collector's first generation is checked every 10 000 allocations instead of every 700 (a burst of
+# 1 000 mails spent 50 ms in 140 collections, 20 ms in a handful; issue 33). Memory is held by
+# what is still referenced, not by the collector's pace: the peak of a run stays as it was.
+COLLECTOR_THRESHOLDS = (10_000, 20, 20)
+
+
 def main(argv: list[str] | None = None) -> None:
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
     try:
         cli.main(args=argv, prog_name="pbem", standalone_mode=True)
     except PbemError as e:  # raised outside a command's invoke (e.g. while parsing options)

@@ -161,3 +161,21 @@ def test_a_template_compiled_with_other_options_is_compiled_afresh(tmp_path, mon
     assert cache.get_bucket(env, "reply.txt.j2", filename, source).code is not None
     monkeypatch.setattr(templating, "_COMPILED_BY", templating._COMPILED_BY + "trim_blocks=False")
     assert cache.get_bucket(env, "reply.txt.j2", filename, source).code is None
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_direct_gettext_says_what_jinjas_own_says(language):
+    """Issue 33: the templates' `_`, `gettext` and `ngettext` are plain functions (no call through
+    the render context), formatting exactly as jinja2's new-style ones do: a phrase with and without
+    variables, a literal `%%`, a plural with its count and `num`."""
+    from pbem import i18n
+
+    source = ('{{ _("Deadline:") }}|{{ _("Game %(game)s: your orders", game="g1") }}|{{ _("100%% sure") }}|'
+              '{% trans count=n %}All {{ count }} order line(s) are OK{% pluralize %}All {{ count }} order line(s) are OK'
+              '{% endtrans %}|{{ ngettext("%(num)s line", "%(num)s lines", n) }}')
+    own = jinja2.Environment(extensions=["jinja2.ext.i18n"], autoescape=False)
+    own.install_gettext_translations(i18n.translations(language), newstyle=True)
+    ours = environment(language=language)
+    assert {ours.globals[k].__module__ for k in ("_", "gettext", "ngettext")} == {"pbem.templating"}
+    for n in (1, 2, 5):
+        assert ours.from_string(source).render(n=n) == own.from_string(source).render(n=n)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
 from pbem.errors import DataError
+from pbem.records import record
 
 
 class PlayerContact(NamedTuple):
@@ -35,7 +36,7 @@ def norm_nation(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", str(name).lower()).strip("_")
 
 
-@dataclass(frozen=True)
+@record
 class GameContact:
     """One game as the intake sees it: `players` maps a player name to PlayerContact or (address, token)."""
 

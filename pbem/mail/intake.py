@@ -69,6 +69,7 @@ from pbem.mail.message import MAX_PARSE, MailIn, head_summary, read_message
 from pbem.mail.message import _synth_id as synth_id
 from pbem.mail.routing import authenticate, route
 from pbem.mail.transport import Incoming, IncomingTransport, OutgoingTransport, PermanentMailError
+from pbem.records import record
 from pbem.store.fs import make_durable, write_point
 
 log = logging.getLogger("pbem.mail")
@@ -93,7 +94,7 @@ MAX_RUNS = 3
 aside without calling the handler again."""
 
 
-@dataclass(frozen=True)
+@record
 class Reply:
     """What the handler wants sent back to the sender: text first, then attachments (PNG maps)."""
 

@@ -11,14 +11,16 @@ from __future__ import annotations
 import codecs
 import email.header
 import email.utils
+import functools
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from email import policy
 from email.message import Message
 from email.parser import BytesParser
 
 from pbem.mail.htmltext import html_to_text
+from pbem.records import record
 
 MAX_BODY = 256 * 1024
 """Most characters of body text handed on; longer text is cut and `truncated` is set."""
@@ -33,7 +35,7 @@ _TAG_RE = re.compile(r"\[\s*([A-Za-z0-9][A-Za-z0-9_.\-]{0,63})\s*\]")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-@dataclass(frozen=True)
+@record
 class MailIn:
     """One incoming message as the intake and the orders layer see it."""
 
@@ -245,6 +247,17 @@ def _decode_header(value) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=256)
+def _addresses(raw: str) -> tuple[tuple[str, str], ...]:
+    """email.utils.getaddresses of one From header as sent ((), when it cannot be read). Kept per
+    header text: a burst of mail comes from a few players, each From read twice a mail (when it is
+    stored and when it is read), and the address parser was a twentieth of reading a mail (issue 33)."""
+    try:
+        return tuple(email.utils.getaddresses([raw]))
+    except Exception:
+        return ()
+
+
 def _sender(msg: Message) -> tuple[str, str, str]:
     """(display name, address, problem) of the From header.
 
@@ -259,12 +272,7 @@ def _sender(msg: Message) -> tuple[str, str, str]:
     addrs: list[str] = []
     name = ""
     for value in values:
-        raw = re.sub(r"\r?\n[ \t]", " ", _raw_text(value))
-        try:
-            pairs = email.utils.getaddresses([raw])
-        except Exception:
-            pairs = []
-        for n, a in pairs:
+        for n, a in _addresses(re.sub(r"\r?\n[ \t]", " ", _raw_text(value))):
             a = (a or "").strip().lower()
             if a:
                 addrs.append(a)

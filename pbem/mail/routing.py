@@ -8,12 +8,14 @@ and everything after a signature line (`-- `) or a quoted original are not read,
 
 from __future__ import annotations
 
+import functools
 import hmac
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from pbem.mail.directory import GameContact, GameDirectory
 from pbem.mail.message import MailIn, game_tags
+from pbem.records import record
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
 
@@ -23,9 +25,16 @@ def order_lines(text: str) -> list[str]:
     quoted, nothing from a signature or a quoted original (`-----Original Message-----`) on, `#`
     comments removed, unicode tidied (NFKC: full-width letters; no-break and zero-width spaces), so a
     correct token pasted with odd spaces is read and a TOKEN line in a quoted original is not."""
+    return list(_order_lines(text))
+
+
+@functools.lru_cache(maxsize=4)
+def _order_lines(text: str) -> tuple[str, ...]:
+    """order_lines, kept for the last few mail texts: routing reads the GAME line of a mail and
+    authentication its TOKEN line, one right after the other (issue 33)."""
     from pbem.orders.hygiene import clean_lines
 
-    return [ln.text for ln in clean_lines(text) if not ln.ignored or ln.ignored == "too-long"]
+    return tuple(ln.text for ln in clean_lines(text) if not ln.ignored or ln.ignored == "too-long")
 
 
 def keyword_values(text: str, keyword: str) -> list[str]:
@@ -38,7 +47,7 @@ def keyword_values(text: str, keyword: str) -> list[str]:
     return values
 
 
-@dataclass(frozen=True)
+@record
 class Route:
     """Where a mail goes: `game` (None: unroutable), the id asked for, and how it was found."""
 
@@ -64,7 +73,7 @@ def route(mail: MailIn, directory: GameDirectory) -> Route:
     return Route(None, tags[0] if tags else None, "")
 
 
-@dataclass(frozen=True)
+@record
 class Auth:
     """The outcome of authentication: `sender` is a player name or 'moderator' when ok."""
 

@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from pbem.errors import MailError
+from pbem.records import record
 
 
 class PermanentMailError(MailError):
     """Sending failed for good (SMTP 5xx): retrying the same message will not help."""
 
 
-@dataclass(frozen=True)
+@record
 class Incoming:
     """One fetched message: its raw bytes and how to find it again at its transport."""
 

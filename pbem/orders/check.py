@@ -18,7 +18,7 @@ from typing import Any
 from pbem.errors import OrderProblem
 from pbem.orders.canonical import canonical
 from pbem.orders.parser import ParsedMessage, parse_message
-from pbem.rules.legal import check_turn
+from pbem.rules.legal import TurnCheck, check_turn
 from pbem.rules.orders import ClearDefend, Losses, NationOrders, Order, Vote, standing_key
 from pbem.rules.state import GameState
 
@@ -48,9 +48,10 @@ class CheckResult:
     general: list[OrderProblem] = field(default_factory=list)   # problems not tied to a line read
     validated: bool = False        # True when the rules core checked the orders against a position
     later: list[str] = field(default_factory=list)   # nations checked against today's position, not their turn's
-    # nation -> the events of its orders played from the position with neutral dice (check_turn), for
-    # the reply's warnings: the turn is played once per mail, not once per question (issue 33)
-    played: dict[str, list] = field(default_factory=dict)
+    # nation -> its orders' validation play from the position (check_turn: problems, unused orders and
+    # the events with neutral dice), for the reply's warnings and the decisions it lists: the turn is
+    # played once per mail, not once per question (issue 33)
+    checks: dict[str, TurnCheck] = field(default_factory=dict)
 
     @property
     def problems(self) -> list[OrderProblem]:
@@ -86,9 +87,10 @@ def check_orders(text: str | bytes, ruleset, state: GameState | dict | None = No
         if validate is not None:
             found, unused = list(validate(ruleset, state, section) or []), {}
         else:
-            checked = check_turn(ruleset, state, section)
+            # the nation to move: its first movement kept too, for the reply's warnings and odds
+            checked = check_turn(ruleset, state, section, keep_first=section.nation == state.next_nation)
             found, unused = checked.problems, checked.unused
-            result.played[section.nation] = checked.events
+            result.checks[section.nation] = checked
         for p in found:
             target = by_line.get(p.line) if p.line else None
             if target is None:

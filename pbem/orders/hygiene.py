@@ -26,7 +26,8 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from dataclasses import dataclass
+
+from pbem.records import record
 
 MAX_LINE = 400   # characters of a cleaned line; longer lines are not read as orders
 
@@ -77,7 +78,7 @@ def chatter(text: str) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@record
 class Line:
     """One line of the original text."""
 

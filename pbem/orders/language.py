@@ -6,18 +6,18 @@ the examples with the ruleset's names, the players' guide's lists and the prompt
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import pbem.orders.forms  # noqa: F401  (registers the generic forms)
 from pbem.errors import PbemError
+from pbem.records import record
 from pbem.rules.orders import OrderForm, forms_generation, registered_forms
 
 # --- a ruleset's language ---------------------------------------------------------------------------
 ORDER_KINDS = ("order", "standing")   # the forms an "order line" hint lists (not GAME, NATION, TOKEN, ...)
 
 
-@dataclass(frozen=True)
+@record
 class Language:
     """The forms a ruleset accepts, resolved from its family's `order_forms` (see `language`)."""
 

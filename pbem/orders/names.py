@@ -32,9 +32,9 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from pbem.errors import PbemError
+from pbem.records import record
 
 KINDS = ("area", "sea", "nation", "leader")
 PLACE = ("area", "sea")
@@ -108,7 +108,7 @@ def readings(text: str) -> list[tuple[str, str]]:
     return out
 
 
-@dataclass(frozen=True)
+@record
 class _Entry:
     key: str          # normalized
     ident: str

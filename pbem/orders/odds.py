@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from pbem import i18n
 from pbem.errors import OrderError, OrderProblem, PbemError
 from pbem.i18n import _N, _
+from pbem.records import record
 from pbem.rules.odds import (
     MAX_PIECES,
     MAX_ROUND,
@@ -75,7 +75,7 @@ FORM = "ODDS <armies> [CAV n] [LEADER] [ROMAN] VS <armies> [CAV n] [LEADER] [ROM
        "[DEFEND RETREAT [IF OUTNUMBERED] [AFTER ROUND k]]"
 
 
-@dataclass(frozen=True)
+@record
 class OddsQuestion:
     attacker: Side
     defender: Side

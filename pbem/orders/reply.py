@@ -146,9 +146,11 @@ def render_reply(result: CheckResult, ruleset, *, missing: Sequence[str] = (), d
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def order_warnings(result: CheckResult, ruleset, state, nation: str | None, language: str = "en") -> list[str]:
+def order_warnings(result: CheckResult, ruleset, state, nation: str | None, language: str = "en", *,
+                   first=None) -> list[str]:
     """Rules 10.1 and 6.0 (pbem.rules.preview.warnings) for the orders of the nation that moves now, in
-    the player's `language` (pbem.orders.phrases)."""
+    the player's `language` (pbem.orders.phrases); `first`: those orders' first movement
+    (pbem.rules.legal.first_movement), when the caller has played it already."""
     from pbem import i18n
     from pbem.orders.phrases import reason_text
 
@@ -160,11 +162,13 @@ def order_warnings(result: CheckResult, ruleset, state, nation: str | None, lang
     from pbem.rules.preview import warnings
 
     out = []
-    for w in warnings(ruleset, state, nation, section):
+    for w in warnings(ruleset, state, nation, section, first=first):
         where = (i18n.tr(language, i18n._('line %(line)s "%(text)s": '), line=w.line, text=quote(w.text))
                  if w.line else "")
         out.append(f"{i18n.name(language, ruleset, nation)}: {where}{reason_text(language, ruleset, w.message)}")
-    return out + lost_at_sea_warnings(ruleset, state, nation, section, language, events=result.played.get(nation))
+    checked = result.checks.get(nation)
+    return out + lost_at_sea_warnings(ruleset, state, nation, section, language,
+                                      events=checked.events if checked is not None else None)
 
 
 def lost_at_sea_warnings(ruleset, state, nation: str, section, language: str = "en", *,

@@ -32,11 +32,11 @@ cavalry (seed 000's table).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 from math import prod
 
+from pbem.records import record
 from pbem.rules.context import Kill, TurnContext
 from pbem.rules.dice import RollRequest, ScriptError
 from pbem.rules.orders import Attack, Defend, Losses
@@ -51,7 +51,7 @@ PIECES = ("cavalry", "armies", "fort", "burhs")
 _ARMIES_AND_CAVALRY = frozenset({"armies", "cavalry"})
 
 
-@dataclass(frozen=True)
+@record
 class DieNeeds:
     """Rule 8.0 — what one die needs in a battle area (a modified roll): `soft` kills an ordinary army
     (and a fort or burh), `hard` a hard target (cavalry, Roman armies); `fast` is what a fast die
@@ -62,7 +62,7 @@ class DieNeeds:
     fast: int
 
 
-@dataclass(frozen=True)
+@record
 class DiceGroup:
     """The dice of one kind of a side's pieces: `count` dice, each with `bonus` added (9.2), `fast`
     (hitting ordinary targets lower, where the family has such dice)."""

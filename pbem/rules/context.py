@@ -132,6 +132,10 @@ class NationTurn:
     problems: list[OrderProblem] = field(default_factory=list)
     move_problems: list[OrderProblem] = field(default_factory=list)
     seen: Any = None
+    # stop points where the turn, playing on, keeps a copy of where it stands: {point: (state,
+    # events, problems)}, as a turn stopped there would give them back (the first time it passes)
+    keep: tuple[str, ...] = ()
+    kept: dict[str, tuple[Any, list, list[OrderProblem]]] = field(default_factory=dict)
 
     def plays(self, phase: str) -> bool:
         """Does the turn play `phase` (population | movement | battles)? It does from its start on."""
@@ -143,6 +147,9 @@ class NationTurn:
             raise TurnStopped(refused=True)
 
     def stop_after(self, point: str) -> None:
-        """The turn stops here when this is its stop point (`after_population` ...)."""
+        """The turn stops here when this is its stop point (`after_population` ...); a point it
+        `keep`s is copied on the way."""
+        if point in self.keep and point not in self.kept:
+            self.kept[point] = (self.ctx.state.copy(), list(self.ctx.events), self.problems + self.move_problems)
         if self.stop == point:
             raise TurnStopped(refused=False)

@@ -14,25 +14,24 @@ Decisions (kinds):
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
 
 from pbem.errors import OrderProblem
+from pbem.records import record
 from pbem.rules.battle import attacker_origins, battle_areas
 from pbem.rules.book import OrdersBook
 from pbem.rules.context import MoveRecord, TurnContext
 from pbem.rules.events import Moved
 from pbem.rules.flow import votes_owed
-from pbem.rules.legal import _NoDice, check_turn, retreat_options, vote_options
+from pbem.rules.legal import _NoDice, check_turn, first_movement, retreat_options, vote_options
 from pbem.rules.orders import Defend, NationOrders
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
-from pbem.rules.turn import play_nation_turn
 
 DEADLINES = {"vote": "vote", "turn": "turn", "defence": "decision"}
 
 
-@dataclass(frozen=True)
+@record
 class Decision:
     nation: str
     kind: str                          # vote | turn | defence
@@ -63,8 +62,11 @@ class Decision:
         return f"orders for {who} (round {round_}, to move now)"
 
 
-def pending(rs: Ruleset, state: GameState, book: OrdersBook, *, wait_for_defenders: bool = False) -> list[Decision]:
-    """Every decision owed before the next step can be played (empty: play it now)."""
+def pending(rs: Ruleset, state: GameState, book: OrdersBook, *, wait_for_defenders: bool = False,
+            checked: Mapping[str, tuple[NationOrders, Sequence[OrderProblem]]] | None = None) -> list[Decision]:
+    """Every decision owed before the next step can be played (empty: play it now). `checked`: nation
+    -> orders already validated against this `state` and the problems `check_turn` found in them (a
+    mail's, just logged): when the book holds exactly those orders they are not played again."""
     if state.finished:
         return []
     if state.next_nation is None:
@@ -75,7 +77,9 @@ def pending(rs: Ruleset, state: GameState, book: OrdersBook, *, wait_for_defende
     own = book.get(nation)
     if not own.has_turn_orders:
         return [Decision(nation, "turn")]
-    problems = check_turn(rs, state, own.orders()).problems
+    orders = own.orders()
+    known = checked.get(nation) if checked else None
+    problems = list(known[1]) if known is not None and known[0] == orders else check_turn(rs, state, orders).problems
     if own.unread:
         problems.append(OrderProblem("syntax", 0, "", f"{own.unread} line(s) of the orders could not be read"))
     if problems:
@@ -92,24 +96,26 @@ def pending(rs: Ruleset, state: GameState, book: OrdersBook, *, wait_for_defende
 
 
 def pending_for(rs: Ruleset, state: GameState, book: OrdersBook, nations: Collection[str], *,
-                wait_for_defenders: bool = False) -> list[Decision]:
+                wait_for_defenders: bool = False,
+                checked: Mapping[str, tuple[NationOrders, Sequence[OrderProblem]]] | None = None) -> list[Decision]:
     """The decisions of `pending` owed by these nations (a player's: the reply to their mail). Outside
     a vote, only the nation to move owes its turn, and only defenders of its attacks (when the game
     waits for them) anything else: a player who has neither owes nothing, and the turn of another
     nation is not checked for them."""
     if state.next_nation is not None and state.next_nation not in nations and not wait_for_defenders:
         return []
-    return [d for d in pending(rs, state, book, wait_for_defenders=wait_for_defenders) if d.nation in nations]
+    return [d for d in pending(rs, state, book, wait_for_defenders=wait_for_defenders, checked=checked)
+            if d.nation in nations]
 
 
 def attacked(rs: Ruleset, state: GameState, nation: str, orders: NationOrders) -> list[tuple[str, str, tuple[str, ...]]]:
     """Rule 8.0 — (defender, area, the areas its retreat may not enter, 8.2) for every battle the nation's
     first movement brings: the engine's own movement, played to the end of the first movement phase
-    without dice (turn.play_nation_turn), its battle areas (battle.battle_areas) and the attacker
+    without dice (legal.first_movement), its battle areas (battle.battle_areas) and the attacker
     origins the ruleset bars (Rules.retreat_barred_origins: an overrun's too, where the ruleset says so).
     Nothing re-derived from the orders' end points: a move through, a subject's area or a refused order
     is judged as the turn will judge it."""
-    result = play_nation_turn(rs, state, nation, {nation: orders}, _NoDice(), stop="after_movement", strict=False)
+    result = first_movement(rs, state, nation, orders)
     ctx = TurnContext(rs, result.state, nation, {}, _NoDice())
     ctx.moves = [MoveRecord(ev.nation, ev.kind, ev.count, ev.raiders, tuple(ev.path), ev.cycle, ev.line, ev.leader)
                  for ev in result.events if isinstance(ev, Moved) and ev.nation == nation and ev.cycle == 1]

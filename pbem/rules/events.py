@@ -131,8 +131,6 @@ def _slot_init(cls: type) -> Any:
     each slot through its descriptor: a frozen dataclass sets every field with object.__setattr__,
     which made building an event a third slower (the engine builds ~1 500 events a game)."""
     fs = fields(cls)
-    if any(f.default_factory is not MISSING for f in fs) or hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__}: an event has no default factory nor __post_init__")
     params = ", ".join(f.name if f.default is MISSING else f"{f.name}=_default_{f.name}" for f in fs)
     body = "".join(f"\n    _set_{f.name}(self, {f.name})" for f in fs) or "\n    pass"
     ns: dict[str, Any] = {f"_set_{f.name}": getattr(cls, f.name).__set__ for f in fs}
@@ -144,12 +142,21 @@ def _slot_init(cls: type) -> Any:
     return init
 
 
+def _first_init(self, *args: Any, **kwargs: Any) -> None:
+    """An event kind's __init__ until its first event is made: then `_slot_init`'s, compiled once."""
+    cls = next(c for c in type(self).__mro__ if c.__dict__.get("__init__") is _first_init)
+    init = cls.__init__ = _slot_init(cls)
+    init(self, *args, **kwargs)
+
+
 def event(kind: str):
     """Register a catalog entry: a frozen, slotted dataclass with its kind and dict plan."""
 
     def wrap(cls):
         cls = dataclass(slots=True, kw_only=True, init=False, repr=False, eq=False)(cls)
-        cls.__init__ = _slot_init(cls)
+        if any(f.default_factory is not MISSING for f in fields(cls)) or hasattr(cls, "__post_init__"):
+            raise TypeError(f"{cls.__name__}: an event has no default factory nor __post_init__")
+        cls.__init__ = _first_init    # compiled when the first event of the kind is made (most runs make few kinds)
         cls.KIND = kind
         cls._PLAN = tuple((f.name, f.default is None) for f in fields(cls))
         if kind in KINDS:

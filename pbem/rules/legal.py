@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pbem.errors import OrderProblem
+from pbem.records import record
 from pbem.rules import movement
 from pbem.rules.battle import defender_retreat_problem
 from pbem.rules.context import MoveRecord, TurnContext
@@ -16,7 +17,7 @@ from pbem.rules.orders import Move, NationOrders
 from pbem.rules.population import placement_areas
 from pbem.rules.ruleset import Ruleset
 from pbem.rules.state import GameState
-from pbem.rules.turn import can_submit, play_nation_turn
+from pbem.rules.turn import TurnResult, can_submit, play_nation_turn
 
 
 class _NoDice:
@@ -30,6 +31,15 @@ class _NoDice:
         return [1] * req.count
 
 
+def first_movement(rs: Ruleset, state: GameState, nation: str, orders: NationOrders) -> TurnResult:
+    """Rules 4.1-7.3 — the nation's turn from `state` to the end of its first movement, as the engine
+    plays it, without dice (illegal orders dropped and reported in `problems`): where its pieces stand
+    when the first battles are judged. One play serves every question about that moment (the battles
+    the orders bring, their odds, the overpopulation they risk): with no problem it is the very
+    position a strict play reaches; with one, a strict play is refused (a problem either way)."""
+    return play_nation_turn(rs, state, nation, {nation: orders}, _NoDice(), stop="after_movement", strict=False)
+
+
 @dataclass
 class TurnCheck:
     """What validation found: the problems, and for legal orders that will have no effect, why."""
@@ -37,15 +47,21 @@ class TurnCheck:
     problems: list[OrderProblem] = field(default_factory=list)
     unused: dict[int, str] = field(default_factory=dict)     # line -> why the order has no effect
     events: list = field(default_factory=list)     # the events of the turn played with neutral dice
+    first: TurnResult | None = None    # asked for (`keep_first`): the play at the end of the first movement
 
 
-def check_turn(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: str = "population") -> TurnCheck:
+def check_turn(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: str = "population",
+               keep_first: bool = False) -> TurnCheck:
     """Validation = adjudication: the nation's whole turn is played from `state` by the engine
     (population, movement, battles with neutral dice, raider withdrawal, overpopulation), every phase
     even after a refused line, so every order kind is judged on arrival as it will be when carried
-    out. Problems of move lines get a hint with the places the group could reach."""
+    out. Problems of move lines get a hint with the places the group could reach. `keep_first`: the
+    play also keeps where it stood at the end of the first movement (TurnCheck.first: what
+    `first_movement` gives, from the population phase, as no die is rolled on the way there; None
+    when the family's turn has no such point)."""
+    keep = ("after_movement",) if keep_first and phase == "population" else ()
     result = play_nation_turn(rs, state, orders.nation, {orders.nation: orders}, NeutralDice(), start=phase,
-                              strict=False)
+                              strict=False, keep=keep)
     out = []
     by_line = {o.line: o for o in orders.orders}
     for p in result.problems:
@@ -63,7 +79,7 @@ def check_turn(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: st
                 p = replace(p, hint=(p.hint + "; " if p.hint else "") + hint)
         out.append(p)
     unused = {ev.line: ev.reason for ev in result.events if isinstance(ev, OrderUnused)}
-    return TurnCheck(out, unused, result.events)
+    return TurnCheck(out, unused, result.events, result.kept.get("after_movement"))
 
 
 def validate(rs: Ruleset, state: GameState, orders: NationOrders, *, phase: str = "population") -> list[OrderProblem]:
@@ -120,7 +136,7 @@ def _may_continue(rs: Ruleset, order: Move, probs: list[OrderProblem]) -> bool:
     return bool(probs) and all(p.kind == "sea-move" for p in probs) and rs.is_sea(order.path[-1])
 
 
-@dataclass(frozen=True)
+@record
 class GroupOption:
     """A group that could move: where it stands, what kind, how many, and where it could go."""
 

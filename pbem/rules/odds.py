@@ -48,12 +48,12 @@ from itertools import accumulate
 from math import comb, gcd, lcm
 
 from pbem.errors import PbemError
+from pbem.records import record
 from pbem.rules.battle import loss_preference, standing_orders
 from pbem.rules.battle_model import BattleModel, DieNeeds
 from pbem.rules.context import TurnContext
-from pbem.rules.legal import _NoDice
+from pbem.rules.legal import _NoDice, first_movement
 from pbem.rules.orders import Attack, Defend
-from pbem.rules.turn import play_nation_turn
 
 MAX_PIECES = 60      # per side: far more than any stack of the game holds
 MAX_ROUND = 99       # AFTER ROUND K: a retreat plan counted up to round 99
@@ -69,7 +69,7 @@ class OddsTooBig(PbemError):
     """A battle whose exact odds cost more work than the limit allows (per line, mail or run)."""
 
 
-@dataclass(frozen=True)
+@record
 class Side:
     """One side of a battle: its pieces, whether a leader is with them (9.2: +1 on army/cavalry
     dice), whether its armies are Roman (they die only to a 6, 10.4), its LOSSES choice."""
@@ -92,7 +92,7 @@ class Side:
         return self.armies + self.cavalry + int(self.fort) + self.burhs
 
 
-@dataclass(frozen=True)
+@record
 class Plan:
     """The standing orders for this battle: the attacker's ATTACK and the defender's DEFEND."""
 
@@ -107,7 +107,7 @@ class Plan:
         return max(self.attack_after or 1, self.defend_after or 1)
 
 
-@dataclass(frozen=True)
+@record
 class Odds:
     """Exact probabilities (fractions) of how the battle ends, and the expected pieces lost."""
 
@@ -683,7 +683,7 @@ def _attacker_retreats(plan: Plan, a: tuple, d: tuple, br: int, battle) -> bool:
     return battle.attacker_goes(br, plan.attack, plan.attack_after, a[FIGHTERS], d[FIGHTERS])
 
 
-@dataclass(frozen=True)
+@record
 class PlannedBattle:
     """A battle the orders will start: where, against whom, with what, and the odds."""
 
@@ -702,14 +702,14 @@ def _side_of(rs, stack, nation: str, losses: str = "raiders_first") -> Side:
                 rs.rules.battle.wounded(stack))
 
 
-def planned_battles(rs, state, nation: str, orders) -> list[PlannedBattle]:
+def planned_battles(rs, state, nation: str, orders, *, first=None) -> list[PlannedBattle]:
     """Rule 8 — the battles `orders` (a NationOrders) lead to after the first movement, each with its
     exact odds as if it were fought alone (the battles of a turn do not change each other's pieces,
     except a defender retreating into another battle area; forts and burhs as they stand).
     Orders the rules refuse give no battles (the reply lists their problems); a battle whose defender
-    has a split retreat order (RETREAT 2 TO B, REST TO C) is left out: the odds do not model parts."""
-
-    result = play_nation_turn(rs, state, nation, {nation: orders}, _NoDice(), stop="after_movement", strict=True)
+    has a split retreat order (RETREAT 2 TO B, REST TO C) is left out: the odds do not model parts.
+    `first`: the orders' `legal.first_movement`, when the caller has played it already (read only here)."""
+    result = first if first is not None else first_movement(rs, state, nation, orders)
     if result.problems:
         return []
     after = result.state

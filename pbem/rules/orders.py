@@ -18,22 +18,24 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.records import record
 
-@dataclass(frozen=True)
+
+@record
 class Order:
     line: int = field(default=0, compare=False, kw_only=True)
     text: str = field(default="", compare=False, kw_only=True)
 
 
 # --- a nation's turn -------------------------------------------------------------------------
-@dataclass(frozen=True)
+@record
 class Place(Order):
     """PLACE A[, B ...] — new armies from population increase (rule 10.2)."""
 
     areas: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class PlaceLeader(Order):
     """LEADER <name> IN A — where an arriving leader is placed (rule 9.0)."""
 
@@ -44,7 +46,7 @@ class PlaceLeader(Order):
 UNIT_KINDS = ("armies", "cavalry", "leader")
 
 
-@dataclass(frozen=True)
+@record
 class Move(Order):
     """N A -> B [-> C ...] (armies), N cavalry A -> ..., <leader> A -> ... (rules 5.1, 9.1).
 
@@ -58,7 +60,7 @@ class Move(Order):
     cycle: int = 1
 
 
-@dataclass(frozen=True)
+@record
 class Stay(Order):
     """STAY N <sea> — armies at sea stay there (rule 7.11(3)).
 
@@ -71,12 +73,12 @@ class Stay(Order):
     cycle: int = 1
 
 
-@dataclass(frozen=True)
+@record
 class SecondMovement(Order):
     """SECOND MOVEMENT — later moves belong to the second cycle of a major invasion (rule 7.3)."""
 
 
-@dataclass(frozen=True)
+@record
 class Brittany(Order):
     """BRITTANY N A — N armies in A leave for Brittany before the movement (optional rule 16.251)."""
 
@@ -84,7 +86,7 @@ class Brittany(Order):
     area: str
 
 
-@dataclass(frozen=True)
+@record
 class Battles(Order):
     """BATTLES A, B ... — the order in which this nation's battles are fought."""
 
@@ -94,7 +96,7 @@ class Battles(Order):
 ATTACK_MODES = ("fight", "retreat_after", "retreat_if_outnumbered")
 
 
-@dataclass(frozen=True)
+@record
 class Attack(Order):
     """ATTACK A: FIGHT | RETREAT AFTER ROUND K | RETREAT IF OUTNUMBERED (rule 8.3)."""
 
@@ -103,55 +105,55 @@ class Attack(Order):
     after_round: int | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Withdraw(Order):
     """WITHDRAW A — raiders in A return to their sea (rule 7.13)."""
 
     area: str
 
 
-@dataclass(frozen=True)
+@record
 class Settle(Order):
     """SETTLE A — raiders in A stay ashore and lose raider status (rule 7.13)."""
 
     area: str
 
 
-@dataclass(frozen=True)
+@record
 class Disband(Order):
     """DISBAND A[, B ...] — which areas lose armies first if overpopulated (rule 6.0)."""
 
     areas: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Vote(Order):
     """VOTE <nation> — Bretwalda vote (rule 12.2)."""
 
     nation: str
 
 
-@dataclass(frozen=True)
+@record
 class Submit(Order):
     """SUBMIT TO <nation> — submission (rules 11.1, 11.2)."""
 
     to: str
 
 
-@dataclass(frozen=True)
+@record
 class Allow(Order):
     """ALLOW <nation> — the Romans let a subject nation increase population this turn (rule 11.1)."""
 
     nation: str
 
 
-@dataclass(frozen=True)
+@record
 class Pass(Order):
     """PASS — nothing this turn."""
 
 
 # --- standing orders ---------------------------------------------------------------------------
-@dataclass(frozen=True)
+@record
 class Defend(Order):
     """DEFEND A|ALL: HOLD | RETREAT TO B [IF OUTNUMBERED] [AFTER ROUND K] (rule 8.2), or a split retreat
     (8.2 "some may retreat to one area while others retreat to another"; 8.1 "some ... may retreat
@@ -174,7 +176,7 @@ class Defend(Order):
         return out + ([(None, self.to)] if self.to else [])
 
 
-@dataclass(frozen=True)
+@record
 class ClearDefend(Order):
     """CLEAR DEFEND A — drop a standing order."""
 
@@ -184,7 +186,7 @@ class ClearDefend(Order):
 LOSS_PREFERENCES = ("raiders_first", "settlers_first", "cavalry_last")
 
 
-@dataclass(frozen=True)
+@record
 class Losses(Order):
     """LOSSES A: RAIDERS FIRST | SETTLERS FIRST | CAVALRY LAST (rule 8.0: the owner chooses)."""
 
@@ -193,35 +195,35 @@ class Losses(Order):
 
 
 # --- message header lines (not orders of a turn) --------------------------------------------------
-@dataclass(frozen=True)
+@record
 class GameLine(Order):
     game: str
 
 
-@dataclass(frozen=True)
+@record
 class NationLine(Order):
     nation: str
 
 
-@dataclass(frozen=True)
+@record
 class TokenLine(Order):
     token: str
 
 
-@dataclass(frozen=True)
+@record
 class TimezoneLine(Order):
     """A player's setting, not an order: TIMEZONE <IANA name> (pbem.service.away)."""
     zone: str
 
 
-@dataclass(frozen=True)
+@record
 class AwayLine(Order):
     """A player's setting, not an order: AWAY <first day> TO <last day> (ISO dates; pbem.service.away)."""
     start: str
     end: str
 
 
-@dataclass(frozen=True)
+@record
 class LanguageLine(Order):
     """A player's setting, not an order: LANGUAGE <code> (en, ru; pbem.i18n, pbem.service.away)."""
     language: str
@@ -286,7 +288,7 @@ FORM_KINDS = ("order", "standing", "header", "player")
 message header (GAME, NATION, TOKEN), a player's setting (TIMEZONE, LANGUAGE, AWAY)"""
 
 
-@dataclass(frozen=True)
+@record
 class OrderForm:
     """One form of the order language.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbem.records import record
 from pbem.rules import endturn, legal, population
 from pbem.rules.context import TurnContext
 from pbem.rules.events import Arrived, LeaderEntered, Overpopulation, Population
@@ -19,14 +20,14 @@ from pbem.rules.orders import NationOrders, Place
 from pbem.rules.turn import play_nation_turn
 
 
-@dataclass(frozen=True)
+@record
 class LeaderArrival:
     leader: str
     area: str                   # where it enters without a LEADER order
     choices: tuple[str, ...]    # where a LEADER <name> IN <area> order may put it (9.0)
 
 
-@dataclass(frozen=True)
+@record
 class Arrival:
     sea: str
     armies: int
@@ -106,15 +107,16 @@ def no_army_reason(rs, start: TurnStart) -> str:
     return "no room to place a new army under the stacking limits, rules 5.21 and 10.2"
 
 
-@dataclass(frozen=True)
+@record
 class Warning:
     line: int          # the order line it is about (0: the orders as a whole)
     text: str
     message: str
 
 
-def warnings(rs, state, nation: str, orders: NationOrders) -> list[Warning]:
-    """Rules 10.1 and 6.0 — what the orders do that the player may not expect (they are not refused)."""
+def warnings(rs, state, nation: str, orders: NationOrders, *, first=None) -> list[Warning]:
+    """Rules 10.1 and 6.0 — what the orders do that the player may not expect (they are not refused).
+    `first`: the orders' `legal.first_movement`, when the caller has played it already."""
     out: list[Warning] = []
     places = orders.of(Place)
     start = turn_start(rs, state, nation) if places else None   # the turn's start is asked only of PLACE lines
@@ -124,7 +126,7 @@ def warnings(rs, state, nation: str, orders: NationOrders) -> list[Warning]:
                    if not start.increases else
                    f"population count {start.count:g} gives no new army ({no_army_reason(rs, start)})")
             out.append(Warning(p.line, p.text, f"no new armies this turn: {why}; this PLACE line does nothing"))
-    result = play_nation_turn(rs, state, nation, {nation: orders}, legal._NoDice(), stop="after_movement", strict=False)
+    result = first if first is not None else legal.first_movement(rs, state, nation, orders)
     ctx = TurnContext(rs, result.state.copy(), nation, {nation: orders}, legal._NoDice())
     endturn.overpopulation(ctx)
     for ev in ctx.events:

@@ -12,10 +12,12 @@ import json
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+
+from pbem.records import record
 
 if TYPE_CHECKING:
     from pbem.rules.rulesets.base import Rules
@@ -43,7 +45,7 @@ def path_overlaps(a: str, b: str) -> bool:
     return all(x == y or x == "*" or y == "*" for x, y in zip(pa, pb))
 
 
-@dataclass(frozen=True)
+@record
 class LandArea:
     """Rule 2.1 — one of the 37 land areas."""
 
@@ -65,7 +67,7 @@ class LandArea:
         return bool(self.seas)
 
 
-@dataclass(frozen=True)
+@record
 class SeaArea:
     """Rule 5.5 — one of the six seas."""
 
@@ -76,7 +78,7 @@ class SeaArea:
     coast: frozenset[str]
 
 
-@dataclass(frozen=True)
+@record
 class Leader:
     """Rule 9.0 — a leader piece."""
 
@@ -90,7 +92,7 @@ class Leader:
     doubt: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class Landing:
     """Rule 7.4 (read with 15.3) — where a nation's armies may come ashore from the sea."""
 
@@ -105,7 +107,7 @@ class Landing:
         return sea is None or self.from_seas is None or sea in self.from_seas
 
 
-@dataclass(frozen=True)
+@record
 class Nation:
     id: str
     name: str
@@ -125,7 +127,7 @@ class Nation:
     notes: tuple[str, ...] = ()      # rule notes of nations.yaml, for people (landing, submission ...)
 
 
-@dataclass(frozen=True)
+@record
 class Arrival:
     """A line of the Turn Record Chart: pieces placed at sea (or as reinforcement) in a round."""
 
@@ -143,7 +145,7 @@ class Arrival:
         return "raider" if self.raider else "invader"
 
 
-@dataclass(frozen=True)
+@record
 class RoundInfo:
     number: int
     years: tuple[int, int]
@@ -154,7 +156,7 @@ class RoundInfo:
     notes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class KillRule:
     """A kill line of a victory-point card: `points` for each unit of `kind` destroyed in `rounds`."""
 
@@ -175,7 +177,7 @@ class KillRule:
         return not (own_turn and rnd in self.not_own_turn_rounds)
 
 
-@dataclass(frozen=True)
+@record
 class VPCard:
     """Rule 14.3 — a nation's victory-point card."""
 
@@ -186,7 +188,7 @@ class VPCard:
     limes: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Constants:
     """ruleset.yaml `constants` that every ruleset has, typed (`rs.const.hit`). A ruleset's own
     constants are fields of its subclass (ClassicConstants, Ffg2Constants in pbem/rules/rulesets), named
@@ -260,7 +262,7 @@ def _check_type(v: Any, tp: Any, fail: Callable[[str, str], Exception], where: s
     return v
 
 
-@dataclass(frozen=True)
+@record
 class Ruleset:
     id: str
     name: str

@@ -34,6 +34,8 @@ class TurnResult:
     state: GameState
     events: list[dict[str, Any]] = field(default_factory=list)
     problems: list[OrderProblem] = field(default_factory=list)
+    # the turn as it stood at the stop points asked for (`keep`): what a play stopped there gives
+    kept: dict[str, TurnResult] = field(default_factory=dict)
 
     @property
     def accepted(self) -> bool:
@@ -66,7 +68,7 @@ def cycles(rs: Ruleset, state: GameState, nation: str) -> int:
 
 def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[str, NationOrders], dice: Dice, *,
                      start: str = "population", stop: str = "end_of_turn", strict: bool = True,
-                     consume: bool = False) -> TurnResult:
+                     consume: bool = False, keep: tuple[str, ...] = ()) -> TurnResult:
     """Play one nation's turn (rule 4.1-4.5: the family's `nation_turn`). With `strict`, any illegal
     order refuses the whole turn and the state is returned unchanged; otherwise illegal orders are
     dropped and reported, and every other order the turn did not use gets an `order_unused` event
@@ -75,20 +77,29 @@ def play_nation_turn(rs: Ruleset, state: GameState, nation: str, orders: dict[st
     The turn is played on a copy of `state`, unless the caller hands it over (`consume`: it will not
     use it again; not with `strict`, which must be able to give back the position unchanged).
 
+    `keep`: stop points (STOPS) the turn passes and keeps a copy of (TurnResult.kept): one play
+    answers what a play stopped there would (not with `strict`, whose refusal would keep nothing).
+
     Validation is this same function with neutral dice (pbem.rules.legal.validate): every order kind
     is judged on arrival as it will be when carried out."""
     if consume and strict:
         raise ValueError("a strict turn gives back the position unchanged: it cannot be handed over")
+    if keep and strict:
+        raise ValueError("a strict turn refused on the way keeps nothing: keep stop points without `strict`")
     ctx = TurnContext(rs, _working_state(state, consume), nation, dict(orders), dice)
     ctx.state.next_nation = nation
-    t = NationTurn(ctx, start=start, stop=stop, strict=strict)
+    t = NationTurn(ctx, start=start, stop=stop, strict=strict, keep=keep)
     try:
         rs.rules.nation_turn(t)
     except TurnStopped as stopped:
         if stopped.refused:
             return TurnResult(state, [], t.problems + t.move_problems)
-        return TurnResult(ctx.state, ctx.events, t.problems + t.move_problems)
-    return TurnResult(ctx.state, ctx.events, t.problems)
+        return TurnResult(ctx.state, ctx.events, t.problems + t.move_problems, _kept(t))
+    return TurnResult(ctx.state, ctx.events, t.problems, _kept(t))
+
+
+def _kept(t: NationTurn) -> dict[str, TurnResult]:
+    return {point: TurnResult(*copy) for point, copy in t.kept.items()}
 
 
 # --- the game turn ------------------------------------------------------------------------------

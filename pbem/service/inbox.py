@@ -26,6 +26,7 @@ from pbem.orders.parser import parse_message
 from pbem.orders.reply import order_warnings, render_reply
 from pbem.rules.decisions import pending, pending_for
 from pbem.rules.flow import votes_owed
+from pbem.rules.legal import first_movement
 from pbem.rules.odds import OddsBudget, planned_battles
 from pbem.rules.orders import STANDING_TYPES, NationLine, NationOrders, SecondMovement
 from pbem.service import moderator
@@ -133,17 +134,18 @@ def _default_nation(game: Game, player: str) -> str | None:
 
 
 def missing_for(game: Game, player: str, unlogged: list[LogEntry] = (), language: str = i18n.DEFAULT,
-                state=None, rs=None) -> list[str]:
+                state=None, rs=None, checked=None) -> list[str]:
     """What the game still needs from this player (for replies and prompts): the decisions owed by
     the player's nations (pbem.rules.decisions.pending); `unlogged`: orders entries taken as logged
     (`pbem check`: the reply a mail would get once its orders are in the log); `state`, `rs`: the
-    game's position and ruleset, when the caller has them already."""
+    game's position and ruleset, when the caller has them already; `checked`: the orders a mail
+    just gave and their validation (pending's `checked`)."""
     rs = game.ruleset() if rs is None else rs
     state = game.peek_state() if state is None else state
     mine = set(game.nations_of(player))
     entries = game.entries()
     owed = pending_for(rs, state, build_book(rs, [*entries, *unlogged] if unlogged else entries), mine,
-                       wait_for_defenders=mode(game) == "wait")
+                       wait_for_defenders=mode(game) == "wait", checked=checked)
     return [decision_text(language, rs, d, state.round) for d in owed]
 
 
@@ -250,12 +252,23 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     deadline = current_deadline(game, vote=votes_owed(rs, state))
     odds = odds_answers(asked, rs, run_budget=odds_budget, language=language)
     moving = parsed.section(state.next_nation) if state.next_nation in mine else None
+    # the moving nation's first movement for its warnings and the odds of its battles: the validation
+    # play's (check_orders kept it), or played here once for both
+    first = None
+    if moving is not None:
+        checked = result.checks.get(moving.nation)
+        first = checked.first if checked is not None and checked.first is not None else \
+            first_movement(rs, state, moving.nation, moving)
     if result.ok and moving is not None:    # the exact odds of the battles these orders plan
-        odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving), rs, language)
+        odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving, first=first), rs, language)
+    # the decisions still owed: the orders just taken are not validated a second time
+    checked = {n: (parsed.section(n), c.problems) for n, c in result.checks.items() if n in mine}
     return "".join(f"{line}\n" for line in settings) + ("\n" if settings else "") + render_reply(
-        result, rs, missing=missing_for(game, player, unlogged, language, state, rs), deadline=deadline.text(player_zone(game, player)),
+        result, rs, missing=missing_for(game, player, unlogged, language, state, rs, checked),
+        deadline=deadline.text(player_zone(game, player)),
         game=game.id, odds=odds, verdicts=confirmed + verdicts, language=language,
-        warnings=[w for n in parsed.nations if n in mine for w in order_warnings(result, rs, state, n, language)])
+        warnings=[w for n in parsed.nations if n in mine
+                  for w in order_warnings(result, rs, state, n, language, first=first if moving is not None and n == moving.nation else None)])
 
 
 def _language_after(game: Game, player: str, player_lines) -> str:

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import difflib
 import json
-from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, available_timezones
 
 from pbem.errors import GameError
+from pbem.records import record
 from pbem.store.fs import atomic_write
 from pbem.store.game import Game, LogEntry, parse_time
 from pbem.store.hashing import plain, state_hash
@@ -41,7 +41,7 @@ NOTICES = "notices.json"
 DEFAULTS = {"turn_hours": 72.0, "decision_hours": 24.0, "reminder_hours": 12.0}
 
 
-@dataclass(frozen=True)
+@record
 class Deadline:
     started: datetime
     due: datetime

@@ -17,6 +17,7 @@ import copy
 import hashlib
 import json
 import logging
+import operator
 import os
 import re
 import secrets as _secrets
@@ -410,6 +411,8 @@ class Game:
         self._lists: dict[str | None, tuple[int, list[LogEntry]]] = {}
         self._orders_taken: tuple[int, int, frozenset[tuple[Any, Any]]] = (0, 0, frozenset())   # (entries, last id, keys)
         self._chain: tuple[int, list[tuple[int, str]]] = (0, [])
+        # the players list as last looked up: (the list, its entries, {name: entry}) (see `player`)
+        self._players_seen: tuple[Any, tuple, dict[Any, Any]] | None = None
 
     # --- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -473,7 +476,21 @@ class Game:
         return list(self.settings.get("players") or [])
 
     def player(self, name: str) -> Mapping[str, Any] | None:
-        return next((p for p in self.players() if p.get("name") == name), None)
+        """The player's entry of game.yaml (the mapping itself: what a caller changes in it is in
+        the settings). Looked up by name once per players list: a mail asks for its sender ~8 times
+        and each walk reads every entry through ruamel (issue 33); the list is checked to hold the
+        same entries each time, and the entry to still carry the name."""
+        seq = self.settings.get("players") or ()
+        seen = self._players_seen
+        if seen is None or seen[0] is not seq or len(seen[1]) != len(seq) or not all(map(operator.is_, seen[1], seq)):
+            by_name: dict[Any, Any] = {}
+            for p in seq:
+                by_name.setdefault(p.get("name"), p)
+            seen = self._players_seen = (seq, tuple(seq), by_name)
+        p = seen[2].get(name)
+        if p is not None and p.get("name") == name:
+            return p
+        return next((p for p in self.players() if p.get("name") == name), None)   # renamed since
 
     def player_of(self, nation: str) -> str | None:
         """The name of the player who controls `nation` (None: nobody)."""
@@ -682,8 +699,7 @@ class Game:
     def _parse_files(self, files: list[tuple[int, str, str, list[int]]], kind: str | None, save_index: bool,
                      total: int) -> list[LogEntry]:
         """The entries of these log files (of one kind, or all), through the parse memo and the index."""
-        logdir = self.path / LOG
-        log_label = self.label(LOG)
+        logdir = log_label = None     # made at the first file not in the memo (most calls have none)
         memo = self._parsed
         index = None
         new_lines: list[str] = []
@@ -693,6 +709,8 @@ class Game:
                 continue
             hit = memo.get(name)
             if hit is None or hit[0] != key:
+                if logdir is None:
+                    logdir, log_label = self.path / LOG, self.label(LOG)
                 label = f"{LOG}/{name}"
                 path_label = f"{log_label}{os.sep}{name}"      # self.label(label), without pathlib
                 if index is None:

@@ -88,3 +88,22 @@ def test_rule_8_2_defence_options_are_the_engines_ffg_29_overrun_origin_barred()
     assert (d.nation, d.area) == ("angles", x)
     assert set(d.origins) == {p, q}
     assert p not in d.options and q not in d.options
+
+
+def test_orders_already_checked_are_not_played_again_and_owe_the_same(rs, monkeypatch):
+    """Issue 33: a mail's orders, validated once (check_turn), answer `pending` when the book holds
+    exactly those orders; other orders are checked afresh, and the decisions are the same either way."""
+    from pbem.rules import decisions
+    from pbem.rules.legal import check_turn
+
+    text = "3 Essex -> Suffolk\nWITHDRAW Kent\n"
+    section = parse_message(text, rs, default_nation="saxons").section("saxons")
+    book = OrdersBook()
+    book.add("saxons", 5, section.orders)
+    plain = pending(rs, _state(), book)
+    played = []
+    monkeypatch.setattr(decisions, "check_turn", lambda *a, **k: played.append(1) or check_turn(*a, **k))
+    known = {"saxons": (section, check_turn(rs, _state(), section).problems)}   # the mail's, as take_orders gives them
+    assert pending(rs, _state(), book, checked=known) == plain and not played
+    other = parse_message("2 Essex -> Suffolk\n", rs, default_nation="saxons").section("saxons")
+    assert pending(rs, _state(), book, checked={"saxons": (other, [])}) == plain and played == [1]

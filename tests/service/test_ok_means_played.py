@@ -101,7 +101,7 @@ def test_the_lost_at_sea_warning_reuses_the_validation_play():
     rs = load("ffg2")
     state, _ = start_round(rs, new_game_state(rs, "f1"))
     result = check_orders("NATION Romans\n4 Channel -> Kent\nSTAY 2 English Channel\n", rs, state, nation="romans")
-    assert result.played["romans"], "the validation play keeps its events"
+    assert result.checks["romans"].events, "the validation play keeps its events"
     afresh = lost_at_sea_warnings(rs, state, "romans", result.parsed.section("romans"))
     assert any("invaders must come ashore (FFG 18)" in w for w in afresh)
     assert set(afresh) <= set(order_warnings(result, rs, state, "romans"))
@@ -113,3 +113,20 @@ def test_a_refused_line_still_played_in_part_says_so(game):
                              "BATTLES Wessex, Cornwall, Kent\n")
     assert 'ERROR  "BATTLES Wessex, Cornwall, Kent"' in out
     assert "still carried out where the rules allow it" in out and "still carried out in part" in out
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_the_moving_nations_orders_are_played_once_per_mail(game, monkeypatch, record):
+    """Issue 33: validation, the decisions still owed, the warnings and the odds of the planned
+    battles all come from the one validation play of the moving nation's orders (rule 4: its turn),
+    whether the mail is taken or only checked (`pbem check`), and say the same either way (that the
+    kept plays are the separate ones: tests/rules/test_first_movement_kept.py, test_decisions_pending)."""
+    from pbem.rules import legal, turn
+
+    text = "NATION Romans\n4 English Channel -> Kent\n4 English Channel -> Sussex\n"
+    before = take_orders(game, "ann", text, mail_id="m0", received=T0, record=False)
+    plays = []
+    monkeypatch.setattr(legal, "play_nation_turn", lambda *a, **k: plays.append(k.get("stop")) or turn.play_nation_turn(*a, **k))
+    out = take_orders(game, "ann", text, mail_id="m1", received=T0, record=record)
+    assert plays == [None], "one play: check_orders' (it keeps the first movement for the rest)"
+    assert out.split("Log:")[0] == before.split("Log:")[0]

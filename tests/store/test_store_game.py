@@ -286,3 +286,24 @@ def test_create_game_uses_the_start_position(tmp_path):
     g = create_game(tmp_path, "real", secret=SECRET)
     assert g.state.get("english_channel", "romans").armies == 15
     assert g.entry(1)["start"]
+
+
+def test_a_player_is_found_after_any_change_to_the_players(fresh):
+    """Issue 33: Game.player keeps a by-name view of the players list; a renamed, added, removed or
+    replaced player is found (or not) exactly as a walk of the list finds it, and the entry handed
+    out is the settings' own mapping (a change to it is in game.yaml's settings)."""
+    g = fresh
+    first = g.players()[0]["name"]
+    assert g.player(first) is g.settings["players"][0]
+    g.player(first)["timezone"] = "Europe/London"
+    assert g.settings["players"][0]["timezone"] == "Europe/London"
+    g.settings["players"][0]["name"] = "renamed"
+    assert g.player(first) is None and g.player("renamed") is g.settings["players"][0]
+    seq = g.settings["players"]
+    seq.append({"name": "newcomer", "nations": []})
+    assert g.player("newcomer")["name"] == "newcomer"
+    removed = seq.pop(0)
+    seq.insert(0, {"name": "other", "nations": []})
+    assert g.player("renamed") is None and g.player("other") is not removed
+    g.settings["players"] = [{"name": "solo", "nations": ["romans"]}]
+    assert g.player("other") is None and g.nations_of("solo") == ["romans"]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 
 from pbem.errors import OrderProblem
 from pbem.i18n import _
+from pbem.records import record
 from pbem.rules import kingship, population, scoring
 from pbem.rules.context import NationTurn, TurnContext
 from pbem.rules.events import Event, make
@@ -28,7 +28,7 @@ from pbem.rules.state import GameState
 from pbem.rules.submission import can_submit, in_overlord_turn_only, submit, waiting_submissions
 
 
-@dataclass(frozen=True)
+@record
 class DanesWithdrawal:
     """Rule 10.6 — in `round` the Danes withdraw `armies` armies (less the shortfall of the
     `planned_invasion` armies that could not arrive)."""
@@ -38,7 +38,7 @@ class DanesWithdrawal:
     planned_invasion: int
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class ClassicConstants(Constants):
     """ruleset.yaml `constants` of the classic rules beyond the generic ones (rule numbers of seed 001)."""
 

@@ -25,11 +25,11 @@ shown by `pbem rules show duel`.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from pbem.errors import OrderProblem
+from pbem.records import record
 from pbem.rules import accounting, battle, endturn, movement, population, scoring
 from pbem.rules.context import Kill, NationTurn, TurnContext
 from pbem.rules.events import BattleRound, Event, Names, event
@@ -61,7 +61,7 @@ def maintenance_change(calculation: int) -> int:
     return MAINTENANCE_WORST
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class DuelConstants(Constants):
     """ruleset.yaml `constants` of the Duel family: the common ones, the clear overstack required."""
 

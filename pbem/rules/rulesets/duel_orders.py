@@ -16,12 +16,11 @@ DuelRules.order_forms (their rules: pbem.rules.rulesets.duel_arrivals).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from pbem.records import record
 from pbem.rules.orders import Losses, Order, OrderForm, register_form
 
 
-@dataclass(frozen=True)
+@record
 class ArriveIn(Order):
     """ARRIVE N <sea> — N arriving armies appear in <sea>, one of the two seas the aid offers."""
 
@@ -29,14 +28,14 @@ class ArriveIn(Order):
     sea: str
 
 
-@dataclass(frozen=True)
+@record
 class LoseArmies(Order):
     """LOSE A[, B ...] — [Phase I] the armies lost by the population table: one from each area named."""
 
     areas: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class RemoveForArrivals(Order):
     """REMOVE A[, B ...] — [Appearance At Sea] one army of each area named leaves the board so that as
     many more of the armies due at sea are available."""
@@ -44,7 +43,7 @@ class RemoveForArrivals(Order):
     areas: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class WithholdLeader(Order):
     """WITHHOLD <leader> — [Eruption] the leader (and necessarily his armies) does not appear."""
 
@@ -76,7 +75,7 @@ ARRIVE = register_form(OrderForm(
 
 
 # --- Phase IV: the side hit allocates its hits; the victorious attacker's retreat -----------------
-@dataclass(frozen=True)
+@record
 class Hits(Losses):
     """HITS A|ALL: FORT FIRST | FORT LAST | RAIDERS FIRST | SETTLERS FIRST (a standing order, as LOSSES
     is elsewhere) — [Allocation Of Hits And Elimination Of Armies] "the player suffering hits decides how
@@ -124,7 +123,7 @@ HITS = register_form(OrderForm(
     translations={"ru": ("попадания",)}))
 
 
-@dataclass(frozen=True)
+@record
 class Victors(Order):
     """VICTORS A: RETREAT TO B | RETREAT N TO B[, N TO C][, REST TO D] — [Retreat Options] "if all
     defenders have been eliminated or have retreated, the victorious attacker can still retreat to any

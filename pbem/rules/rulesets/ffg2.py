@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar
 
 from pbem.errors import OrderProblem
 from pbem.i18n import _
+from pbem.records import record
 from pbem.rules import kingship, movement
 from pbem.rules.battle_model import BattleModel
 from pbem.rules.context import ROUND_CLOSE_OWED, NationTurn, TurnContext
@@ -523,7 +523,7 @@ class Ffg2Answers:
                 "left at sea are lost, FFG 18)")
 
 
-@dataclass(frozen=True)
+@record
 class LegionWithdrawal:
     """FFG 32 — at the end of the Roman turn of `round` the Romans cut down to `keep` armies."""
 
@@ -531,7 +531,7 @@ class LegionWithdrawal:
     keep: int
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Ffg2Constants(ClassicConstants):
     """ruleset.yaml `constants` of the FFG 2nd edition beyond the classic ones."""
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.errors import DataError
+from pbem.records import record
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -137,7 +137,7 @@ class Reader:
         raise self.fail(where, f"must be 'any', 'A-B' or a list of turns, not {spec!r}")
 
 
-@dataclass(frozen=True)
+@record
 class Board:
     """What the common loader has read when it hands the family its sections: the tables (after a
     game's overrides), a Reader per file, and the checked map, nations and leaders."""
