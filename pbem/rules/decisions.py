@@ -95,6 +95,13 @@ def pending(rs: Ruleset, state: GameState, book: OrdersBook, *, wait_for_defende
     return out
 
 
+def may_owe(state: GameState, nations: Collection[str], *, wait_for_defenders: bool = False) -> bool:
+    """Can these nations owe a decision now (`pending_for`)? In a vote, any voter; otherwise only the
+    nation to move (its turn), and, when the game waits for them, the defenders of its attacks: a
+    caller may skip gathering the orders book for a player who can owe nothing."""
+    return state.next_nation is None or state.next_nation in nations or wait_for_defenders
+
+
 def pending_for(rs: Ruleset, state: GameState, book: OrdersBook, nations: Collection[str], *,
                 wait_for_defenders: bool = False,
                 checked: Mapping[str, tuple[NationOrders, Sequence[OrderProblem]]] | None = None) -> list[Decision]:
@@ -102,7 +109,7 @@ def pending_for(rs: Ruleset, state: GameState, book: OrdersBook, nations: Collec
     a vote, only the nation to move owes its turn, and only defenders of its attacks (when the game
     waits for them) anything else: a player who has neither owes nothing, and the turn of another
     nation is not checked for them."""
-    if state.next_nation is not None and state.next_nation not in nations and not wait_for_defenders:
+    if not may_owe(state, nations, wait_for_defenders=wait_for_defenders):
         return []
     return [d for d in pending(rs, state, book, wait_for_defenders=wait_for_defenders, checked=checked)
             if d.nation in nations]

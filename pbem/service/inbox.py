@@ -24,7 +24,7 @@ from pbem.orders.check import check_orders
 from pbem.orders.odds import odds_answers, planned_battle_lines, run_budget, split_odds
 from pbem.orders.parser import parse_message
 from pbem.orders.reply import order_warnings, render_reply
-from pbem.rules.decisions import pending, pending_for
+from pbem.rules.decisions import may_owe, pending, pending_for
 from pbem.rules.flow import votes_owed
 from pbem.rules.legal import first_movement
 from pbem.rules.odds import OddsBudget, planned_battles
@@ -143,9 +143,12 @@ def missing_for(game: Game, player: str, unlogged: list[LogEntry] = (), language
     rs = game.ruleset() if rs is None else rs
     state = game.peek_state() if state is None else state
     mine = set(game.nations_of(player))
+    wait = mode(game) == "wait"
+    if not may_owe(state, mine, wait_for_defenders=wait):    # nothing to look up in the orders book
+        return []
     entries = game.entries()
     owed = pending_for(rs, state, build_book(rs, [*entries, *unlogged] if unlogged else entries), mine,
-                       wait_for_defenders=mode(game) == "wait", checked=checked)
+                       wait_for_defenders=wait, checked=checked)
     return [decision_text(language, rs, d, state.round) for d in owed]
 
 
