@@ -259,8 +259,8 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
     # play's (check_orders kept it), or played here once for both
     first = None
     if moving is not None:
-        checked = result.checks.get(moving.nation)
-        first = checked.first if checked is not None and checked.first is not None else \
+        kept = result.checks.get(moving.nation)
+        first = kept.first if kept is not None and kept.first is not None else \
             first_movement(rs, state, moving.nation, moving)
     if result.ok and moving is not None:    # the exact odds of the battles these orders plan
         odds += planned_battle_lines(planned_battles(rs, state, moving.nation, moving, first=first), rs, language)
@@ -271,7 +271,7 @@ def take_orders(game: Game, player: str, text: str, *, mail_id: str, received: d
         deadline=deadline.text(player_zone(game, player)),
         game=game.id, odds=odds, verdicts=confirmed + verdicts, language=language,
         warnings=[w for n in parsed.nations if n in mine
-                  for w in order_warnings(result, rs, state, n, language, first=first if moving is not None and n == moving.nation else None)])
+                  for w in order_warnings(result, rs, state, n, language, first=first if n == state.next_nation else None)])
 
 
 def _language_after(game: Game, player: str, player_lines) -> str:
