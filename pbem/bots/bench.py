@@ -816,9 +816,10 @@ def _old_odds():
     return module.old_battle_odds
 
 
-def bench_odds(rs: Ruleset, runs: int = 5) -> list[Row]:
+def bench_odds(rs: Ruleset, runs: int = 15) -> list[Row]:
     """`pbem odds` (ODDS lines): the dynamic programme of rules.odds against the first exact search,
-    the old one timed once in the same minute (it takes seconds, or refuses)."""
+    the old one timed once in the same minute (it takes seconds, or refuses). Best of 15: a battle
+    takes milliseconds, and a shared machine's speed can swing by half within seconds."""
     from pbem.errors import PbemError
     from pbem.rules.odds import Side, battle_odds, battle_work
 
@@ -878,7 +879,7 @@ def run_bench(rs: Ruleset, size: str = "full", *, seed: int = 1, archive_dir: Pa
     say("replay of archived games (the store)")
     report.rows += bench_replay(rs, games, cfg["replay"], archive_dir, cfg["archive"], cfg["replay_rounds"])
     say("battle odds")
-    report.rows += bench_odds(rs, 2 if size == "tiny" else 5)
+    report.rows += bench_odds(rs, 2 if size == "tiny" else 15)
     say("idle pbem run")
     try:
         report.rows.append(bench_idle_run(cfg["idle"]))

@@ -247,9 +247,10 @@ class _Model:
         self.rolls[key] = dice
         return dice
 
-    def _capped(self, roller: int, attacking: bool, merged: bool, cap: int) -> list:
-        """The hits of side `roller`'s dice with each count capped at `cap` (kept per roller, and per cap
-        where it cuts)."""
+    def _whole(self, roller: int, attacking: bool, merged: bool) -> tuple:
+        """The hits of side `roller`'s dice, uncapped: their (soft, hard) counts in order, the largest
+        count of either, then for `merged` hits the counts alone (by hits 0, 1, 2, ...) and the sums of
+        the counts from each number of hits up (tails[k]), else the key the sides that roll alike share."""
         got = self.whole.get((roller, attacking, merged))
         if got is None:
             side = self.sides[roller]
@@ -259,25 +260,36 @@ class _Model:
                 whole = sorted(self._hits(side, attacking, merged).items())
                 # merged: the keys are (0, 0), (1, 0), ... (n, 0) (each group's binomial has them all),
                 # so a cap keeps the counts below it and the sum of the rest (tails[cap])
-                tails = list(accumulate(c for _, c in reversed(whole)))[::-1] if merged else None
-                got = self.rolls[whole_key + (None,)] = (whole, max(max(s, h) for (s, h), _ in whole), whole_key,
-                                                         tails)
+                most = max(max(s, h) for (s, h), _ in whole)
+                if merged:
+                    counts = [c for _, c in whole]
+                    got = (whole, most, counts, list(accumulate(reversed(counts)))[::-1])
+                else:
+                    got = (whole, most, whole_key, None)
+                self.rolls[whole_key + (None,)] = got
             self.whole[(roller, attacking, merged)] = got
-        whole, most, whole_key, tails = got
+        return got
+
+    def _capped_counts(self, roller: int, attacking: bool, cap: int) -> list[int]:
+        """Every hit counted as soft: how many rolls of side `roller`'s dice make 0, 1, 2, ... hits, the
+        last of them `cap` or more."""
+        _, most, counts, tails = self._whole(roller, attacking, True)
+        return counts if most <= cap else counts[:cap] + [tails[cap]]
+
+    def _capped(self, roller: int, attacking: bool, cap: int) -> list:
+        """The (soft, hard) hits of side `roller`'s dice with each count capped at `cap` (kept per roller,
+        and per cap where it cuts)."""
+        whole, most, whole_key, _ = self._whole(roller, attacking, False)
         if most <= cap:
             return whole            # no count reaches the cap
         key = whole_key + (cap,)
         out = self.rolls.get(key)
         if out is None:
-            if merged:
-                out = whole[:cap] + [((cap, 0), tails[cap])]
-            else:
-                capped: dict[tuple[int, int], int] = {}
-                for (s, h), c in whole:
-                    k = (min(s, cap), min(h, cap))
-                    capped[k] = capped.get(k, 0) + c
-                out = list(capped.items())
-            self.rolls[key] = out
+            capped: dict[tuple[int, int], int] = {}
+            for (s, h), c in whole:
+                k = (min(s, cap), min(h, cap))
+                capped[k] = capped.get(k, 0) + c
+            out = self.rolls[key] = list(capped.items())
         return out
 
     def kills(self, roller: int, target: int, attacking: bool) -> list[tuple[int, int, int]]:
@@ -295,11 +307,21 @@ class _Model:
             how = self.aims[(target, attacking)] = self._aim(target, attacking)
         merged, ends = how
         cap = self.sides[target][FIGHTERS] * self.battle.hits_to_kill
+        if merged:
+            # every hit soft: the counts by hits 0, 1, 2, ... and the ends of so many hits (a list)
+            counts = self._capped_counts(roller, attacking, cap)
+            for k in range(len(ends), len(counts)):
+                ends.append(self._end(target, attacking, (k, 0)))
+            ways = zip(ends, counts)
+        else:
+            ways = []
+            for sh, c in self._capped(roller, attacking, cap):
+                end = ends.get(sh)
+                if end is None:
+                    end = ends[sh] = self._end(target, attacking, sh)
+                ways.append((end, c))
         out: dict[tuple[int, int], int] = {}
-        for sh, c in self._capped(roller, attacking, merged, cap):
-            end = ends.get(sh)
-            if end is None:
-                end = ends[sh] = self._end(target, attacking, sh)
+        for end, c in ways:
             if end in out:
                 out[end] += c
             else:
@@ -308,8 +330,11 @@ class _Model:
         # probability of the state is a ratio of them, and smaller counts make smaller sums
         g = gcd(*out.values())
         result = []
-        # all the rolls, the pieces they kill in all, the rolls that leave the target as it was
-        rolls = killed = same = 0
+        alive = []          # (the target's side after, rolls) where some of its pieces still stand
+        # all the rolls, the pieces they kill in all, the rolls that leave the target as it was, the
+        # rolls that leave it standing
+        rolls = killed = same = standing = 0
+        sides = self.sides
         for (t, k), c in out.items():
             c //= g
             result.append((t, k, c))
@@ -318,8 +343,11 @@ class _Model:
                 killed += k * c
             if t == target:
                 same += c
+            if sides[t][FIGHTERS]:
+                alive.append((t, c))
+                standing += c
         self.kills_cache[key] = result
-        self.tallies[key] = (rolls, killed, same)
+        self.tallies[key] = (rolls, killed, same, alive, standing)
         return result
 
     def _end(self, target: int, attacking: bool, sh: tuple[int, int]) -> tuple[int, int]:
@@ -333,13 +361,15 @@ class _Model:
         kill = got.get("cavalry", 0), got.get("armies", 0) + got.get("roman_armies", 0), got.get("forts", 0)
         return self.side_id(_after(aim, kill, wounded)), sum(kill)
 
-    def _aim(self, target: int, attacking: bool) -> tuple[bool, dict]:
+    def _aim(self, target: int, attacking: bool) -> tuple[bool, list | dict]:
         """For dice aimed at side `target`: are hard hits worth no more than soft ones (every piece
-        of it dies to a soft hit, 8.0), and the ends (`_end`) of each (soft, hard) count met so far."""
+        of it dies to a soft hit, 8.0), and the ends (`_end`) met so far: of 0, 1, 2, ... hits (a list)
+        where they are, else of each (soft, hard) count."""
         needs = self.needs[attacking]
         left = _left(self.sides[target])
         need = {"cavalry": needs.hard, "roman_armies": needs.hard, "armies": needs.soft, "forts": needs.soft}
-        return all(need[kind] <= needs.soft for kind, n in left.items() if n), {}
+        merged = all(need[kind] <= needs.soft for kind, n in left.items() if n)
+        return merged, ([] if merged else {})
 
 
 def _after(side: tuple, kill: tuple, wounded=None) -> tuple:
@@ -527,7 +557,11 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
     of rolls that change a state, each made common over its level by lcm. A level's ways out are over
     the denominator times its count (each state's numerator times the count over the state's own), so
     before they are summed everything else reached so far is moved onto it; sums of integers, one
-    fraction reduced per result at the end."""
+    fraction reduced per result at the end.
+
+    The numerators reached are kept in rows, one per (attacker's side, round), indexed by the
+    defender's side (a list: cheaper to update than one dict of states, and a round without retreats
+    adds one attacker outcome times every defender outcome along one row)."""
     cap = plan.rounds_counted
     a0, d0 = model.side_id(_of(attacker)), model.side_id(_of(defender))
     sides = model.sides
@@ -542,15 +576,22 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
     def lifts() -> None:
         lift.extend(rank[sd[WOUNDED]] - sd[FIGHTERS] * step * wide for sd in sides[len(lift):])
 
-    def level(key: int) -> int:
-        a, d, rounds = _unkey(key)
-        return (top * step + rounds) * wide + lift[a] + lift[d]
+    # rows[attacker side << 8 | round][defender side]: the numerator (over the running denominator) of
+    # what has reached the state so far, 0 if nothing has (or it has been passed); every row as long as
+    # `sides` (`widen`). at_level[level]: the states that have reached it, as (a, d, round, row)
+    rows: dict[int, list[int]] = {}
+    width = len(sides)
 
-    # pending[state]: the numerator (over the running denominator) of what has reached the state so far;
-    # at_level[level]: the states that have reached it
-    pending: dict[int, int] = {_key(a0, d0, 0): 1}
+    def row_of(ar: int) -> list[int]:
+        row = rows.get(ar)
+        if row is None:
+            row = rows[ar] = [0] * width
+        return row
+
     lifts()
-    at_level: dict[int, list] = {level(_key(a0, d0, 0)): [_key(a0, d0, 0)]}     # 0 but for wounds asked
+    start = row_of(a0 << 8)
+    start[d0] = 1
+    at_level: dict[int, list] = {top * step * wide + lift[a0] + lift[d0]: [(a0, d0, 0, start)]}  # 0 but for wounds asked
     whole = 1           # the running denominator: the product of the levels' common counts so far
     ends = [0] * 7      # the five sinks, then the two losses, over `whole`
     plain = plan.attack == "fight" and plan.defend == "hold"
@@ -558,20 +599,29 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
         states = at_level.pop(i, None)
         if not states:
             continue
-        ways = [_ways_out(model, plan, cap, *_unkey(state)) for state in states]
+        ways = [_ways_out(model, plan, cap, a, d, rounds) for a, d, rounds, _ in states]
         lifts()
+        if len(sides) > width:      # sides first met this level: every row made as long
+            width = len(sides)
+            for row in rows.values():
+                row.extend([0] * (width - len(row)))
         m = 1
         for moving, *_ in ways:
             m = lcm(m, moving)
         # this level's ways out are over whole * m: everything else reached so far moves onto it
-        nums = [pending.pop(state) * (m // w[0]) for state, w in zip(states, ways)]
+        nums = []
+        for (_, d, _, row), w in zip(states, ways):
+            nums.append(row[d] * (m // w[0]))
+            row[d] = 0
         if m != 1:
             whole *= m
-            for t in pending:
-                pending[t] *= m
+            for waiting in at_level.values():
+                for _, d, _, row in waiting:
+                    row[d] *= m
             ends = [e * m for e in ends]
-        for state, num, (_, a_kills, d_kills, nexts, (a_all, a_killed, _), (d_all, d_killed, _)) in zip(
-                states, nums, ways):
+        for (a, d, rounds, _), num, (_, a_kills, d_kills, nexts, a_tally, d_tally) in zip(states, nums, ways):
+            a_all, a_killed, _, _, _ = a_tally
+            d_all, d_killed, _, _, _ = d_tally
             work.add(len(a_kills) * len(d_kills))
             # the pieces killed, over every roll (the rolls that change nothing kill none)
             ends[5] += num * a_killed * d_all
@@ -579,46 +629,42 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
             if plain:
                 # a round without retreats: the next state is the pieces left, a round on. The
                 # rolls that leave a side with nothing end the battle (one such kill at most a side)
-                a, d, rounds = _unkey(state)
                 nxt = min(rounds + 1, cap)
                 base = i + (nxt - rounds) * wide - lift[a] - lift[d]
-                a_on = []
-                a_hit = []          # a_on but for the attacker's side as it was
-                a_gone = a_on_total = 0
-                for a2, _, ca in a_kills:
-                    if sides[a2][FIGHTERS]:
-                        on = ((a2 << 32 | nxt) + _SINKS, ca)      # _key(a2, 0, nxt)
-                        a_on.append(on)
-                        a_on_total += ca
-                        if a2 != a:
-                            a_hit.append(on)
-                    else:
-                        a_gone += ca
-                for d2, _, cd in d_kills:
-                    x = num * cd
-                    if not sides[d2][FIGHTERS]:
-                        ends[_TAKES] += x * a_on_total
-                        ends[_BOTH] += x * a_gone
-                        continue
-                    if a_gone:
-                        ends[_HOLDS] += x * a_gone
-                    d2k = d2 << 8
+                d_on, d_on_total = d_tally[3], d_tally[4]
+                a_on, a_on_total = a_tally[3], a_tally[4]
+                a_gone = a_all - a_on_total
+                if d_on_total != d_all:         # the defender's side gone: taken, or no one left
+                    x = num * (d_all - d_on_total)
+                    ends[_TAKES] += x * a_on_total
+                    ends[_BOTH] += x * a_gone
+                if a_gone:
+                    ends[_HOLDS] += num * a_gone * d_on_total
+                for a2, ca in a_on:
+                    y = num * ca
+                    row = row_of(a2 << 8 | nxt)
+                    at = base + lift[a2]
                     # both sides as they were and the same round: the same state again (not in `moving`)
-                    for a2k, ca in (a_on if d2 != d or nxt != rounds else a_hit):
-                        try:
-                            pending[a2k + d2k] += x * ca
-                        except KeyError:     # a state first reached: its level (a2's part from its key)
-                            pending[a2k + d2k] = x * ca
-                            at_level.setdefault(base + lift[d2] + lift[(a2k - _SINKS) >> 32], []).append(a2k + d2k)
+                    for d2, cd in (d_on if a2 != a or nxt != rounds else [o for o in d_on if o[0] != d]):
+                        v = row[d2]
+                        if v:
+                            row[d2] = v + y * cd
+                        else:     # a state first reached: its level
+                            row[d2] = y * cd
+                            at_level.setdefault(at + lift[d2], []).append((a2, d2, nxt, row))
                 continue
             for t, rolls in nexts.items():
                 if t < _SINKS:
                     ends[t] += num * rolls
-                elif t in pending:
-                    pending[t] += num * rolls
+                    continue
+                a2, d2, r2 = _unkey(t)
+                row = row_of(a2 << 8 | r2)
+                v = row[d2]
+                if v:
+                    row[d2] = v + num * rolls
                 else:
-                    pending[t] = num * rolls
-                    at_level.setdefault(level(t), []).append(t)
+                    row[d2] = num * rolls
+                    at_level.setdefault((top * step + r2) * wide + lift[a2] + lift[d2], []).append((a2, d2, r2, row))
     totals = [Fraction(e, whole) for e in ends]
     takes, holds, both, att_ret, def_ret, lost_a, lost_d = totals
     return takes + def_ret, holds + att_ret, both, att_ret, def_ret, lost_a, lost_d
