@@ -75,7 +75,7 @@ class PbemGroup(click.Group):
 @click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 def cli() -> None:
-    """Play-by-email adjudicator for Britannia (classic Avalon Hill or Fantasy Flight 2nd edition rules)."""
+    """Play-by-email adjudicator for Britannia: the classic Avalon Hill rules, Fantasy Flight 2nd edition, and Duel Britannia."""
 
 
 _REGISTERED: set[str] = set()
