@@ -249,8 +249,8 @@ class _Model:
 
     def _whole(self, roller: int, attacking: bool, merged: bool) -> tuple:
         """The hits of side `roller`'s dice, uncapped: their (soft, hard) counts in order, the largest
-        count of either, then for `merged` hits the counts alone (by hits 0, 1, 2, ...) and the sums of
-        the counts from each number of hits up (tails[k]), else the key the sides that roll alike share."""
+        count of either, the key the sides that roll alike share, and for `merged` hits the counts alone
+        (by hits 0, 1, 2, ...) and the sums of the counts from each number of hits up (tails[k])."""
         got = self.whole.get((roller, attacking, merged))
         if got is None:
             side = self.sides[roller]
@@ -261,25 +261,22 @@ class _Model:
                 # merged: the keys are (0, 0), (1, 0), ... (n, 0) (each group's binomial has them all),
                 # so a cap keeps the counts below it and the sum of the rest (tails[cap])
                 most = max(max(s, h) for (s, h), _ in whole)
-                if merged:
-                    counts = [c for _, c in whole]
-                    got = (whole, most, counts, list(accumulate(reversed(counts)))[::-1])
-                else:
-                    got = (whole, most, whole_key, None)
-                self.rolls[whole_key + (None,)] = got
+                counts = [c for _, c in whole] if merged else None
+                tails = list(accumulate(reversed(counts)))[::-1] if merged else None
+                got = self.rolls[whole_key + (None,)] = (whole, most, whole_key, counts, tails)
             self.whole[(roller, attacking, merged)] = got
         return got
 
     def _capped_counts(self, roller: int, attacking: bool, cap: int) -> list[int]:
         """Every hit counted as soft: how many rolls of side `roller`'s dice make 0, 1, 2, ... hits, the
         last of them `cap` or more."""
-        _, most, counts, tails = self._whole(roller, attacking, True)
+        _, most, _, counts, tails = self._whole(roller, attacking, True)
         return counts if most <= cap else counts[:cap] + [tails[cap]]
 
     def _capped(self, roller: int, attacking: bool, cap: int) -> list:
         """The (soft, hard) hits of side `roller`'s dice with each count capped at `cap` (kept per roller,
         and per cap where it cuts)."""
-        whole, most, whole_key, _ = self._whole(roller, attacking, False)
+        whole, most, whole_key, _, _ = self._whole(roller, attacking, False)
         if most <= cap:
             return whole            # no count reaches the cap
         key = whole_key + (cap,)
@@ -578,9 +575,13 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
 
     # rows[attacker side << 8 | round][defender side]: the numerator (over the running denominator) of
     # what has reached the state so far, 0 if nothing has (or it has been passed); every row as long as
-    # `sides` (`widen`). at_level[level]: the states that have reached it, as (a, d, round, row)
+    # `sides` (made longer as sides are met). at_level[level]: the states that have reached it, as
+    # (a, d, round, row)
     rows: dict[int, list[int]] = {}
     width = len(sides)
+
+    def level(a: int, d: int, rounds: int) -> int:
+        return (top * step + rounds) * wide + lift[a] + lift[d]
 
     def row_of(ar: int) -> list[int]:
         row = rows.get(ar)
@@ -591,7 +592,7 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
     lifts()
     start = row_of(a0 << 8)
     start[d0] = 1
-    at_level: dict[int, list] = {top * step * wide + lift[a0] + lift[d0]: [(a0, d0, 0, start)]}  # 0 but for wounds asked
+    at_level: dict[int, list] = {level(a0, d0, 0): [(a0, d0, 0, start)]}     # 0 but for wounds asked
     whole = 1           # the running denominator: the product of the levels' common counts so far
     ends = [0] * 7      # the five sinks, then the two losses, over `whole`
     plain = plan.attack == "fight" and plan.defend == "hold"
@@ -620,8 +621,8 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                     row[d] *= m
             ends = [e * m for e in ends]
         for (a, d, rounds, _), num, (_, a_kills, d_kills, nexts, a_tally, d_tally) in zip(states, nums, ways):
-            a_all, a_killed, _, _, _ = a_tally
-            d_all, d_killed, _, _, _ = d_tally
+            a_all, a_killed, _, a_on, a_on_total = a_tally
+            d_all, d_killed, _, d_on, d_on_total = d_tally
             work.add(len(a_kills) * len(d_kills))
             # the pieces killed, over every roll (the rolls that change nothing kill none)
             ends[5] += num * a_killed * d_all
@@ -630,9 +631,7 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                 # a round without retreats: the next state is the pieces left, a round on. The
                 # rolls that leave a side with nothing end the battle (one such kill at most a side)
                 nxt = min(rounds + 1, cap)
-                base = i + (nxt - rounds) * wide - lift[a] - lift[d]
-                d_on, d_on_total = d_tally[3], d_tally[4]
-                a_on, a_on_total = a_tally[3], a_tally[4]
+                base = i + (nxt - rounds) * wide - lift[a] - lift[d]      # level(a2, d2, nxt) less their lifts
                 a_gone = a_all - a_on_total
                 if d_on_total != d_all:         # the defender's side gone: taken, or no one left
                     x = num * (d_all - d_on_total)
@@ -664,7 +663,7 @@ def _solve(model: _Model, attacker: Side, defender: Side, plan: Plan, work: _Wor
                     row[d2] = v + num * rolls
                 else:
                     row[d2] = num * rolls
-                    at_level.setdefault((top * step + r2) * wide + lift[a2] + lift[d2], []).append((a2, d2, r2, row))
+                    at_level.setdefault(level(a2, d2, r2), []).append((a2, d2, r2, row))
     totals = [Fraction(e, whole) for e in ends]
     takes, holds, both, att_ret, def_ret, lost_a, lost_d = totals
     return takes + def_ret, holds + att_ret, both, att_ret, def_ret, lost_a, lost_d
